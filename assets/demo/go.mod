@@ -1,0 +1,3 @@
+module github.com/acme/shipd
+
+go 1.19

@@ -1,0 +1,1 @@
+"""HTTP-like API: request/response objects, handlers and a route table."""

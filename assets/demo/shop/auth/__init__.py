@@ -1,0 +1,1 @@
+"""Authentication and authorization: tokens, sessions, decorators, users."""

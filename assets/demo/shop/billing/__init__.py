@@ -1,0 +1,1 @@
+"""Billing: money arithmetic, invoices, payment gateways and refunds."""

@@ -1,0 +1,1 @@
+"""Customer notifications over pluggable channels (all in-memory here)."""

@@ -1,0 +1,1 @@
+"""Orders: carts, pricing and the order lifecycle."""

@@ -1,0 +1,1 @@
+"""Optional features loaded by name at startup (see ``loader``)."""

@@ -1,0 +1,1 @@
+"""Persistence: a thin repository layer over sqlite3."""

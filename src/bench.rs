@@ -1,0 +1,216 @@
+//! `ripple bench PATH`: the speed and memory figures the README reports,
+//! measured on any repository without modifying it (the index goes to a
+//! temporary directory; a "changed file" is simulated by invalidating its
+//! stored hash, which forces the same re-read and re-parse a real edit does).
+
+use std::path::Path;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::blast;
+use crate::index::{Index, IndexError, NoProgress};
+use crate::inventory;
+use crate::model::Confidence;
+
+#[derive(Debug, Serialize)]
+pub struct BenchReport {
+    pub path: String,
+    pub threads: usize,
+    pub files: usize,
+    pub lines: u64,
+    pub declarations: usize,
+    pub edges: usize,
+    /// Bare tree-sitter parse of the same files, same threads (the baseline).
+    pub bare_parse_ms: f64,
+    pub cold_index_ms: f64,
+    pub cold_over_bare: f64,
+    pub cold_breakdown_ms: crate::index::Timings,
+    pub no_change_refresh_ms: f64,
+    pub no_change_breakdown_ms: crate::index::Timings,
+    pub one_file_changed_ms: f64,
+    pub blast_root: String,
+    pub blast_depth3_ms: f64,
+    pub blast_depth3_callers: usize,
+    pub peak_rss_mb: f64,
+}
+
+impl BenchReport {
+    pub fn to_text(&self) -> String {
+        format!(
+            "ripple bench {path}\n\
+             files {files} · lines {lines} · declarations {decls} · edges {edges} · {threads} threads\n\
+             bare tree-sitter parse   {bare:>9.1} ms\n\
+             cold index               {cold:>9.1} ms  ({ratio:.2}× bare parse)\n\
+             \x20 scan {s:.0} · parse {p:.0} · store {st:.0} · load {l:.0} · resolve {r:.0} · graph {g:.0} ms\n\
+             no-change refresh        {nc:>9.1} ms\n\
+             one file changed         {one:>9.1} ms\n\
+             blast radius (depth 3)   {blast:>9.3} ms  ({n} callers of {root})\n\
+             peak memory (RSS)        {rss:>9.1} MB\n",
+            path = self.path,
+            files = self.files,
+            lines = self.lines,
+            decls = self.declarations,
+            edges = self.edges,
+            threads = self.threads,
+            bare = self.bare_parse_ms,
+            cold = self.cold_index_ms,
+            ratio = self.cold_over_bare,
+            s = self.cold_breakdown_ms.scan,
+            p = self.cold_breakdown_ms.parse,
+            st = self.cold_breakdown_ms.store,
+            l = self.cold_breakdown_ms.load,
+            r = self.cold_breakdown_ms.resolve,
+            g = self.cold_breakdown_ms.graph,
+            nc = self.no_change_refresh_ms,
+            one = self.one_file_changed_ms,
+            blast = self.blast_depth3_ms,
+            n = self.blast_depth3_callers,
+            root = self.blast_root,
+            rss = self.peak_rss_mb,
+        )
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn ms_since(t: Instant) -> f64 {
+    t.elapsed().as_secs_f64() * 1000.0
+}
+
+pub fn run(path: &Path, runs: usize) -> Result<BenchReport, IndexError> {
+    let tmp = std::env::temp_dir().join(format!("ripple-bench-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&tmp);
+    let db = tmp.join("index.db");
+    let result = run_with(path, &db, runs);
+    let _ = std::fs::remove_dir_all(&tmp);
+    result
+}
+
+fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexError> {
+    // Baseline: read and parse every indexed file, nothing else.
+    let inv = inventory::scan(path);
+    let bare: Vec<f64> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            inv.files.par_iter().for_each(|f| {
+                if let Ok(bytes) = std::fs::read(path.join(&f.path)) {
+                    let tree = crate::lang::parse(f.lang, &bytes);
+                    std::hint::black_box(tree);
+                }
+            });
+            ms_since(t)
+        })
+        .collect();
+    let bare_parse_ms = median(bare);
+
+    let mut cold = Vec::new();
+    let mut cold_breakdown = None;
+    for _ in 0..runs {
+        let _ = std::fs::remove_file(db);
+        let _ = std::fs::remove_file(db.with_extension("db-wal"));
+        let _ = std::fs::remove_file(db.with_extension("db-shm"));
+        let t = Instant::now();
+        let index = Index::open_with(path, Some(db), &NoProgress)?;
+        cold.push(ms_since(t));
+        cold_breakdown = Some(index.stats.timings_ms.clone());
+    }
+    let cold_index_ms = median(cold);
+
+    let mut warm = Vec::new();
+    let mut index = None;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let i = Index::open_with(path, Some(db), &NoProgress)?;
+        warm.push(ms_since(t));
+        index = Some(i);
+    }
+    let index = index.expect("runs >= 1");
+    let no_change_refresh_ms = median(warm);
+
+    // One changed file: the largest one, whose stored hash no longer matches.
+    let mut one = Vec::new();
+    if let Some(victim) = inv.files.iter().max_by_key(|f| f.size) {
+        for _ in 0..runs {
+            let store = crate::store::Store::open_at(db)?;
+            store.invalidate(&victim.path)?;
+            drop(store);
+            let t = Instant::now();
+            let _ = Index::open_with(path, Some(db), &NoProgress)?;
+            one.push(ms_since(t));
+        }
+    }
+    let one_file_changed_ms = if one.is_empty() { 0.0 } else { median(one) };
+
+    // Blast radius of the declaration with the most callers.
+    let res = &index.res;
+    let root = (0..res.decls.len() as u32)
+        .filter(|&d| !res.decls[d as usize].is_external())
+        .max_by_key(|&d| {
+            index
+                .graph
+                .neighbours(
+                    res,
+                    d,
+                    crate::graph::Direction::Callers,
+                    Confidence::Possible,
+                )
+                .len()
+        });
+    let (blast_root, blast_depth3_ms, blast_depth3_callers) = match root {
+        Some(root) => {
+            let mut times = Vec::new();
+            let mut n = 0;
+            for _ in 0..(runs * 10) {
+                let t = Instant::now();
+                let b = blast::compute(&index, root, 3);
+                times.push(ms_since(t));
+                n = b.total.total;
+            }
+            (res.decls[root as usize].name.clone(), median(times), n)
+        }
+        None => (String::new(), 0.0, 0),
+    };
+    Ok(BenchReport {
+        path: path.display().to_string(),
+        threads: rayon::current_num_threads(),
+        files: index.stats.files,
+        lines: index.stats.lines,
+        declarations: index.stats.declarations,
+        edges: index.stats.edges,
+        bare_parse_ms,
+        cold_index_ms,
+        cold_over_bare: if bare_parse_ms > 0.0 {
+            cold_index_ms / bare_parse_ms
+        } else {
+            0.0
+        },
+        cold_breakdown_ms: cold_breakdown.unwrap_or_default(),
+        no_change_refresh_ms,
+        no_change_breakdown_ms: index.stats.timings_ms.clone(),
+        one_file_changed_ms,
+        blast_root,
+        blast_depth3_ms,
+        blast_depth3_callers,
+        peak_rss_mb: peak_rss_mb(),
+    })
+}
+
+/// Peak resident set size of this process (Linux `VmHWM`), 0 elsewhere.
+pub fn peak_rss_mb() -> f64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| {
+                l.split_whitespace()
+                    .nth(1)
+                    .and_then(|kb| kb.parse::<f64>().ok())
+            })
+        })
+        .map(|kb| kb / 1024.0)
+        .unwrap_or(0.0)
+}

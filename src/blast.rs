@@ -1,0 +1,224 @@
+//! The blast radius of a declaration: everything that reaches it through at
+//! most N caller hops, grouped by hop, with the files, packages and tests it
+//! touches, certain and possible counted apart — and the reasons the answer
+//! may be a lower bound (call sites nobody could resolve that may be callers).
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use crate::graph::{Direction, Graph, Reached};
+use crate::index::Index;
+use crate::model::Confidence;
+use crate::resolve::DeclId;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct DeclRef {
+    pub name: String,
+    pub kind: &'static str,
+    pub file: Option<String>,
+    pub line: u32,
+    pub is_test: bool,
+}
+
+impl DeclRef {
+    pub fn of(index: &Index, decl: DeclId) -> DeclRef {
+        let d = &index.res.decls[decl as usize];
+        DeclRef {
+            name: d.name.clone(),
+            kind: if d.is_external() {
+                "external"
+            } else {
+                d.kind.name()
+            },
+            file: index.file_of(decl).map(|f| f.path.clone()),
+            line: d.span.start_line,
+            is_test: d.is_test,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ReachedRef {
+    #[serde(flatten)]
+    pub decl: DeclRef,
+    pub hop: u32,
+    pub confidence: Confidence,
+    /// The declaration one hop closer to the root.
+    pub via: String,
+    /// Line of the call that links this declaration to `via`.
+    pub call_line: u32,
+}
+
+impl ReachedRef {
+    pub fn of(index: &Index, r: &Reached) -> ReachedRef {
+        let e = &index.res.edges[r.edge as usize];
+        let call_line = index
+            .call_site(e.file, e.call)
+            .map(|(_, c)| c.span.start_line)
+            .unwrap_or(0);
+        ReachedRef {
+            decl: DeclRef::of(index, r.decl),
+            hop: r.hop,
+            confidence: r.confidence,
+            via: index.res.decls[r.via as usize].name.clone(),
+            call_line,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Counts {
+    pub total: usize,
+    pub certain: usize,
+    pub likely: usize,
+    pub possible: usize,
+}
+
+impl Counts {
+    fn add(&mut self, c: Confidence) {
+        self.total += 1;
+        match c {
+            Confidence::Certain => self.certain += 1,
+            Confidence::Likely => self.likely += 1,
+            Confidence::Possible => self.possible += 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Hop {
+    pub hop: u32,
+    pub counts: Counts,
+    pub decls: Vec<ReachedRef>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct UnresolvedRef {
+    pub caller: String,
+    pub file: String,
+    pub line: u32,
+    pub text: String,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct BlastRadius {
+    pub root: DeclRef,
+    pub depth: u32,
+    pub hops: Vec<Hop>,
+    pub total: Counts,
+    pub files: Vec<String>,
+    pub packages: Vec<String>,
+    pub tests: Vec<DeclRef>,
+    /// Unresolved call sites whose callee name matches the root's: each may be a missing caller.
+    pub possibly_missing_callers: Vec<UnresolvedRef>,
+    /// Unresolved call sites inside the radius (they may hide further paths).
+    pub unresolved_inside: usize,
+    /// True when the answer may be incomplete (see the two lists above).
+    pub lower_bound: bool,
+}
+
+pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> UnresolvedRef {
+    let (path, site) = index
+        .call_site(u.file, u.call)
+        .map(|(p, c)| (p.to_owned(), Some(c)))
+        .unwrap_or_default();
+    UnresolvedRef {
+        caller: index.res.decls[u.caller as usize].name.clone(),
+        file: path,
+        line: site.map(|c| c.span.start_line).unwrap_or(0),
+        text: site.map(|c| c.callee_text.clone()).unwrap_or_default(),
+        reason: u.reason.clone(),
+    }
+}
+
+/// The last identifier of a name or callee text (`self.repo.save` → `save`).
+pub fn short_name(text: &str) -> &str {
+    let t = text.trim_end_matches(')');
+    let t = t.rsplit(['.', ' ', '(', '*']).next().unwrap_or(t);
+    t
+}
+
+pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
+    let res = &index.res;
+    let reached = index
+        .graph
+        .traverse(res, root, Direction::Callers, depth, Confidence::Possible);
+    let mut hops: Vec<Hop> = Vec::new();
+    let mut total = Counts::default();
+    let mut files = BTreeSet::new();
+    let mut packages = BTreeSet::new();
+    let mut tests = Vec::new();
+    if let Some(f) = res.decls[root as usize].file {
+        files.insert(index.files[f as usize].path.clone());
+        packages.insert(Graph::package_of_file(
+            res,
+            f,
+            &index.files[f as usize].path,
+        ));
+    }
+    for r in &reached {
+        while hops.len() < r.hop as usize {
+            hops.push(Hop {
+                hop: hops.len() as u32 + 1,
+                counts: Counts::default(),
+                decls: Vec::new(),
+            });
+        }
+        let h = &mut hops[r.hop as usize - 1];
+        h.counts.add(r.confidence);
+        total.add(r.confidence);
+        h.decls.push(ReachedRef::of(index, r));
+        let d = &res.decls[r.decl as usize];
+        if let Some(f) = d.file {
+            files.insert(index.files[f as usize].path.clone());
+            packages.insert(Graph::package_of_file(
+                res,
+                f,
+                &index.files[f as usize].path,
+            ));
+        }
+        if d.is_test {
+            tests.push(DeclRef::of(index, r.decl));
+        }
+    }
+    for h in &mut hops {
+        h.decls.sort_by(|a, b| {
+            a.confidence
+                .cmp(&b.confidence)
+                .then(a.decl.name.cmp(&b.decl.name))
+        });
+    }
+    let in_radius: std::collections::HashSet<DeclId> = reached
+        .iter()
+        .map(|r| r.decl)
+        .chain(std::iter::once(root))
+        .collect();
+    let root_short = short_name(&res.decls[root as usize].name).to_owned();
+    let mut possibly_missing = Vec::new();
+    let mut unresolved_inside = 0;
+    for u in &res.unresolved {
+        if in_radius.contains(&u.caller) {
+            unresolved_inside += 1;
+        }
+        if let Some((_, site)) = index.call_site(u.file, u.call)
+            && short_name(&site.callee_text) == root_short
+        {
+            possibly_missing.push(unresolved_ref(index, u));
+        }
+    }
+    let lower_bound = !possibly_missing.is_empty() || unresolved_inside > 0;
+    BlastRadius {
+        root: DeclRef::of(index, root),
+        depth,
+        hops,
+        total,
+        files: files.into_iter().collect(),
+        packages: packages.into_iter().collect(),
+        tests,
+        possibly_missing_callers: possibly_missing,
+        unresolved_inside,
+        lower_bound,
+    }
+}

@@ -1,0 +1,823 @@
+//! Command line: every subcommand refreshes the index first, then answers
+//! as text for people or, with `--json`, as one JSON document for programs
+//! (shapes documented in the README).
+
+use std::io::{IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Parser, Subcommand, ValueEnum};
+use serde_json::{Value, json};
+
+use ripple::blast::{self, DeclRef, ReachedRef};
+use ripple::graph::Direction;
+use ripple::index::{Index, Progress};
+use ripple::lookup::{self, LookupError};
+use ripple::model::Confidence;
+use ripple::resolve::DeclId;
+
+const EXIT_LOOKUP: u8 = 2;
+
+#[derive(Parser)]
+#[command(
+    name = "ripple",
+    version,
+    about = "The blast radius of any function in a Python or Go codebase.",
+    long_about = "ripple parses a repository with tree-sitter into one record per declaration, \
+resolves calls into a function-level call graph, and answers: if I change this function, \
+what else must change? Every command refreshes the index (.ripple/index.db) first, re-parsing \
+only files whose content changed.\n\n\
+NAME is a qualified name (shop.auth.tokens.validate_token, \
+(*github.com/acme/shipd/internal/shipping.Service).Quote) or any unique dotted suffix of one \
+(validate_token, tokens.validate_token, Service.Quote).",
+    after_help = "Examples:\n  ripple --repo assets/demo blast validate_token --depth 3\n  ripple callers Service.Quote --json\n  ripple edges --format dot --min-confidence likely > graph.dot"
+)]
+pub struct Cli {
+    /// Repository to index (default: the current directory).
+    #[arg(long, global = true, value_name = "PATH")]
+    repo: Option<PathBuf>,
+
+    /// Print one JSON document instead of text.
+    #[arg(long, global = true)]
+    json: bool,
+
+    /// Open the repository at PATH (without a subcommand: print its overview).
+    #[arg(value_name = "PATH")]
+    path: Option<PathBuf>,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Build or refresh the index and report what was indexed and skipped.
+    Index,
+    /// Fuzzy-find declarations by name.
+    Find {
+        query: String,
+        /// How many results to show.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// One declaration: location, signature, docstring, caller and callee counts.
+    Show { name: String },
+    /// Who calls NAME, to depth N, grouped by hop.
+    Callers {
+        name: String,
+        #[arg(long, default_value_t = 1)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+    },
+    /// What NAME calls, to depth N, grouped by hop.
+    Callees {
+        name: String,
+        #[arg(long, default_value_t = 1)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+    },
+    /// Blast radius: callers by hop, files, packages and tests reached, and what may be missing.
+    Blast {
+        name: String,
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+    },
+    /// Test functions that reach NAME through the call graph.
+    Tests { name: String },
+    /// Call sites that could not be resolved (whole repo, or inside NAME's blast radius).
+    Unresolved {
+        name: Option<String>,
+        #[arg(long, default_value_t = 3)]
+        depth: u32,
+    },
+    /// The whole call graph.
+    Edges {
+        #[arg(long, value_enum, default_value_t = EdgeFormat::Json)]
+        format: EdgeFormat,
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+    },
+    /// Install or remove a git post-commit hook that refreshes the index.
+    Hook {
+        #[arg(value_enum)]
+        action: HookAction,
+    },
+    /// Measure indexing speed and memory on a repository.
+    Bench {
+        /// Repository to measure (default: --repo or the current directory).
+        path: Option<PathBuf>,
+        /// Repetitions of each timed step (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum MinConfidence {
+    Certain,
+    Likely,
+    Possible,
+}
+
+impl From<MinConfidence> for Confidence {
+    fn from(m: MinConfidence) -> Confidence {
+        match m {
+            MinConfidence::Certain => Confidence::Certain,
+            MinConfidence::Likely => Confidence::Likely,
+            MinConfidence::Possible => Confidence::Possible,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum EdgeFormat {
+    Json,
+    Dot,
+    Mermaid,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum HookAction {
+    Install,
+    Uninstall,
+}
+
+struct Bar(Option<indicatif::ProgressBar>);
+
+impl Progress for Bar {
+    fn start(&self, total: usize) {
+        if let Some(b) = &self.0 {
+            b.set_length(total as u64);
+            if total > 200 {
+                b.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+            }
+        }
+    }
+    fn tick(&self) {
+        if let Some(b) = &self.0 {
+            b.inc(1);
+        }
+    }
+    fn finish(&self) {
+        if let Some(b) = &self.0 {
+            b.finish_and_clear();
+        }
+    }
+}
+
+fn progress_bar() -> Bar {
+    if !std::io::stderr().is_terminal() {
+        return Bar(None);
+    }
+    let bar =
+        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::hidden());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} parsing {pos}/{len} files {wide_bar} {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Bar(Some(bar))
+}
+
+pub fn run() -> Result<ExitCode> {
+    let cli = Cli::parse();
+    let repo = cli
+        .repo
+        .clone()
+        .or(cli.path.clone())
+        .unwrap_or_else(|| PathBuf::from("."));
+    let json = cli.json;
+    let command = cli.command.unwrap_or(Command::Index);
+    if let Command::Bench { path, runs } = &command {
+        let path = path.clone().unwrap_or(repo);
+        return bench(&path, *runs, json);
+    }
+    if let Command::Hook { action } = &command {
+        return hook(&repo, *action);
+    }
+    let index = open(&repo)?;
+    let mut out = std::io::stdout().lock();
+    let result = match command {
+        Command::Index => cmd_index(&index, json, &mut out),
+        Command::Find { query, limit } => cmd_find(&index, &query, limit, json, &mut out),
+        Command::Show { name } => {
+            with_decl(&index, &name, json, |d| cmd_show(&index, d, json, &mut out))
+        }
+        Command::Callers {
+            name,
+            depth,
+            min_confidence,
+        } => with_decl(&index, &name, json, |d| {
+            cmd_walk(
+                &index,
+                d,
+                Direction::Callers,
+                depth,
+                min_confidence.into(),
+                json,
+                &mut out,
+            )
+        }),
+        Command::Callees {
+            name,
+            depth,
+            min_confidence,
+        } => with_decl(&index, &name, json, |d| {
+            cmd_walk(
+                &index,
+                d,
+                Direction::Callees,
+                depth,
+                min_confidence.into(),
+                json,
+                &mut out,
+            )
+        }),
+        Command::Blast { name, depth } => with_decl(&index, &name, json, |d| {
+            cmd_blast(&index, d, depth, json, &mut out)
+        }),
+        Command::Tests { name } => with_decl(&index, &name, json, |d| {
+            cmd_tests(&index, d, json, &mut out)
+        }),
+        Command::Unresolved { name: None, .. } => cmd_unresolved(&index, None, 0, json, &mut out),
+        Command::Unresolved {
+            name: Some(name),
+            depth,
+        } => with_decl(&index, &name, json, |d| {
+            cmd_unresolved(&index, Some(d), depth, json, &mut out)
+        }),
+        Command::Edges {
+            format,
+            min_confidence,
+        } => cmd_edges(&index, format, min_confidence.into(), &mut out),
+        Command::Hook { .. } | Command::Bench { .. } => unreachable!("handled above"),
+    };
+    match result {
+        Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
+        other => other,
+    }
+}
+
+fn is_broken_pipe(e: &anyhow::Error) -> bool {
+    e.downcast_ref::<std::io::Error>()
+        .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+}
+
+fn open(repo: &std::path::Path) -> Result<Index> {
+    let bar = progress_bar();
+    let index = Index::open(repo, &bar).with_context(|| {
+        format!(
+            "cannot index {}; pass an existing directory with --repo PATH",
+            repo.display()
+        )
+    })?;
+    if let Some(reason) = &index.stats.rebuilt {
+        eprintln!("ripple: warning: {reason}");
+    }
+    Ok(index)
+}
+
+/// Look NAME up; an unknown or ambiguous name prints candidates and exits 2.
+fn with_decl(
+    index: &Index,
+    name: &str,
+    json: bool,
+    f: impl FnOnce(DeclId) -> Result<ExitCode>,
+) -> Result<ExitCode> {
+    match lookup::resolve(&index.res, name) {
+        Ok(d) => f(d),
+        Err(err) => {
+            let (kind, list) = match &err {
+                LookupError::NotFound { suggestions, .. } => ("not_found", suggestions),
+                LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
+            };
+            if json {
+                println!(
+                    "{}",
+                    json!({"error": kind, "message": err.to_string(), "candidates": list})
+                );
+            } else {
+                eprintln!("ripple: {err}");
+                if !list.is_empty() {
+                    eprintln!(
+                        "{}",
+                        if kind == "ambiguous" {
+                            "candidates:"
+                        } else {
+                            "closest matches:"
+                        }
+                    );
+                    for c in list.iter().take(20) {
+                        eprintln!("  {c}");
+                    }
+                    eprintln!("Pass a longer suffix or the full qualified name.");
+                }
+            }
+            Ok(ExitCode::from(EXIT_LOOKUP))
+        }
+    }
+}
+
+fn print_json(out: &mut impl Write, v: &Value) -> Result<()> {
+    serde_json::to_writer_pretty(&mut *out, v)?;
+    writeln!(out)?;
+    Ok(())
+}
+
+fn location(d: &DeclRef) -> String {
+    match &d.file {
+        Some(f) => format!("{f}:{}", d.line),
+        None => "(external)".to_owned(),
+    }
+}
+
+fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode> {
+    let s = &index.stats;
+    if json {
+        let v = json!({
+            "root": index.root.display().to_string(),
+            "files": s.files, "parsed": s.parsed, "touched": s.touched, "reused": s.reused, "removed": s.removed,
+            "lines": s.lines, "declarations": s.declarations, "edges": s.edges, "unresolved": s.unresolved,
+            "skipped": s.skipped, "other_files": s.other_files,
+            "syntax_errors": s.files_with_syntax_errors.iter().map(|(p, n)| json!({"path": p, "errors": n})).collect::<Vec<_>>(),
+            "rebuilt": s.rebuilt, "timings_ms": s.timings_ms,
+        });
+        print_json(out, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "indexed {} ({} files, {} lines) in {:.0} ms",
+        index.root.display(),
+        s.files,
+        s.lines,
+        s.timings_ms.total
+    )?;
+    writeln!(
+        out,
+        "  parsed {} · unchanged {} · removed {}",
+        s.parsed, s.reused, s.removed
+    )?;
+    writeln!(
+        out,
+        "  {} declarations · {} call edges · {} unresolved call sites",
+        s.declarations, s.edges, s.unresolved
+    )?;
+    if !s.skipped.is_empty() {
+        let mut by_reason: std::collections::BTreeMap<_, usize> = Default::default();
+        for sk in &s.skipped {
+            *by_reason.entry(sk.reason).or_default() += 1;
+        }
+        let parts: Vec<String> = by_reason
+            .iter()
+            .map(|(r, n)| format!("{n} {}", r.describe()))
+            .collect();
+        writeln!(
+            out,
+            "  skipped {} ({}); `ripple index --json` lists them",
+            s.skipped.len(),
+            parts.join(", ")
+        )?;
+    }
+    if !s.files_with_syntax_errors.is_empty() {
+        writeln!(
+            out,
+            "  {} files have syntax errors (indexed as far as they parse)",
+            s.files_with_syntax_errors.len()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_find(
+    index: &Index,
+    query: &str,
+    limit: usize,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let hits = lookup::fuzzy(&index.res, query, limit);
+    if json {
+        let results: Vec<Value> = hits
+            .iter()
+            .map(|&(d, score)| {
+                let r = DeclRef::of(index, d);
+                json!({"name": r.name, "kind": r.kind, "file": r.file, "line": r.line, "score": score})
+            })
+            .collect();
+        print_json(out, &json!({"query": query, "results": results}))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if hits.is_empty() {
+        writeln!(out, "no declarations match `{query}`")?;
+    }
+    for (d, _) in hits {
+        let r = DeclRef::of(index, d);
+        writeln!(out, "{:<9} {}  {}", r.kind, r.name, location(&r))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_show(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Result<ExitCode> {
+    let r = DeclRef::of(index, decl);
+    let local = index.local_decl(decl);
+    let callers =
+        index
+            .graph
+            .neighbours(&index.res, decl, Direction::Callers, Confidence::Possible);
+    let callees =
+        index
+            .graph
+            .neighbours(&index.res, decl, Direction::Callees, Confidence::Possible);
+    let count = |list: &[(DeclId, Confidence, u32)], c: Confidence| {
+        list.iter().filter(|x| x.1 == c).count()
+    };
+    let d = &index.res.decls[decl as usize];
+    if json {
+        let v = json!({
+            "name": r.name, "kind": r.kind, "lang": d.lang.name(), "file": r.file, "line": r.line,
+            "end_line": d.span.end_line, "signature": local.map(|l| l.signature.clone()),
+            "doc": local.and_then(|l| l.doc.clone()), "is_test": r.is_test,
+            "callers": {"total": callers.len(), "certain": count(&callers, Confidence::Certain), "likely": count(&callers, Confidence::Likely), "possible": count(&callers, Confidence::Possible)},
+            "callees": {"total": callees.len(), "certain": count(&callees, Confidence::Certain), "likely": count(&callees, Confidence::Likely), "possible": count(&callees, Confidence::Possible)},
+        });
+        print_json(out, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{} {}", r.kind, r.name)?;
+    writeln!(out, "  {}–{}", location(&r), d.span.end_line)?;
+    if let Some(l) = local {
+        writeln!(out, "  {}", l.signature)?;
+        if let Some(doc) = &l.doc {
+            for line in doc.lines().take(6) {
+                writeln!(out, "  │ {line}")?;
+            }
+        }
+    }
+    writeln!(
+        out,
+        "  callers: {} ({} certain, {} likely, {} possible)",
+        callers.len(),
+        count(&callers, Confidence::Certain),
+        count(&callers, Confidence::Likely),
+        count(&callers, Confidence::Possible)
+    )?;
+    writeln!(
+        out,
+        "  callees: {} ({} certain, {} likely, {} possible)",
+        callees.len(),
+        count(&callees, Confidence::Certain),
+        count(&callees, Confidence::Likely),
+        count(&callees, Confidence::Possible)
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_walk(
+    index: &Index,
+    decl: DeclId,
+    dir: Direction,
+    depth: u32,
+    min: Confidence,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let reached = index.graph.traverse(&index.res, decl, dir, depth, min);
+    let refs: Vec<ReachedRef> = reached.iter().map(|r| ReachedRef::of(index, r)).collect();
+    if json {
+        let mut hops: Vec<Value> = Vec::new();
+        for h in 1..=refs.iter().map(|r| r.hop).max().unwrap_or(0) {
+            let decls: Vec<&ReachedRef> = refs.iter().filter(|r| r.hop == h).collect();
+            hops.push(json!({"hop": h, "decls": decls}));
+        }
+        let v = json!({"root": DeclRef::of(index, decl), "direction": dir, "depth": depth, "hops": hops});
+        print_json(out, &v)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let root = DeclRef::of(index, decl);
+    let what = if dir == Direction::Callers {
+        "callers"
+    } else {
+        "callees"
+    };
+    writeln!(out, "{what} of {} ({})", root.name, location(&root))?;
+    if refs.is_empty() {
+        writeln!(out, "  none")?;
+    }
+    let mut last_hop = 0;
+    for r in &refs {
+        if r.hop != last_hop {
+            writeln!(out, "hop {}:", r.hop)?;
+            last_hop = r.hop;
+        }
+        let mark = match r.confidence {
+            Confidence::Certain => " ",
+            Confidence::Likely => "~",
+            Confidence::Possible => "?",
+        };
+        let test = if r.decl.is_test { " [test]" } else { "" };
+        writeln!(out, "  {mark} {}{test}  {}", r.decl.name, location(&r.decl))?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_blast(
+    index: &Index,
+    decl: DeclId,
+    depth: u32,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let b = blast::compute(index, decl, depth);
+    if json {
+        print_json(out, &serde_json::to_value(&b)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "blast radius of {} ({}), depth {}",
+        b.root.name,
+        location(&b.root),
+        depth
+    )?;
+    for h in &b.hops {
+        writeln!(
+            out,
+            "  hop {}: {:>4} callers  ({} certain, {} likely, {} possible)",
+            h.hop, h.counts.total, h.counts.certain, h.counts.likely, h.counts.possible
+        )?;
+    }
+    writeln!(
+        out,
+        "  total: {:>4} callers  ({} certain, {} likely, {} possible)",
+        b.total.total, b.total.certain, b.total.likely, b.total.possible
+    )?;
+    writeln!(
+        out,
+        "  {} files, {} packages, {} tests reached",
+        b.files.len(),
+        b.packages.len(),
+        b.tests.len()
+    )?;
+    if b.lower_bound {
+        writeln!(out, "  this is a lower bound:")?;
+        if !b.possibly_missing_callers.is_empty() {
+            writeln!(
+                out,
+                "    {} unresolved call sites call something named like it:",
+                b.possibly_missing_callers.len()
+            )?;
+            for u in b.possibly_missing_callers.iter().take(10) {
+                writeln!(
+                    out,
+                    "      {}:{}  {}  ({})",
+                    u.file, u.line, u.text, u.reason
+                )?;
+            }
+        }
+        if b.unresolved_inside > 0 {
+            writeln!(
+                out,
+                "    {} call sites inside the radius could not be resolved (`ripple unresolved {}`)",
+                b.unresolved_inside, b.root.name
+            )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_tests(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Result<ExitCode> {
+    let tests = index.graph.tests_reaching(&index.res, decl);
+    let refs: Vec<ReachedRef> = tests.iter().map(|r| ReachedRef::of(index, r)).collect();
+    if json {
+        print_json(
+            out,
+            &json!({"root": DeclRef::of(index, decl), "tests": refs}),
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let root = DeclRef::of(index, decl);
+    writeln!(out, "{} tests reach {}", refs.len(), root.name)?;
+    for r in refs {
+        writeln!(
+            out,
+            "  {} (hop {}, {})  {}",
+            r.decl.name,
+            r.hop,
+            r.confidence.name(),
+            location(&r.decl)
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_unresolved(
+    index: &Index,
+    decl: Option<DeclId>,
+    depth: u32,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let scope: Option<std::collections::HashSet<DeclId>> = decl.map(|d| {
+        index
+            .graph
+            .traverse(
+                &index.res,
+                d,
+                Direction::Callers,
+                depth,
+                Confidence::Possible,
+            )
+            .into_iter()
+            .map(|r| r.decl)
+            .chain(std::iter::once(d))
+            .collect()
+    });
+    let list: Vec<blast::UnresolvedRef> = index
+        .res
+        .unresolved
+        .iter()
+        .filter(|u| scope.as_ref().is_none_or(|s| s.contains(&u.caller)))
+        .map(|u| blast::unresolved_ref(index, u))
+        .collect();
+    if json {
+        let scope_name = decl.map(|d| index.res.decls[d as usize].name.clone());
+        print_json(
+            out,
+            &json!({"scope": scope_name, "count": list.len(), "calls": list}),
+        )?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "{} unresolved call sites", list.len())?;
+    for u in list {
+        writeln!(
+            out,
+            "  {}:{}  {}  in {}  — {}",
+            u.file, u.line, u.text, u.caller, u.reason
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_edges(
+    index: &Index,
+    format: EdgeFormat,
+    min: Confidence,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let res = &index.res;
+    let mut map: std::collections::BTreeMap<&str, std::collections::BTreeSet<&str>> =
+        Default::default();
+    for d in &res.decls {
+        if d.kind.is_callable() || d.is_external() {
+            map.entry(d.name.as_str()).or_default();
+        }
+    }
+    let mut edges: Vec<(&str, &str, Confidence)> = Vec::new();
+    for e in &res.edges {
+        if e.confidence > min {
+            continue;
+        }
+        let a = res.decls[e.caller as usize].name.as_str();
+        let b = res.decls[e.callee as usize].name.as_str();
+        map.entry(a).or_default().insert(b);
+        map.entry(b).or_default();
+        edges.push((a, b, e.confidence));
+    }
+    edges.sort();
+    edges.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
+    match format {
+        EdgeFormat::Json => {
+            let v: serde_json::Map<String, Value> = map
+                .into_iter()
+                .map(|(k, v)| (k.to_owned(), Value::from(v.into_iter().collect::<Vec<_>>())))
+                .collect();
+            print_json(out, &Value::Object(v))?;
+        }
+        EdgeFormat::Dot => {
+            writeln!(out, "digraph calls {{")?;
+            writeln!(out, "  rankdir=LR; node [shape=box, fontname=monospace];")?;
+            for (a, b, c) in edges {
+                let style = match c {
+                    Confidence::Certain => "solid",
+                    Confidence::Likely => "dashed",
+                    Confidence::Possible => "dotted",
+                };
+                writeln!(out, "  {:?} -> {:?} [style={style}];", a, b)?;
+            }
+            writeln!(out, "}}")?;
+        }
+        EdgeFormat::Mermaid => {
+            writeln!(out, "flowchart LR")?;
+            let mut ids: std::collections::HashMap<&str, usize> = Default::default();
+            for (a, b, c) in &edges {
+                let next = ids.len();
+                let ia = *ids.entry(a).or_insert(next);
+                let next = ids.len();
+                let ib = *ids.entry(b).or_insert(next);
+                let arrow = match c {
+                    Confidence::Certain => "-->",
+                    Confidence::Likely => "-.->",
+                    Confidence::Possible => "-.->|possible|",
+                };
+                writeln!(
+                    out,
+                    "  n{ia}[\"{}\"] {arrow} n{ib}[\"{}\"]",
+                    mermaid_escape(a),
+                    mermaid_escape(b)
+                )?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn mermaid_escape(s: &str) -> String {
+    s.replace('"', "#quot;")
+}
+
+fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
+    let git_dir = std::process::Command::new("git")
+        .arg("-C")
+        .arg(repo)
+        .args(["rev-parse", "--git-path", "hooks"])
+        .output()
+        .context("cannot run git; the hook needs a git repository")?;
+    if !git_dir.status.success() {
+        anyhow::bail!(
+            "{} is not inside a git repository; `ripple hook` installs a git post-commit hook",
+            repo.display()
+        );
+    }
+    let hooks = repo.join(String::from_utf8_lossy(&git_dir.stdout).trim());
+    let path = hooks.join("post-commit");
+    const MARK: &str = "# ripple: refresh the call-graph index";
+    let exe = std::env::current_exe().context("cannot locate the ripple executable")?;
+    let line = format!(
+        "{MARK}\n\"{}\" --repo \"$(git rev-parse --show-toplevel)\" index >/dev/null 2>&1 &\n",
+        exe.display()
+    );
+    let existing = std::fs::read_to_string(&path).unwrap_or_default();
+    match action {
+        HookAction::Install => {
+            if existing.contains(MARK) {
+                println!(
+                    "the ripple post-commit hook is already installed in {}",
+                    path.display()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            std::fs::create_dir_all(&hooks)
+                .with_context(|| format!("cannot create {}", hooks.display()))?;
+            let content = if existing.is_empty() {
+                format!("#!/bin/sh\n{line}")
+            } else {
+                format!("{}\n{line}", existing.trim_end())
+            };
+            std::fs::write(&path, content)
+                .with_context(|| format!("cannot write {}", path.display()))?;
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+            }
+            println!("installed the post-commit hook in {}", path.display());
+        }
+        HookAction::Uninstall => {
+            if !existing.contains(MARK) {
+                println!("no ripple hook in {}", path.display());
+                return Ok(ExitCode::SUCCESS);
+            }
+            let kept: Vec<&str> = existing
+                .lines()
+                .filter(|l| {
+                    !l.starts_with(MARK)
+                        && !(l.contains("--repo") && l.contains(" index >/dev/null"))
+                })
+                .collect();
+            let rest = kept.join("\n");
+            if rest.trim() == "#!/bin/sh" || rest.trim().is_empty() {
+                std::fs::remove_file(&path)?;
+            } else {
+                std::fs::write(&path, rest + "\n")?;
+            }
+            println!("removed the ripple hook from {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench(path: &std::path::Path, runs: usize, json: bool) -> Result<ExitCode> {
+    let report = ripple::bench::run(path, runs.max(1))
+        .with_context(|| format!("cannot benchmark {}", path.display()))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,337 @@
+//! Orchestration of one refresh: inventory → parse what changed (in
+//! parallel) → store → load every file's facts → resolve → graph. Every
+//! command runs this first, so answers always reflect the files on disk.
+//!
+//! A file is re-read only when its size or mtime changed, and re-parsed only
+//! when its content hash changed too.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::graph::Graph;
+use crate::inventory::{self, Inventory, SkipReason, Skipped};
+use crate::model::{FileFacts, Lang, content_hash};
+use crate::resolve::{self, Resolution, SourceFile};
+use crate::store::{self, Store, StoreError, StoredMeta};
+
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("{path} does not exist")]
+    Missing { path: PathBuf },
+    #[error("{path} is not a directory")]
+    NotADirectory { path: PathBuf },
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+pub struct IndexedFile {
+    pub path: String,
+    pub lang: Lang,
+    pub facts: FileFacts,
+}
+
+/// What a refresh did and how long each step took.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct RefreshStats {
+    pub files: usize,
+    pub parsed: usize,
+    pub touched: usize,
+    pub reused: usize,
+    pub removed: usize,
+    pub lines: u64,
+    pub declarations: usize,
+    pub edges: usize,
+    pub unresolved: usize,
+    pub skipped: Vec<Skipped>,
+    pub other_files: usize,
+    pub files_with_syntax_errors: Vec<(String, u32)>,
+    pub rebuilt: Option<String>,
+    pub timings_ms: Timings,
+}
+
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct Timings {
+    pub scan: f64,
+    pub parse: f64,
+    pub store: f64,
+    pub load: f64,
+    pub resolve: f64,
+    pub graph: f64,
+    pub total: f64,
+}
+
+pub struct Index {
+    pub root: PathBuf,
+    pub files: Vec<IndexedFile>,
+    pub res: Resolution,
+    pub graph: Graph,
+    pub stats: RefreshStats,
+}
+
+enum Outcome {
+    Parsed {
+        meta: StoredMeta,
+        facts: FileFacts,
+        blob: Vec<u8>,
+    },
+    Touched {
+        meta: StoredMeta,
+    },
+    Skipped(SkipReason),
+}
+
+/// Progress callbacks for long refreshes (the CLI draws a bar from them).
+pub trait Progress: Sync {
+    fn start(&self, _total: usize) {}
+    fn tick(&self) {}
+    fn finish(&self) {}
+}
+
+pub struct NoProgress;
+impl Progress for NoProgress {}
+
+impl Index {
+    /// Refresh the on-disk index of `root` and load the resolved graph.
+    pub fn open(root: &Path, progress: &dyn Progress) -> Result<Index, IndexError> {
+        Index::open_with(root, None, progress)
+    }
+
+    /// Like [`Index::open`], with the database at `db` instead of `ROOT/.ripple/index.db`.
+    pub fn open_with(
+        root: &Path,
+        db: Option<&Path>,
+        progress: &dyn Progress,
+    ) -> Result<Index, IndexError> {
+        let t0 = Instant::now();
+        if !root.exists() {
+            return Err(IndexError::Missing {
+                path: root.to_path_buf(),
+            });
+        }
+        if !root.is_dir() {
+            return Err(IndexError::NotADirectory {
+                path: root.to_path_buf(),
+            });
+        }
+        let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+        let mut stats = RefreshStats::default();
+        let inv: Inventory = inventory::scan(&root);
+        stats.timings_ms.scan = ms(t0);
+
+        let t = Instant::now();
+        let mut store = match db {
+            Some(db) => Store::open_at(db)?,
+            None => Store::open(&root)?,
+        };
+        stats.rebuilt = store.rebuilt_reason.clone();
+        let stored = store.metas()?;
+        let to_check: Vec<usize> = inv
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| match stored.get(&f.path) {
+                Some(m) => m.size != f.size || m.mtime_ns != f.mtime_ns,
+                None => true,
+            })
+            .map(|(i, _)| i)
+            .collect();
+        progress.start(to_check.len());
+        let outcomes: Vec<(usize, Outcome)> = to_check
+            .par_iter()
+            .map(|&i| {
+                let f = &inv.files[i];
+                let out = check_file(&root, f, stored.get(&f.path));
+                progress.tick();
+                (i, out)
+            })
+            .collect();
+        progress.finish();
+        stats.timings_ms.parse = ms(t);
+
+        let t = Instant::now();
+        let mut upserts = Vec::new();
+        let mut touched = Vec::new();
+        let mut fresh: HashMap<usize, FileFacts> = HashMap::new();
+        let mut skipped_now: HashSet<usize> = HashSet::new();
+        for (i, out) in outcomes {
+            let path = inv.files[i].path.clone();
+            match out {
+                Outcome::Parsed { meta, facts, blob } => {
+                    upserts.push((path, meta, blob));
+                    fresh.insert(i, facts);
+                }
+                Outcome::Touched { meta } => touched.push((path, meta)),
+                Outcome::Skipped(reason) => {
+                    stats.skipped.push(Skipped { path, reason });
+                    skipped_now.insert(i);
+                }
+            }
+        }
+        let present: HashSet<&str> = inv
+            .files
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !skipped_now.contains(i))
+            .map(|(_, f)| f.path.as_str())
+            .collect();
+        let removed: Vec<String> = stored
+            .keys()
+            .filter(|p| !present.contains(p.as_str()))
+            .cloned()
+            .collect();
+        stats.parsed = upserts.len();
+        stats.touched = touched.len();
+        stats.removed = removed.len();
+        if !(upserts.is_empty() && touched.is_empty() && removed.is_empty()) {
+            store.commit(&upserts, &touched, &removed)?;
+        }
+        drop(upserts);
+        stats.timings_ms.store = ms(t);
+
+        let t = Instant::now();
+        let fresh_paths: HashSet<&str> =
+            fresh.keys().map(|&i| inv.files[i].path.as_str()).collect();
+        let need_load = inv.files.len() - fresh.len() - skipped_now.len();
+        let mut loaded: HashMap<String, FileFacts> = HashMap::new();
+        if need_load > 0 {
+            let blobs = store.fact_blobs()?;
+            let decoded: Vec<(String, Option<FileFacts>)> = blobs
+                .into_par_iter()
+                .filter(|(p, _)| !fresh_paths.contains(p.as_str()) && present.contains(p.as_str()))
+                .map(|(p, blob)| {
+                    let facts = store::decode_facts(&blob);
+                    (p, facts)
+                })
+                .collect();
+            for (p, facts) in decoded {
+                if let Some(facts) = facts {
+                    loaded.insert(p, facts);
+                }
+            }
+        }
+        let mut files = Vec::with_capacity(inv.files.len());
+        let mut damaged = Vec::new();
+        for (i, f) in inv.files.iter().enumerate() {
+            if skipped_now.contains(&i) {
+                continue;
+            }
+            let facts = match fresh.remove(&i) {
+                Some(facts) => facts,
+                None => match loaded.remove(&f.path) {
+                    Some(facts) => facts,
+                    None => {
+                        // A row that no longer decodes: parse the file again.
+                        match check_file(&root, f, None) {
+                            Outcome::Parsed { meta, facts, blob } => {
+                                damaged.push((f.path.clone(), meta, blob));
+                                facts
+                            }
+                            _ => continue,
+                        }
+                    }
+                },
+            };
+            files.push(IndexedFile {
+                path: f.path.clone(),
+                lang: f.lang,
+                facts,
+            });
+        }
+        if !damaged.is_empty() {
+            stats.parsed += damaged.len();
+            store.commit(&damaged, &[], &[])?;
+        }
+        stats.timings_ms.load = ms(t);
+
+        stats.files = files.len();
+        stats.reused = files.len().saturating_sub(stats.parsed);
+        stats.skipped.extend(inv.skipped);
+        stats.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+        stats.other_files = inv.other_files;
+        for f in &files {
+            stats.lines += f.facts.lines as u64;
+            if f.facts.syntax_errors > 0 {
+                stats
+                    .files_with_syntax_errors
+                    .push((f.path.clone(), f.facts.syntax_errors));
+            }
+        }
+
+        let t = Instant::now();
+        let sources: Vec<SourceFile> = files
+            .iter()
+            .map(|f| SourceFile {
+                path: &f.path,
+                facts: &f.facts,
+            })
+            .collect();
+        let res = resolve::resolve(&sources);
+        stats.timings_ms.resolve = ms(t);
+
+        let t = Instant::now();
+        let graph = Graph::build(&res);
+        stats.timings_ms.graph = ms(t);
+        stats.declarations = res.decls.iter().filter(|d| !d.is_external()).count();
+        stats.edges = res.edges.len();
+        stats.unresolved = res.unresolved.len();
+        stats.timings_ms.total = ms(t0);
+        Ok(Index {
+            root,
+            files,
+            res,
+            graph,
+            stats,
+        })
+    }
+
+    /// The file a declaration lives in.
+    pub fn file_of(&self, decl: u32) -> Option<&IndexedFile> {
+        let f = self.res.decls.get(decl as usize)?.file?;
+        self.files.get(f as usize)
+    }
+
+    /// The extractor's record of a declaration (signature, doc…).
+    pub fn local_decl(&self, decl: u32) -> Option<&crate::model::LocalDecl> {
+        let d = self.res.decls.get(decl as usize)?;
+        let f = self.files.get(d.file? as usize)?;
+        f.facts.decls.get(d.local as usize)
+    }
+
+    /// The call site text and span of an edge or unresolved call.
+    pub fn call_site(&self, file: u32, call: u32) -> Option<(&str, &crate::model::CallSite)> {
+        let f = self.files.get(file as usize)?;
+        Some((f.path.as_str(), f.facts.calls.get(call as usize)?))
+    }
+}
+
+fn ms(t: Instant) -> f64 {
+    (t.elapsed().as_secs_f64() * 1e5).round() / 100.0
+}
+
+fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&StoredMeta>) -> Outcome {
+    let bytes = match std::fs::read(root.join(&f.path)) {
+        Ok(b) => b,
+        Err(_) => return Outcome::Skipped(SkipReason::Unreadable),
+    };
+    let hash = content_hash(&bytes);
+    let meta = StoredMeta {
+        size: f.size,
+        mtime_ns: f.mtime_ns,
+        hash,
+    };
+    if let Some(s) = stored
+        && s.hash == hash
+    {
+        return Outcome::Touched { meta };
+    }
+    if let Some(reason) = inventory::classify_content(f.lang, &bytes) {
+        return Outcome::Skipped(reason);
+    }
+    let facts = crate::lang::extract(f.lang, &f.path, &bytes);
+    let blob = store::encode_facts(&facts);
+    Outcome::Parsed { meta, facts, blob }
+}

@@ -1,0 +1,1664 @@
+//! Python extraction: one pass over the syntax tree that yields declarations
+//! (module, classes, functions, methods, nested functions, lambdas), call
+//! sites, imports, and the *flow facts* the resolver needs to follow
+//! functions and classes as values: every assignment, parameter default,
+//! return, yield, decorator application, iteration and `with` item, lowered
+//! into a small expression language ([`PyExpr`]).
+//!
+//! Names are resolved lexically here, per the LEGB rule (local, enclosing,
+//! global, builtin; class bodies are not enclosing scopes for their methods),
+//! because that needs only this file. What a name *points to* is left to the
+//! resolver, which sees the whole repository.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::LazyLock;
+
+use serde::{Deserialize, Serialize};
+use tree_sitter::{Language, Node};
+
+use super::walk::{self, Interner, KindTable, Visitor};
+use crate::model::{
+    CallSite, DeclKind, FileFacts, Lang, LangFacts, LocalDecl, Span, Sym, content_hash,
+};
+
+pub type ExprId = u32;
+
+/// The expression language flow facts are written in. `Var` names a variable
+/// slot of a scope (a declaration index); `Free` is a module-level name this
+/// file never binds (a star import or a builtin).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PyExpr {
+    Unknown,
+    Var {
+        scope: u32,
+        name: Sym,
+    },
+    Free {
+        name: Sym,
+    },
+    Attr {
+        base: ExprId,
+        name: Sym,
+    },
+    /// The value a call site returns.
+    Call(u32),
+    Subscript {
+        base: ExprId,
+        key: Option<Sym>,
+    },
+    /// A list, tuple, set or dict literal (or comprehension): an allocation site.
+    Container {
+        items: Vec<(Option<Sym>, ExprId)>,
+    },
+    /// A function, lambda or class object.
+    Decl(u32),
+    /// An element drawn by iterating the inner value.
+    Iter(ExprId),
+    /// An instance of the classes the inner value names (`except E as e`).
+    Instance(ExprId),
+    Union(Vec<ExprId>),
+    /// `import a.b` / `from ..x import` target: `level` leading dots, then a dotted path.
+    ModuleRef {
+        level: u8,
+        path: Sym,
+    },
+    /// `super()` inside method `func` of class `class`.
+    Super {
+        class: u32,
+        func: u32,
+    },
+    /// A name as written, before lexical resolution turns it into `Var` or `Free`.
+    Name {
+        scope: u32,
+        name: Sym,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum PyFlow {
+    Assign { target: ExprId, value: ExprId },
+    Return { func: u32, value: ExprId },
+    Yield { func: u32, value: ExprId },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PyCallKind {
+    Plain,
+    Decorator,
+    /// `for x in e`: `e.__iter__()` then `__next__()` when `e` is an instance.
+    Iter,
+    /// `with e`: `e.__enter__()` and `e.__exit__()`.
+    With,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PyCall {
+    pub callee: ExprId,
+    pub args: Vec<ExprId>,
+    pub kwargs: Vec<(Sym, ExprId)>,
+    /// A `*args` or `**kwargs` splat: positions after it are unknown.
+    pub splat: bool,
+    pub kind: PyCallKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ParamKind {
+    Positional,
+    PositionalOnly,
+    KeywordOnly,
+    VarArgs,
+    VarKwargs,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Param {
+    pub name: Sym,
+    pub kind: ParamKind,
+}
+
+/// Per-declaration facts (parallel to `FileFacts::decls`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PyDeclInfo {
+    pub params: Vec<Param>,
+    pub is_generator: bool,
+    pub is_staticmethod: bool,
+    pub is_classmethod: bool,
+    pub is_property: bool,
+    /// Base class expressions, for classes.
+    pub bases: Vec<ExprId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PyImport {
+    pub scope: u32,
+    pub line: u32,
+    /// The module as written, with leading dots for relative imports.
+    pub module: Sym,
+    pub name: Option<Sym>,
+    pub alias: Option<Sym>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PyFacts {
+    pub exprs: Vec<PyExpr>,
+    pub flows: Vec<PyFlow>,
+    /// Parallel to `FileFacts::calls`.
+    pub calls: Vec<PyCall>,
+    pub decl_info: Vec<PyDeclInfo>,
+    pub imports: Vec<PyImport>,
+    /// `from m import *` in scope: (scope, ModuleRef expr).
+    pub star_imports: Vec<(u32, ExprId)>,
+}
+
+pub const UNKNOWN: ExprId = 0;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum K {
+    Other,
+    Error,
+    Identifier,
+    Attribute,
+    Call,
+    ArgumentList,
+    KeywordArgument,
+    ListSplat,
+    DictionarySplat,
+    Subscript,
+    Sequence,
+    Dictionary,
+    Pair,
+    Comprehension,
+    DictComprehension,
+    ForInClause,
+    Conditional,
+    BoolOp,
+    Passthrough,
+    String,
+    Integer,
+    Lambda,
+    FunctionDef,
+    DecoratedDef,
+    Decorator,
+    ClassDef,
+    Assignment,
+    AugAssignment,
+    NamedExpr,
+    Return,
+    Yield,
+    For,
+    WithItem,
+    AsPattern,
+    ExceptClause,
+    Import,
+    ImportFrom,
+    DottedName,
+    AliasedImport,
+    RelativeImport,
+    WildcardImport,
+    Global,
+    Nonlocal,
+    Parameters,
+    DefaultParameter,
+    TypedParameter,
+    ListSplatPattern,
+    DictSplatPattern,
+    KeywordSeparator,
+    PositionalSeparator,
+}
+
+struct Grammar {
+    language: Language,
+    kinds: KindTable<K>,
+    f_body: u16,
+    f_function: u16,
+    f_arguments: u16,
+    f_object: u16,
+    f_attribute: u16,
+    f_name: u16,
+    f_value: u16,
+    f_alias: u16,
+    f_left: u16,
+    f_right: u16,
+    f_key: u16,
+    f_subscript: u16,
+    f_superclasses: u16,
+    f_parameters: u16,
+    f_module_name: u16,
+    f_consequence: u16,
+    f_alternative: u16,
+    f_condition: u16,
+    f_type: u16,
+    f_return_type: u16,
+}
+
+static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
+    let language: Language = tree_sitter_python::LANGUAGE.into();
+    let kinds = KindTable::new(&language, K::Other, |name| {
+        Some(match name {
+            "ERROR" => K::Error,
+            "identifier" => K::Identifier,
+            "attribute" => K::Attribute,
+            "call" => K::Call,
+            "argument_list" => K::ArgumentList,
+            "keyword_argument" => K::KeywordArgument,
+            "list_splat" => K::ListSplat,
+            "dictionary_splat" => K::DictionarySplat,
+            "subscript" => K::Subscript,
+            "list" | "tuple" | "set" | "expression_list" | "pattern_list" | "tuple_pattern"
+            | "list_pattern" => K::Sequence,
+            "dictionary" => K::Dictionary,
+            "pair" => K::Pair,
+            "list_comprehension" | "set_comprehension" | "generator_expression" => K::Comprehension,
+            "dictionary_comprehension" => K::DictComprehension,
+            "for_in_clause" => K::ForInClause,
+            "conditional_expression" => K::Conditional,
+            "boolean_operator" => K::BoolOp,
+            "parenthesized_expression" | "await" | "decorator" | "as_pattern_target" => {
+                K::Passthrough
+            }
+            "string" | "concatenated_string" => K::String,
+            "integer" => K::Integer,
+            "lambda" => K::Lambda,
+            "function_definition" => K::FunctionDef,
+            "decorated_definition" => K::DecoratedDef,
+            "class_definition" => K::ClassDef,
+            "assignment" => K::Assignment,
+            "augmented_assignment" => K::AugAssignment,
+            "named_expression" => K::NamedExpr,
+            "return_statement" => K::Return,
+            "yield" => K::Yield,
+            "for_statement" => K::For,
+            "with_item" => K::WithItem,
+            "as_pattern" => K::AsPattern,
+            "except_clause" => K::ExceptClause,
+            "import_statement" => K::Import,
+            "import_from_statement" => K::ImportFrom,
+            "dotted_name" => K::DottedName,
+            "aliased_import" => K::AliasedImport,
+            "relative_import" => K::RelativeImport,
+            "wildcard_import" => K::WildcardImport,
+            "global_statement" => K::Global,
+            "nonlocal_statement" => K::Nonlocal,
+            "parameters" | "lambda_parameters" => K::Parameters,
+            "default_parameter" | "typed_default_parameter" => K::DefaultParameter,
+            "typed_parameter" => K::TypedParameter,
+            "list_splat_pattern" => K::ListSplatPattern,
+            "dictionary_splat_pattern" => K::DictSplatPattern,
+            "keyword_separator" => K::KeywordSeparator,
+            "positional_separator" => K::PositionalSeparator,
+            _ => return None,
+        })
+    });
+    let _ = K::Decorator;
+    let f = |n| walk::field_id(&language, n);
+    Grammar {
+        f_body: f("body"),
+        f_function: f("function"),
+        f_arguments: f("arguments"),
+        f_object: f("object"),
+        f_attribute: f("attribute"),
+        f_name: f("name"),
+        f_value: f("value"),
+        f_alias: f("alias"),
+        f_left: f("left"),
+        f_right: f("right"),
+        f_key: f("key"),
+        f_subscript: f("subscript"),
+        f_superclasses: f("superclasses"),
+        f_parameters: f("parameters"),
+        f_module_name: f("module_name"),
+        f_consequence: f("consequence"),
+        f_alternative: f("alternative"),
+        f_condition: f("condition"),
+        f_type: f("type"),
+        f_return_type: f("return_type"),
+        kinds,
+        language,
+    }
+});
+
+/// What a finished node hands to its parent.
+#[derive(Debug, Clone)]
+enum Lowered {
+    None,
+    /// An identifier and the scope it appeared in.
+    Ident(Sym, u32),
+    Expr(ExprId),
+    Str(Sym),
+    Dotted(Sym),
+    Aliased(Sym, Sym),
+    Relative(u8, Option<Sym>),
+    Wildcard,
+    Args(u32),
+    Keyword(Sym, ExprId),
+    Splat,
+    Pair(Option<Sym>, ExprId),
+    Params(u32),
+    Param(Param, Option<ExprId>),
+    Decl(u32),
+    Separator(ParamKind),
+}
+
+struct Child {
+    field: u16,
+    kind: K,
+    val: Lowered,
+}
+
+struct Frame {
+    start: usize,
+    kind: K,
+    /// The declaration this node created (defs, classes, lambdas).
+    decl: Option<u32>,
+    pushed_scope: bool,
+}
+
+#[derive(Default)]
+struct ArgList {
+    args: Vec<ExprId>,
+    kwargs: Vec<(Sym, ExprId)>,
+    splat: bool,
+}
+
+struct Extractor<'s> {
+    source: &'s [u8],
+    is_test_file: bool,
+    strings: Interner,
+    decls: Vec<LocalDecl>,
+    calls: Vec<CallSite>,
+    facts: PyFacts,
+    /// For each decl, the decl whose code runs when it runs (class bodies run in their enclosing scope).
+    caller_of: Vec<u32>,
+    bindings: HashSet<(u32, Sym)>,
+    globals: HashSet<(u32, Sym)>,
+    nonlocals: HashSet<(u32, Sym)>,
+    lambda_counts: HashMap<u32, u32>,
+    scope_stack: Vec<u32>,
+    frames: Vec<Frame>,
+    results: Vec<Child>,
+    arg_lists: Vec<ArgList>,
+    param_lists: Vec<Vec<(Param, Option<ExprId>)>>,
+    /// Name target of each def/class, for decorator rebinding.
+    name_targets: HashMap<u32, ExprId>,
+    syntax_errors: u32,
+}
+
+pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
+    let file_name = rel_path.rsplit('/').next().unwrap_or(rel_path);
+    let is_test_file = file_name.starts_with("test_")
+        || file_name.ends_with("_test.py")
+        || file_name == "conftest.py"
+        || rel_path
+            .split('/')
+            .any(|part| part == "tests" || part == "test");
+    let mut ex = Extractor {
+        source,
+        is_test_file,
+        strings: Interner::default(),
+        decls: Vec::new(),
+        calls: Vec::new(),
+        facts: PyFacts::default(),
+        caller_of: Vec::new(),
+        bindings: HashSet::new(),
+        globals: HashSet::new(),
+        nonlocals: HashSet::new(),
+        lambda_counts: HashMap::new(),
+        scope_stack: Vec::new(),
+        frames: Vec::new(),
+        results: Vec::new(),
+        arg_lists: Vec::new(),
+        param_lists: Vec::new(),
+        name_targets: HashMap::new(),
+        syntax_errors: 0,
+    };
+    ex.facts.exprs.push(PyExpr::Unknown);
+    let module_name = module_display_name(rel_path);
+    ex.decls.push(LocalDecl {
+        local_name: String::new(),
+        kind: DeclKind::Module,
+        span: Span {
+            start_byte: 0,
+            end_byte: source.len() as u32,
+            start_line: 1,
+            end_line: walk::count_lines(source).max(1),
+        },
+        parent: None,
+        signature: format!("module {module_name}"),
+        doc: None,
+        body_hash: content_hash(source),
+        is_test: false,
+    });
+    ex.facts.decl_info.push(PyDeclInfo::default());
+    ex.caller_of.push(0);
+    ex.scope_stack.push(0);
+
+    if let Some(tree) = super::parse(Lang::Python, source) {
+        let root = tree.root_node();
+        ex.decls[0].doc = docstring(&root, source);
+        walk::walk(&tree, &mut ex);
+    }
+    ex.resolve_names();
+    FileFacts {
+        lang: Lang::Python,
+        decls: ex.decls,
+        calls: ex.calls,
+        strings: ex.strings.strings,
+        syntax_errors: ex.syntax_errors,
+        lines: walk::count_lines(source),
+        lang_facts: LangFacts::Python(ex.facts),
+    }
+}
+
+fn module_display_name(rel_path: &str) -> String {
+    rel_path.trim_end_matches(".py").replace('/', ".")
+}
+
+/// The docstring of a module, class or function node: its body's first
+/// statement when that is a string literal.
+fn docstring(node: &Node, source: &[u8]) -> Option<String> {
+    let body = if node.kind() == "module" {
+        *node
+    } else {
+        node.child_by_field_name("body")?
+    };
+    let mut cursor = body.walk();
+    let first = body
+        .named_children(&mut cursor)
+        .find(|n| n.kind() != "comment")?;
+    if first.kind() != "expression_statement" {
+        return None;
+    }
+    let string = first.named_child(0)?;
+    if string.kind() != "string" {
+        return None;
+    }
+    let raw = walk::text(&string, source);
+    Some(clean_docstring(&raw))
+}
+
+fn clean_docstring(raw: &str) -> String {
+    let s = raw.trim_start_matches(|c: char| c.is_ascii_alphabetic());
+    let s = s
+        .trim_start_matches("\"\"\"")
+        .trim_start_matches("'''")
+        .trim_end_matches("\"\"\"")
+        .trim_end_matches("'''");
+    let s = s.trim_matches('"').trim_matches('\'');
+    let lines: Vec<&str> = s.lines().collect();
+    let indent = lines
+        .iter()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.len() - l.trim_start().len())
+        .min()
+        .unwrap_or(0);
+    let mut out = String::new();
+    for (i, line) in lines.iter().enumerate() {
+        if i > 0 {
+            out.push('\n');
+            out.push_str(line.get(indent..).unwrap_or(line.trim_start()));
+        } else {
+            out.push_str(line.trim());
+        }
+    }
+    out.trim().to_owned()
+}
+
+/// The literal value of a simple string node, for dict keys.
+fn string_literal(raw: &str) -> Option<&str> {
+    let s = raw.trim_start_matches(|c: char| {
+        c == 'b' || c == 'r' || c == 'u' || c == 'B' || c == 'R' || c == 'U'
+    });
+    if s.starts_with("\"\"\"") || s.starts_with("'''") || s.starts_with('f') || s.starts_with('F') {
+        return None;
+    }
+    let s = s
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .or_else(|| s.strip_prefix('\'').and_then(|s| s.strip_suffix('\'')))?;
+    (s.len() <= 200 && !s.contains('\\')).then_some(s)
+}
+
+impl<'s> Extractor<'s> {
+    fn scope(&self) -> u32 {
+        *self.scope_stack.last().unwrap_or(&0)
+    }
+
+    fn caller(&self) -> u32 {
+        self.caller_of[self.scope() as usize]
+    }
+
+    /// The nearest enclosing function-like scope (for returns and yields).
+    fn function_scope(&self) -> Option<u32> {
+        let s = self.scope();
+        matches!(
+            self.decls[s as usize].kind,
+            DeclKind::Function | DeclKind::Method | DeclKind::Lambda
+        )
+        .then_some(s)
+    }
+
+    fn push_expr(&mut self, e: PyExpr) -> ExprId {
+        self.facts.exprs.push(e);
+        (self.facts.exprs.len() - 1) as ExprId
+    }
+
+    fn intern_node(&mut self, node: &Node) -> Sym {
+        let text = walk::text(node, self.source);
+        self.strings.intern(&text)
+    }
+
+    fn as_expr(&mut self, val: &Lowered) -> ExprId {
+        match *val {
+            Lowered::Ident(name, scope) => self.push_expr(PyExpr::Name { scope, name }),
+            Lowered::Expr(e) => e,
+            Lowered::Decl(d) => self.push_expr(PyExpr::Decl(d)),
+            _ => UNKNOWN,
+        }
+    }
+
+    /// Turn an expression used as an assignment target into a target,
+    /// recording the names it binds.
+    fn bind_target(&mut self, e: ExprId) {
+        let mut stack = vec![e];
+        while let Some(e) = stack.pop() {
+            match &self.facts.exprs[e as usize] {
+                PyExpr::Name { scope, name } => {
+                    self.bindings.insert((*scope, *name));
+                }
+                PyExpr::Container { items } => stack.extend(items.iter().map(|(_, e)| *e)),
+                _ => {}
+            }
+        }
+    }
+
+    fn assign(&mut self, target: ExprId, value: ExprId) {
+        if target == UNKNOWN {
+            return;
+        }
+        self.bind_target(target);
+        self.facts.flows.push(PyFlow::Assign { target, value });
+    }
+
+    fn add_call(&mut self, node: &Node, callee_text: String, call: PyCall) -> u32 {
+        let idx = self.calls.len() as u32;
+        let arg_count = (call.args.len() + call.kwargs.len()) as u16;
+        self.calls.push(CallSite {
+            caller: self.caller(),
+            callee_text,
+            span: Span::of(node),
+            arg_count,
+        });
+        self.facts.calls.push(call);
+        idx
+    }
+
+    fn new_decl(&mut self, node: &Node, kind: DeclKind, name: String) -> u32 {
+        let parent = self.scope();
+        let parent_name = &self.decls[parent as usize].local_name;
+        let local_name = if parent_name.is_empty() {
+            name
+        } else {
+            format!("{parent_name}.{name}")
+        };
+        let kind =
+            if kind == DeclKind::Function && self.decls[parent as usize].kind == DeclKind::Class {
+                DeclKind::Method
+            } else {
+                kind
+            };
+        let signature = self.signature(node, kind);
+        let short = local_name.rsplit('.').next().unwrap_or("");
+        let in_test_class = self.decls[parent as usize].kind == DeclKind::Class
+            && self.decls[parent as usize]
+                .local_name
+                .rsplit('.')
+                .next()
+                .is_some_and(|n| n.starts_with("Test"));
+        let is_test = self.is_test_file
+            && matches!(kind, DeclKind::Function | DeclKind::Method)
+            && short.starts_with("test")
+            && (kind == DeclKind::Function || in_test_class);
+        let idx = self.decls.len() as u32;
+        let range =
+            node.start_byte().min(self.source.len())..node.end_byte().min(self.source.len());
+        self.decls.push(LocalDecl {
+            local_name,
+            kind,
+            span: Span::of(node),
+            parent: Some(parent),
+            signature,
+            doc: if kind == DeclKind::Lambda {
+                None
+            } else {
+                docstring(node, self.source)
+            },
+            body_hash: content_hash(&self.source[range]),
+            is_test,
+        });
+        self.facts.decl_info.push(PyDeclInfo::default());
+        let caller = if kind == DeclKind::Class {
+            self.caller_of[parent as usize]
+        } else {
+            idx
+        };
+        self.caller_of.push(caller);
+        idx
+    }
+
+    fn signature(&self, node: &Node, kind: DeclKind) -> String {
+        let end = match kind {
+            DeclKind::Lambda => node
+                .child_by_field_name("body")
+                .map(|b| b.start_byte())
+                .unwrap_or(node.end_byte()),
+            _ => node
+                .child_by_field_name("body")
+                .map(|b| b.start_byte())
+                .unwrap_or(node.end_byte()),
+        };
+        let start = node.start_byte().min(self.source.len());
+        let end = end.min(self.source.len()).max(start);
+        let text = String::from_utf8_lossy(&self.source[start..end]);
+        let text = text.trim_end().trim_end_matches(':');
+        walk::one_line(text, 300)
+    }
+
+    /// Resolve every `Name` to a `Var` of the scope that binds it, or `Free`.
+    fn resolve_names(&mut self) {
+        for i in 0..self.facts.exprs.len() {
+            if let PyExpr::Name { scope, name } = self.facts.exprs[i] {
+                self.facts.exprs[i] = self.lookup(scope, name);
+            }
+        }
+    }
+
+    fn lookup(&self, start: u32, name: Sym) -> PyExpr {
+        let mut cur = start;
+        let mut skip_local = false;
+        loop {
+            let decl = &self.decls[cur as usize];
+            if self.globals.contains(&(cur, name)) {
+                return if self.bindings.contains(&(0, name)) || true {
+                    PyExpr::Var { scope: 0, name }
+                } else {
+                    PyExpr::Free { name }
+                };
+            }
+            if self.nonlocals.contains(&(cur, name)) {
+                skip_local = true;
+            }
+            let visible = match decl.kind {
+                DeclKind::Class => cur == start,
+                _ => true,
+            };
+            if visible && !skip_local && self.bindings.contains(&(cur, name)) {
+                return PyExpr::Var { scope: cur, name };
+            }
+            skip_local = false;
+            match decl.parent {
+                Some(p) => cur = p,
+                None => return PyExpr::Free { name },
+            }
+        }
+    }
+
+    fn children(&self, start: usize) -> &[Child] {
+        &self.results[start..]
+    }
+
+    fn field<'a>(children: &'a [Child], field: u16) -> Option<&'a Lowered> {
+        if field == 0 {
+            return None;
+        }
+        children.iter().find(|c| c.field == field).map(|c| &c.val)
+    }
+
+    fn lower(&mut self, node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let start = frame.start;
+        match frame.kind {
+            K::Identifier => {
+                let sym = self.intern_node(&node);
+                Lowered::Ident(sym, self.scope())
+            }
+            K::Passthrough => {
+                let child = self
+                    .children(start)
+                    .iter()
+                    .find(|c| !matches!(c.val, Lowered::None));
+                match child.map(|c| c.val.clone()) {
+                    Some(v @ (Lowered::Ident(..) | Lowered::Expr(_) | Lowered::Decl(_))) => v,
+                    _ => Lowered::None,
+                }
+            }
+            K::String => {
+                let raw = walk::text(&node, self.source);
+                match string_literal(&raw) {
+                    Some(s) => Lowered::Str(self.strings.intern(s)),
+                    None => Lowered::None,
+                }
+            }
+            K::Integer => Lowered::Str(self.intern_node(&node)),
+            K::DottedName => Lowered::Dotted(self.intern_node(&node)),
+            K::Attribute => {
+                let base = Self::field(self.children(start), g.f_object).cloned();
+                let name = Self::field(self.children(start), g.f_attribute).cloned();
+                match (base, name) {
+                    (Some(base), Some(Lowered::Ident(name, _))) => {
+                        let base = self.as_expr(&base);
+                        Lowered::Expr(self.push_expr(PyExpr::Attr { base, name }))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::Subscript => {
+                let base = Self::field(self.children(start), g.f_value).cloned();
+                let key = match Self::field(self.children(start), g.f_subscript) {
+                    Some(Lowered::Str(s)) => Some(*s),
+                    _ => None,
+                };
+                match base {
+                    Some(base) => {
+                        let base = self.as_expr(&base);
+                        Lowered::Expr(self.push_expr(PyExpr::Subscript { base, key }))
+                    }
+                    None => Lowered::None,
+                }
+            }
+            K::Sequence => {
+                let vals: Vec<Lowered> = self
+                    .children(start)
+                    .iter()
+                    .filter(|c| !matches!(c.val, Lowered::None | Lowered::Splat))
+                    .map(|c| c.val.clone())
+                    .collect();
+                let items = vals.iter().map(|v| (None, self.as_expr(v))).collect();
+                Lowered::Expr(self.push_expr(PyExpr::Container { items }))
+            }
+            K::Dictionary => {
+                let items = self
+                    .children(start)
+                    .iter()
+                    .filter_map(|c| match c.val {
+                        Lowered::Pair(k, v) => Some((k, v)),
+                        _ => None,
+                    })
+                    .collect();
+                Lowered::Expr(self.push_expr(PyExpr::Container { items }))
+            }
+            K::Pair => {
+                let key = match Self::field(self.children(start), g.f_key) {
+                    Some(Lowered::Str(s)) => Some(*s),
+                    _ => None,
+                };
+                let val = Self::field(self.children(start), g.f_value).cloned();
+                let val = val.map(|v| self.as_expr(&v)).unwrap_or(UNKNOWN);
+                Lowered::Pair(key, val)
+            }
+            K::Comprehension | K::DictComprehension => {
+                let body = Self::field(self.children(start), g.f_body).cloned();
+                let item = match body {
+                    Some(Lowered::Pair(k, v)) => (k, v),
+                    Some(v) => (None, self.as_expr(&v)),
+                    None => (None, UNKNOWN),
+                };
+                Lowered::Expr(self.push_expr(PyExpr::Container { items: vec![item] }))
+            }
+            K::ForInClause => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                if let (Some(left), Some(right)) = (left, right) {
+                    self.iterate(&node, &left, &right);
+                }
+                Lowered::None
+            }
+            K::For => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                if let (Some(left), Some(right)) = (left, right) {
+                    self.iterate(&node, &left, &right);
+                }
+                Lowered::None
+            }
+            K::Conditional => {
+                let vals: Vec<Lowered> = self
+                    .children(start)
+                    .iter()
+                    .filter(|c| !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone())
+                    .collect();
+                // `a if cond else b`: the condition (middle) is not a value of the expression.
+                let picked: Vec<&Lowered> = match vals.len() {
+                    3 => vec![&vals[0], &vals[2]],
+                    _ => vals.iter().collect(),
+                };
+                let items: Vec<ExprId> = picked.into_iter().map(|v| self.as_expr(v)).collect();
+                Lowered::Expr(self.push_expr(PyExpr::Union(items)))
+            }
+            K::BoolOp => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                let items: Vec<ExprId> = [left, right]
+                    .iter()
+                    .flatten()
+                    .map(|v| self.as_expr(v))
+                    .collect();
+                Lowered::Expr(self.push_expr(PyExpr::Union(items)))
+            }
+            K::KeywordArgument => {
+                let name = Self::field(self.children(start), g.f_name).cloned();
+                let value = Self::field(self.children(start), g.f_value).cloned();
+                match (name, value) {
+                    (Some(Lowered::Ident(name, _)), Some(v)) => {
+                        let v = self.as_expr(&v);
+                        Lowered::Keyword(name, v)
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::ListSplat | K::DictionarySplat => Lowered::Splat,
+            K::ArgumentList => {
+                let vals: Vec<Lowered> =
+                    self.children(start).iter().map(|c| c.val.clone()).collect();
+                let mut list = ArgList::default();
+                for v in &vals {
+                    match v {
+                        Lowered::Keyword(k, e) => list.kwargs.push((*k, *e)),
+                        Lowered::Splat => list.splat = true,
+                        Lowered::None => {}
+                        other => {
+                            let e = self.as_expr(other);
+                            list.args.push(e);
+                        }
+                    }
+                }
+                self.arg_lists.push(list);
+                Lowered::Args(self.arg_lists.len() as u32 - 1)
+            }
+            K::Call => self.lower_call(node, start),
+            K::Lambda => {
+                let decl = frame.decl.unwrap_or(0);
+                let body = Self::field(self.children(start), g.f_body).cloned();
+                if let Some(body) = body {
+                    let value = self.as_expr(&body);
+                    self.facts.flows.push(PyFlow::Return { func: decl, value });
+                }
+                if let Some(Lowered::Params(p)) = Self::field(self.children(start), g.f_parameters)
+                {
+                    self.set_params(decl, *p);
+                }
+                Lowered::Decl(decl)
+            }
+            K::FunctionDef | K::ClassDef => self.lower_def(node, frame),
+            K::DecoratedDef => self.lower_decorated(node, start),
+            K::Assignment | K::AugAssignment => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                match (left, right) {
+                    (Some(left), Some(right)) => {
+                        let target = self.as_expr(&left);
+                        let value = self.as_expr(&right);
+                        self.assign_destructuring(target, value);
+                        Lowered::Expr(value)
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::NamedExpr => {
+                let name = Self::field(self.children(start), g.f_name).cloned();
+                let value = Self::field(self.children(start), g.f_value).cloned();
+                match (name, value) {
+                    (Some(name), Some(value)) => {
+                        let target = self.as_expr(&name);
+                        let value = self.as_expr(&value);
+                        self.assign(target, value);
+                        Lowered::Expr(value)
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::Return => {
+                let val = self
+                    .children(start)
+                    .iter()
+                    .find(|c| !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone());
+                if let (Some(val), Some(func)) = (val, self.function_scope()) {
+                    let value = self.as_expr(&val);
+                    self.facts.flows.push(PyFlow::Return { func, value });
+                }
+                Lowered::None
+            }
+            K::Yield => {
+                let is_from = walk::text(&node, self.source)
+                    .trim_start_matches("yield")
+                    .trim_start()
+                    .starts_with("from");
+                let val = self
+                    .children(start)
+                    .iter()
+                    .find(|c| !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone());
+                if let Some(func) = self.function_scope() {
+                    self.facts.decl_info[func as usize].is_generator = true;
+                    if let Some(val) = val {
+                        let mut value = self.as_expr(&val);
+                        if is_from {
+                            value = self.push_expr(PyExpr::Iter(value));
+                        }
+                        self.facts.flows.push(PyFlow::Yield { func, value });
+                    }
+                }
+                Lowered::None
+            }
+            K::AsPattern => {
+                // `with open(p) as f` / `except E as e`: hand both sides to the parent.
+                let vals: Vec<Lowered> = self
+                    .children(start)
+                    .iter()
+                    .filter(|c| !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone())
+                    .collect();
+                if let [value, alias] = vals.as_slice() {
+                    let value = self.as_expr(value);
+                    let alias = self.as_expr(alias);
+                    Lowered::Pair(
+                        None,
+                        self.push_expr(PyExpr::Container {
+                            items: vec![(None, value), (None, alias)],
+                        }),
+                    )
+                } else {
+                    Lowered::None
+                }
+            }
+            K::WithItem => {
+                let value = Self::field(self.children(start), g.f_value).cloned();
+                match value {
+                    Some(Lowered::Pair(_, pair)) => {
+                        if let PyExpr::Container { items } = self.facts.exprs[pair as usize].clone()
+                            && let [(_, value), (_, alias)] = items.as_slice()
+                        {
+                            let text = walk::text(&node, self.source).into_owned();
+                            let call = self.add_call(
+                                &node,
+                                walk::one_line(&text, 120),
+                                PyCall {
+                                    callee: *value,
+                                    args: vec![],
+                                    kwargs: vec![],
+                                    splat: false,
+                                    kind: PyCallKind::With,
+                                },
+                            );
+                            let result = self.push_expr(PyExpr::Call(call));
+                            self.assign(*alias, result);
+                        }
+                    }
+                    Some(v) => {
+                        let value = self.as_expr(&v);
+                        let text = walk::text(&node, self.source).into_owned();
+                        self.add_call(
+                            &node,
+                            walk::one_line(&text, 120),
+                            PyCall {
+                                callee: value,
+                                args: vec![],
+                                kwargs: vec![],
+                                splat: false,
+                                kind: PyCallKind::With,
+                            },
+                        );
+                    }
+                    None => {}
+                }
+                Lowered::None
+            }
+            K::ExceptClause => {
+                let value = Self::field(self.children(start), g.f_value).cloned();
+                let alias = Self::field(self.children(start), g.f_alias).cloned();
+                match (value, alias) {
+                    (Some(Lowered::Pair(_, pair)), _) => {
+                        if let PyExpr::Container { items } = self.facts.exprs[pair as usize].clone()
+                            && let [(_, value), (_, alias)] = items.as_slice()
+                        {
+                            let inst = self.push_expr(PyExpr::Instance(*value));
+                            self.assign(*alias, inst);
+                        }
+                    }
+                    (Some(value), Some(alias)) => {
+                        let value = self.as_expr(&value);
+                        let alias = self.as_expr(&alias);
+                        let inst = self.push_expr(PyExpr::Instance(value));
+                        self.assign(alias, inst);
+                    }
+                    _ => {}
+                }
+                Lowered::None
+            }
+            K::AliasedImport => {
+                let name = Self::field(self.children(start), g.f_name).cloned();
+                let alias = Self::field(self.children(start), g.f_alias).cloned();
+                match (name, alias) {
+                    (Some(Lowered::Dotted(n)), Some(Lowered::Ident(a, _))) => {
+                        Lowered::Aliased(n, a)
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::RelativeImport => {
+                let text = walk::text(&node, self.source);
+                let level = text.chars().take_while(|&c| c == '.').count() as u8;
+                let rest = text.trim_start_matches('.').trim();
+                let rest = (!rest.is_empty()).then(|| self.strings.intern(rest));
+                Lowered::Relative(level, rest)
+            }
+            K::WildcardImport => Lowered::Wildcard,
+            K::Import => {
+                let vals: Vec<Lowered> =
+                    self.children(start).iter().map(|c| c.val.clone()).collect();
+                let line = node.start_position().row as u32 + 1;
+                for v in vals {
+                    match v {
+                        Lowered::Dotted(path) => {
+                            // `import a.b.c` binds `a`; the submodules hang off it.
+                            let full = self.strings.get(path).to_owned();
+                            let head = full.split('.').next().unwrap_or("").to_owned();
+                            let head_sym = self.strings.intern(&head);
+                            let m = self.push_expr(PyExpr::ModuleRef {
+                                level: 0,
+                                path: head_sym,
+                            });
+                            let scope = self.scope();
+                            let target = self.push_expr(PyExpr::Name {
+                                scope,
+                                name: head_sym,
+                            });
+                            self.assign(target, m);
+                            if full.contains('.') {
+                                // Make sure the full submodule path is known to be imported.
+                                let sub = self.push_expr(PyExpr::ModuleRef { level: 0, path });
+                                let _ = sub;
+                            }
+                            self.facts.imports.push(PyImport {
+                                scope,
+                                line,
+                                module: path,
+                                name: None,
+                                alias: None,
+                            });
+                        }
+                        Lowered::Aliased(path, alias) => {
+                            let m = self.push_expr(PyExpr::ModuleRef { level: 0, path });
+                            let scope = self.scope();
+                            let target = self.push_expr(PyExpr::Name { scope, name: alias });
+                            self.assign(target, m);
+                            self.facts.imports.push(PyImport {
+                                scope,
+                                line,
+                                module: path,
+                                name: None,
+                                alias: Some(alias),
+                            });
+                        }
+                        _ => {}
+                    }
+                }
+                Lowered::None
+            }
+            K::ImportFrom => {
+                let line = node.start_position().row as u32 + 1;
+                let children: Vec<(u16, Lowered)> = self
+                    .children(start)
+                    .iter()
+                    .map(|c| (c.field, c.val.clone()))
+                    .collect();
+                let (level, module) = match children.iter().find(|(f, _)| *f == g.f_module_name) {
+                    Some((_, Lowered::Dotted(m))) => (0u8, Some(*m)),
+                    Some((_, Lowered::Relative(l, m))) => (*l, *m),
+                    _ => return Lowered::None,
+                };
+                let module_text = {
+                    let dots = ".".repeat(level as usize);
+                    let m = module
+                        .map(|m| self.strings.get(m).to_owned())
+                        .unwrap_or_default();
+                    format!("{dots}{m}")
+                };
+                let module_text_sym = self.strings.intern(&module_text);
+                let path = module.unwrap_or_else(|| self.strings.intern(""));
+                let scope = self.scope();
+                let module_ref = self.push_expr(PyExpr::ModuleRef { level, path });
+                for (field, v) in children {
+                    if field == g.f_module_name {
+                        continue;
+                    }
+                    let (name, alias) = match v {
+                        Lowered::Dotted(n) => (n, n),
+                        Lowered::Aliased(n, a) => (n, a),
+                        Lowered::Wildcard => {
+                            self.facts.star_imports.push((scope, module_ref));
+                            self.facts.imports.push(PyImport {
+                                scope,
+                                line,
+                                module: module_text_sym,
+                                name: Some(self.strings.intern("*")),
+                                alias: None,
+                            });
+                            continue;
+                        }
+                        _ => continue,
+                    };
+                    let value = self.push_expr(PyExpr::Attr {
+                        base: module_ref,
+                        name,
+                    });
+                    let target = self.push_expr(PyExpr::Name { scope, name: alias });
+                    self.assign(target, value);
+                    self.facts.imports.push(PyImport {
+                        scope,
+                        line,
+                        module: module_text_sym,
+                        name: Some(name),
+                        alias: (alias != name).then_some(alias),
+                    });
+                }
+                Lowered::None
+            }
+            K::Global | K::Nonlocal => {
+                let scope = self.scope();
+                let names: Vec<Sym> = self
+                    .children(start)
+                    .iter()
+                    .filter_map(|c| match c.val {
+                        Lowered::Ident(s, _) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                for name in names {
+                    if frame.kind == K::Global {
+                        self.globals.insert((scope, name));
+                        self.bindings.insert((0, name));
+                    } else {
+                        self.nonlocals.insert((scope, name));
+                    }
+                }
+                Lowered::None
+            }
+            K::Parameters => {
+                let mut params = Vec::new();
+                let mut mode = ParamKind::Positional;
+                let vals: Vec<Lowered> =
+                    self.children(start).iter().map(|c| c.val.clone()).collect();
+                let mut saw_positional_only = false;
+                for v in vals {
+                    match v {
+                        Lowered::Ident(name, _) => params.push((Param { name, kind: mode }, None)),
+                        Lowered::Param(p, default) => {
+                            let kind = match p.kind {
+                                ParamKind::VarArgs | ParamKind::VarKwargs => p.kind,
+                                _ => mode,
+                            };
+                            if p.kind == ParamKind::VarArgs {
+                                mode = ParamKind::KeywordOnly;
+                            }
+                            params.push((Param { name: p.name, kind }, default));
+                        }
+                        Lowered::Separator(ParamKind::KeywordOnly) => mode = ParamKind::KeywordOnly,
+                        Lowered::Separator(ParamKind::PositionalOnly) => saw_positional_only = true,
+                        _ => {}
+                    }
+                }
+                if saw_positional_only {
+                    // Everything before `/` is positional-only.
+                    let sep = walk::text(&node, self.source);
+                    let before = sep.split('/').next().unwrap_or("").matches(',').count();
+                    for (p, _) in params.iter_mut().take(before) {
+                        if p.kind == ParamKind::Positional {
+                            p.kind = ParamKind::PositionalOnly;
+                        }
+                    }
+                }
+                self.param_lists.push(params);
+                Lowered::Params(self.param_lists.len() as u32 - 1)
+            }
+            K::DefaultParameter => {
+                let name = Self::field(self.children(start), g.f_name).cloned();
+                let value = Self::field(self.children(start), g.f_value).cloned();
+                match name {
+                    Some(Lowered::Ident(name, _)) => {
+                        let default = value.map(|v| self.as_expr(&v));
+                        Lowered::Param(
+                            Param {
+                                name,
+                                kind: ParamKind::Positional,
+                            },
+                            default,
+                        )
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::TypedParameter => {
+                let inner = self
+                    .children(start)
+                    .iter()
+                    .find(|c| c.field != g.f_type && !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone());
+                match inner {
+                    Some(Lowered::Ident(name, _)) => Lowered::Param(
+                        Param {
+                            name,
+                            kind: ParamKind::Positional,
+                        },
+                        None,
+                    ),
+                    Some(p @ Lowered::Param(..)) => p,
+                    _ => Lowered::None,
+                }
+            }
+            K::ListSplatPattern | K::DictSplatPattern => {
+                let name = self.children(start).iter().find_map(|c| match c.val {
+                    Lowered::Ident(s, _) => Some(s),
+                    _ => None,
+                });
+                let kind = if frame.kind == K::ListSplatPattern {
+                    ParamKind::VarArgs
+                } else {
+                    ParamKind::VarKwargs
+                };
+                match name {
+                    Some(name) => Lowered::Param(Param { name, kind }, None),
+                    None => Lowered::None,
+                }
+            }
+            K::KeywordSeparator => Lowered::Separator(ParamKind::KeywordOnly),
+            K::PositionalSeparator => Lowered::Separator(ParamKind::PositionalOnly),
+            K::Error | K::Other | K::Decorator => {
+                // Unknown wrappers (expression_statement, not_operator, …) pass a
+                // single value child up so `f(x) or g` style nesting still flows.
+                let _ = (
+                    g.f_consequence,
+                    g.f_alternative,
+                    g.f_condition,
+                    g.f_return_type,
+                );
+                Lowered::None
+            }
+        }
+    }
+
+    fn iterate(&mut self, node: &Node, left: &Lowered, right: &Lowered) {
+        let target = self.as_expr(left);
+        let iterable = self.as_expr(right);
+        let text = node
+            .child_by_field_name("right")
+            .map(|r| walk::text(&r, self.source).into_owned())
+            .unwrap_or_default();
+        let call = self.add_call(
+            node,
+            format!("iter({})", walk::one_line(&text, 100)),
+            PyCall {
+                callee: iterable,
+                args: vec![],
+                kwargs: vec![],
+                splat: false,
+                kind: PyCallKind::Iter,
+            },
+        );
+        let _ = call;
+        let value = self.push_expr(PyExpr::Iter(iterable));
+        self.assign_destructuring(target, value);
+    }
+
+    /// `a, b = x, y` pairs elements up; otherwise every name in a tuple
+    /// target receives the iterated elements of the value.
+    fn assign_destructuring(&mut self, target: ExprId, value: ExprId) {
+        let mut work = vec![(target, value)];
+        while let Some((target, value)) = work.pop() {
+            let t = self.facts.exprs[target as usize].clone();
+            match t {
+                PyExpr::Container { items } => {
+                    if let PyExpr::Container { items: vitems } = &self.facts.exprs[value as usize]
+                        && vitems.len() == items.len()
+                    {
+                        let pairs: Vec<(ExprId, ExprId)> = items
+                            .iter()
+                            .zip(vitems.iter())
+                            .map(|((_, t), (_, v))| (*t, *v))
+                            .collect();
+                        work.extend(pairs);
+                    } else {
+                        let elem = self.push_expr(PyExpr::Iter(value));
+                        for (_, t) in items {
+                            work.push((t, elem));
+                        }
+                    }
+                }
+                _ => self.assign(target, value),
+            }
+        }
+    }
+
+    fn lower_call(&mut self, node: Node, start: usize) -> Lowered {
+        let g = &*GRAMMAR;
+        let callee = Self::field(self.children(start), g.f_function).cloned();
+        let args = Self::field(self.children(start), g.f_arguments).cloned();
+        let Some(callee) = callee else {
+            return Lowered::None;
+        };
+        // `super()` is resolved structurally: the enclosing class and method.
+        if let Lowered::Ident(name, _) = callee
+            && self.strings.get(name) == "super"
+            && let Some(func) = self.function_scope()
+            && let Some(class) = self.decls[func as usize].parent
+            && self.decls[class as usize].kind == DeclKind::Class
+        {
+            return Lowered::Expr(self.push_expr(PyExpr::Super { class, func }));
+        }
+        let callee_expr = self.as_expr(&callee);
+        let list = match args {
+            Some(Lowered::Args(i)) => std::mem::take(&mut self.arg_lists[i as usize]),
+            Some(other @ Lowered::Expr(_)) => ArgList {
+                args: vec![self.as_expr(&other)],
+                ..Default::default()
+            },
+            _ => ArgList::default(),
+        };
+        let text = node
+            .child_by_field_name("function")
+            .map(|f| walk::one_line(&walk::text(&f, self.source), 120))
+            .unwrap_or_default();
+        let call = self.add_call(
+            &node,
+            text,
+            PyCall {
+                callee: callee_expr,
+                args: list.args,
+                kwargs: list.kwargs,
+                splat: list.splat,
+                kind: PyCallKind::Plain,
+            },
+        );
+        Lowered::Expr(self.push_expr(PyExpr::Call(call)))
+    }
+
+    fn set_params(&mut self, decl: u32, list: u32) {
+        let params = std::mem::take(&mut self.param_lists[list as usize]);
+        for (p, default) in &params {
+            self.bindings.insert((decl, p.name));
+            if let Some(default) = default {
+                let target = self.push_expr(PyExpr::Name {
+                    scope: decl,
+                    name: p.name,
+                });
+                self.facts.flows.push(PyFlow::Assign {
+                    target,
+                    value: *default,
+                });
+            }
+        }
+        self.facts.decl_info[decl as usize].params = params.into_iter().map(|(p, _)| p).collect();
+    }
+
+    fn lower_def(&mut self, _node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let Some(decl) = frame.decl else {
+            return Lowered::None;
+        };
+        let children: Vec<(u16, Lowered)> = self
+            .children(frame.start)
+            .iter()
+            .map(|c| (c.field, c.val.clone()))
+            .collect();
+        for (field, val) in &children {
+            if *field == g.f_parameters
+                && let Lowered::Params(p) = val
+            {
+                self.set_params(decl, *p);
+            }
+            if *field == g.f_superclasses
+                && let Lowered::Args(i) = val
+            {
+                let list = std::mem::take(&mut self.arg_lists[*i as usize]);
+                self.facts.decl_info[decl as usize].bases = list.args;
+            }
+            if *field == g.f_name
+                && let Lowered::Ident(name, scope) = val
+            {
+                let target = self.push_expr(PyExpr::Name {
+                    scope: *scope,
+                    name: *name,
+                });
+                let value = self.push_expr(PyExpr::Decl(decl));
+                self.assign(target, value);
+                self.name_targets.insert(decl, target);
+            }
+        }
+        Lowered::Decl(decl)
+    }
+
+    fn lower_decorated(&mut self, node: Node, start: usize) -> Lowered {
+        let children: Vec<(K, Lowered)> = self
+            .children(start)
+            .iter()
+            .map(|c| (c.kind, c.val.clone()))
+            .collect();
+        let Some(decl) = children.iter().find_map(|(_, v)| match v {
+            Lowered::Decl(d) => Some(*d),
+            _ => None,
+        }) else {
+            return Lowered::None;
+        };
+        let decorators: Vec<(usize, Lowered)> = children
+            .iter()
+            .enumerate()
+            .filter(|(_, (k, _))| *k == K::Passthrough)
+            .map(|(i, (_, v))| (i, v.clone()))
+            .collect();
+        let mut decorator_nodes = Vec::new();
+        let mut cursor = node.walk();
+        for child in node.named_children(&mut cursor) {
+            if child.kind() == "decorator" {
+                decorator_nodes.push(child);
+            }
+        }
+        let mut current = self.push_expr(PyExpr::Decl(decl));
+        for (idx, (_, dec)) in decorators.iter().enumerate().rev() {
+            let dec_node = decorator_nodes.get(idx).copied().unwrap_or(node);
+            let text = walk::text(&dec_node, self.source)
+                .trim_start_matches('@')
+                .trim()
+                .to_owned();
+            match text.as_str() {
+                "staticmethod" => self.facts.decl_info[decl as usize].is_staticmethod = true,
+                "classmethod" => self.facts.decl_info[decl as usize].is_classmethod = true,
+                "property" | "functools.cached_property" | "cached_property" => {
+                    self.facts.decl_info[decl as usize].is_property = true
+                }
+                _ => {}
+            }
+            let callee = self.as_expr(dec);
+            let call = self.add_call(
+                &dec_node,
+                format!("@{}", walk::one_line(&text, 100)),
+                PyCall {
+                    callee,
+                    args: vec![current],
+                    kwargs: vec![],
+                    splat: false,
+                    kind: PyCallKind::Decorator,
+                },
+            );
+            current = self.push_expr(PyExpr::Call(call));
+        }
+        if let Some(&target) = self.name_targets.get(&decl) {
+            self.facts.flows.push(PyFlow::Assign {
+                target,
+                value: current,
+            });
+        }
+        Lowered::Decl(decl)
+    }
+}
+
+impl<'t> Visitor<'t> for Extractor<'_> {
+    fn enter(&mut self, node: Node<'t>, field: u16) -> bool {
+        let g = &*GRAMMAR;
+        let kind = g.kinds.get(&node);
+        if node.is_error() || node.is_missing() {
+            self.syntax_errors += 1;
+        }
+        // A def's body runs in the def's own scope; its name, decorators,
+        // defaults and bases are evaluated in the enclosing one.
+        let mut pushed_scope = false;
+        if field == g.f_body
+            && let Some(parent) = self.frames.last()
+            && matches!(parent.kind, K::FunctionDef | K::ClassDef | K::Lambda)
+            && let Some(decl) = parent.decl
+        {
+            self.scope_stack.push(decl);
+            pushed_scope = true;
+        }
+        let decl = match kind {
+            K::FunctionDef | K::ClassDef => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| walk::text(&n, self.source).into_owned())
+                    .unwrap_or_else(|| "<anonymous>".to_owned());
+                let dk = if kind == K::ClassDef {
+                    DeclKind::Class
+                } else {
+                    DeclKind::Function
+                };
+                Some(self.new_decl(&node, dk, name))
+            }
+            K::Lambda => {
+                let scope = self.scope();
+                let n = self.lambda_counts.entry(scope).or_insert(0);
+                *n += 1;
+                let name = format!("<lambda{n}>");
+                Some(self.new_decl(&node, DeclKind::Lambda, name))
+            }
+            _ => None,
+        };
+        self.frames.push(Frame {
+            start: self.results.len(),
+            kind,
+            decl,
+            pushed_scope,
+        });
+        true
+    }
+
+    fn exit(&mut self, node: Node<'t>, field: u16) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        let val = self.lower(node, &frame);
+        if frame.pushed_scope {
+            self.scope_stack.pop();
+        }
+        self.results.truncate(frame.start);
+        self.results.push(Child {
+            field,
+            kind: frame.kind,
+            val,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn facts(src: &str) -> FileFacts {
+        extract("main.py", src.as_bytes())
+    }
+
+    fn names(f: &FileFacts) -> Vec<&str> {
+        f.decls.iter().map(|d| d.local_name.as_str()).collect()
+    }
+
+    #[test]
+    fn declarations_nest_like_qualname_and_lambdas_number_per_scope() {
+        let f = facts(
+            "class A:\n    def m(self):\n        def inner():\n            return lambda: 1\n        return inner\n\nf = lambda x: x\ng = lambda: 2\ndef h():\n    return lambda: 3\n",
+        );
+        assert_eq!(
+            names(&f),
+            vec![
+                "",
+                "A",
+                "A.m",
+                "A.m.inner",
+                "A.m.inner.<lambda1>",
+                "<lambda1>",
+                "<lambda2>",
+                "h",
+                "h.<lambda1>"
+            ]
+        );
+        assert_eq!(f.decls[2].kind, DeclKind::Method);
+        assert_eq!(f.decls[4].kind, DeclKind::Lambda);
+    }
+
+    #[test]
+    fn names_resolve_per_legb_and_class_scope_is_skipped() {
+        let f = facts("x = 1\nclass C:\n    x = 2\n    def m(self):\n        return x\n");
+        let LangFacts::Python(py) = &f.lang_facts else {
+            panic!()
+        };
+        let ret = py.flows.iter().find_map(|fl| match fl {
+            PyFlow::Return { value, .. } => Some(*value),
+            _ => None,
+        });
+        let ret = ret.expect("a return flow");
+        assert!(matches!(
+            py.exprs[ret as usize],
+            PyExpr::Var { scope: 0, .. }
+        ));
+    }
+
+    #[test]
+    fn calls_record_caller_text_and_arguments() {
+        let f = facts("def f(a, b=2):\n    pass\n\ndef g():\n    f(1, b=g)\n");
+        assert_eq!(f.calls.len(), 1);
+        assert_eq!(f.calls[0].callee_text, "f");
+        assert_eq!(f.decls[f.calls[0].caller as usize].local_name, "g");
+        let LangFacts::Python(py) = &f.lang_facts else {
+            panic!()
+        };
+        assert_eq!(py.calls[0].args.len(), 1);
+        assert_eq!(py.calls[0].kwargs.len(), 1);
+        assert_eq!(py.decl_info[1].params.len(), 2);
+    }
+
+    #[test]
+    fn syntax_errors_are_counted_and_the_rest_still_extracts() {
+        let f = facts("print 'hello'\ndef ok():\n    return 1\n");
+        assert!(f.syntax_errors > 0);
+        assert!(names(&f).contains(&"ok"));
+    }
+
+    #[test]
+    fn docstrings_and_signatures() {
+        let f = facts(
+            "def f(a: int, *args, **kw) -> str:\n    \"\"\"Do it.\n\n    More.\n    \"\"\"\n    return ''\n",
+        );
+        assert_eq!(f.decls[1].signature, "def f(a: int, *args, **kw) -> str");
+        assert_eq!(f.decls[1].doc.as_deref(), Some("Do it.\n\nMore."));
+    }
+
+    #[test]
+    fn deep_nesting_does_not_overflow() {
+        let mut src = String::from("x = ");
+        for _ in 0..20000 {
+            src.push_str("'a' + ");
+        }
+        src.push_str("f()\n");
+        let f = facts(&src);
+        assert_eq!(f.calls.len(), 1);
+    }
+}

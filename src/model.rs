@@ -1,0 +1,203 @@
+//! Core nouns shared by every layer: languages, spans, declarations, call
+//! sites, edges and their confidence. Per-file facts ([`FileFacts`]) are what
+//! the extractors produce and the store caches; they use file-local indices and
+//! a file-local string table so that a file's facts never depend on any other
+//! file (that is what makes parsing incremental while resolution stays global).
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::go::GoFacts;
+use crate::lang::python::PyFacts;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum Lang {
+    Python,
+    Go,
+}
+
+impl Lang {
+    pub fn from_path(path: &str) -> Option<Lang> {
+        if path.ends_with(".py") {
+            Some(Lang::Python)
+        } else if path.ends_with(".go") {
+            Some(Lang::Go)
+        } else {
+            None
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Python => "python",
+            Lang::Go => "go",
+        }
+    }
+}
+
+/// A region of a file. Lines are 1-based and inclusive, bytes are a half-open range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub struct Span {
+    pub start_byte: u32,
+    pub end_byte: u32,
+    pub start_line: u32,
+    pub end_line: u32,
+}
+
+impl Span {
+    pub fn of(node: &tree_sitter::Node) -> Span {
+        Span {
+            start_byte: node.start_byte() as u32,
+            end_byte: node.end_byte() as u32,
+            start_line: node.start_position().row as u32 + 1,
+            end_line: node.end_position().row as u32 + 1,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DeclKind {
+    Module,
+    Package,
+    Class,
+    Struct,
+    Interface,
+    Type,
+    Function,
+    Method,
+    Lambda,
+    Closure,
+}
+
+impl DeclKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            DeclKind::Module => "module",
+            DeclKind::Package => "package",
+            DeclKind::Class => "class",
+            DeclKind::Struct => "struct",
+            DeclKind::Interface => "interface",
+            DeclKind::Type => "type",
+            DeclKind::Function => "function",
+            DeclKind::Method => "method",
+            DeclKind::Lambda => "lambda",
+            DeclKind::Closure => "closure",
+        }
+    }
+
+    /// Whether code can run "inside" this declaration, making it a caller.
+    pub fn is_callable(self) -> bool {
+        matches!(
+            self,
+            DeclKind::Module
+                | DeclKind::Package
+                | DeclKind::Function
+                | DeclKind::Method
+                | DeclKind::Lambda
+                | DeclKind::Closure
+        )
+    }
+
+    pub fn is_type(self) -> bool {
+        matches!(
+            self,
+            DeclKind::Class | DeclKind::Struct | DeclKind::Interface | DeclKind::Type
+        )
+    }
+}
+
+/// How sure we are that a call site reaches a callee.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, Default,
+)]
+pub enum Confidence {
+    /// Resolved by scope, import or declared type.
+    #[default]
+    Certain,
+    /// Resolved through a simple local inference (an assignment, a field, a parameter).
+    Likely,
+    /// Dynamic dispatch or several candidates: any of them may be the callee.
+    Possible,
+}
+
+impl Confidence {
+    pub fn name(self) -> &'static str {
+        match self {
+            Confidence::Certain => "certain",
+            Confidence::Likely => "likely",
+            Confidence::Possible => "possible",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Confidence> {
+        match s {
+            "certain" => Some(Confidence::Certain),
+            "likely" => Some(Confidence::Likely),
+            "possible" => Some(Confidence::Possible),
+            _ => None,
+        }
+    }
+}
+
+/// Index of a string in a file's string table.
+pub type Sym = u32;
+
+/// A declaration as the extractor sees it: named relative to its file
+/// (`Class.method`, `func.<lambda1>`, Go `(*T).M`). The resolver prefixes the
+/// module or import path, which depends on the rest of the repository.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct LocalDecl {
+    pub local_name: String,
+    pub kind: DeclKind,
+    pub span: Span,
+    /// Enclosing declaration (index into the same file's decls).
+    pub parent: Option<u32>,
+    pub signature: String,
+    pub doc: Option<String>,
+    pub body_hash: u64,
+    pub is_test: bool,
+}
+
+/// A call expression as written, for display and for the unresolved list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CallSite {
+    /// The declaration the call is inside (index into the file's decls).
+    pub caller: u32,
+    /// Callee text as written (`self.repo.save`, `auth.Validate`).
+    pub callee_text: String,
+    pub span: Span,
+    pub arg_count: u16,
+}
+
+/// Language-specific facts that resolution needs beyond declarations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum LangFacts {
+    Python(PyFacts),
+    Go(GoFacts),
+}
+
+/// Everything ripple keeps about one source file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FileFacts {
+    pub lang: Lang,
+    pub decls: Vec<LocalDecl>,
+    pub calls: Vec<CallSite>,
+    /// File-local string table that `Sym`s index.
+    pub strings: Vec<String>,
+    pub syntax_errors: u32,
+    pub lines: u32,
+    pub lang_facts: LangFacts,
+}
+
+impl FileFacts {
+    pub fn sym(&self, s: Sym) -> &str {
+        self.strings
+            .get(s as usize)
+            .map(String::as_str)
+            .unwrap_or("")
+    }
+}
+
+/// Stable 64-bit content hash (xxh3) used for file contents and declaration bodies.
+pub fn content_hash(bytes: &[u8]) -> u64 {
+    xxhash_rust::xxh3::xxh3_64(bytes)
+}

@@ -1,0 +1,193 @@
+//! Resolution: turning every file's facts into one repository-wide table of
+//! declarations with qualified names, and call sites into edges with a
+//! [`Confidence`]. It runs over all facts on every load (the facts are
+//! cached; this is pure in-memory work), so the graph is always consistent.
+//!
+//! Out-of-repo callees become external leaf declarations (`os.path.join`,
+//! `<builtin>.len`, `fmt.Println`) rather than being dropped; call sites that
+//! reach nothing are kept as [`Unresolved`] with a reason.
+
+pub mod go;
+pub mod python;
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::model::{Confidence, DeclKind, FileFacts, Lang, Span};
+
+pub type DeclId = u32;
+
+/// One declaration of the repository (or an external leaf).
+#[derive(Debug, Clone, Serialize)]
+pub struct Decl {
+    pub name: String,
+    pub kind: DeclKind,
+    pub lang: Lang,
+    /// Index into the files table; `None` for external leaves.
+    pub file: Option<u32>,
+    /// Index into the file's `decls`.
+    pub local: u32,
+    pub span: Span,
+    pub is_test: bool,
+    pub parent: Option<DeclId>,
+}
+
+impl Decl {
+    pub fn is_external(&self) -> bool {
+        self.file.is_none()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub struct Edge {
+    pub caller: DeclId,
+    pub callee: DeclId,
+    pub confidence: Confidence,
+    /// The call site: (file index, index into the file's calls).
+    pub file: u32,
+    pub call: u32,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Unresolved {
+    pub caller: DeclId,
+    pub file: u32,
+    pub call: u32,
+    pub reason: String,
+}
+
+/// A file as resolution sees it.
+pub struct SourceFile<'a> {
+    pub path: &'a str,
+    pub facts: &'a FileFacts,
+}
+
+#[derive(Debug, Default)]
+pub struct Resolution {
+    pub decls: Vec<Decl>,
+    /// First global DeclId of each file's decls (they are contiguous).
+    pub file_base: Vec<DeclId>,
+    pub edges: Vec<Edge>,
+    pub unresolved: Vec<Unresolved>,
+    /// Qualified package/module name of each file.
+    pub file_module: Vec<String>,
+    /// Imports between modules/packages of the repository (file, imported file).
+    pub imports: Vec<(u32, u32)>,
+}
+
+/// Builds the declaration table and collects edges; language resolvers add to it.
+pub struct Builder {
+    pub res: Resolution,
+    externals: HashMap<String, DeclId>,
+    edge_index: HashMap<(DeclId, DeclId, u32, u32), usize>,
+}
+
+impl Builder {
+    fn new() -> Self {
+        Builder {
+            res: Resolution::default(),
+            externals: HashMap::new(),
+            edge_index: HashMap::new(),
+        }
+    }
+
+    /// The external leaf node named `name`, created on first use.
+    pub fn external(&mut self, name: &str, lang: Lang) -> DeclId {
+        if let Some(&id) = self.externals.get(name) {
+            return id;
+        }
+        let id = self.res.decls.len() as DeclId;
+        self.res.decls.push(Decl {
+            name: name.to_owned(),
+            kind: DeclKind::Function,
+            lang,
+            file: None,
+            local: 0,
+            span: Span::default(),
+            is_test: false,
+            parent: None,
+        });
+        self.externals.insert(name.to_owned(), id);
+        id
+    }
+
+    /// Add an edge; the same call site reaching the same callee twice keeps
+    /// the most confident reading.
+    pub fn edge(
+        &mut self,
+        caller: DeclId,
+        callee: DeclId,
+        confidence: Confidence,
+        file: u32,
+        call: u32,
+    ) {
+        let key = (caller, callee, file, call);
+        if let Some(&i) = self.edge_index.get(&key) {
+            let e = &mut self.res.edges[i];
+            e.confidence = e.confidence.min(confidence);
+            return;
+        }
+        self.edge_index.insert(key, self.res.edges.len());
+        self.res.edges.push(Edge {
+            caller,
+            callee,
+            confidence,
+            file,
+            call,
+        });
+    }
+
+    pub fn unresolved(&mut self, caller: DeclId, file: u32, call: u32, reason: String) {
+        self.res.unresolved.push(Unresolved {
+            caller,
+            file,
+            call,
+            reason,
+        });
+    }
+}
+
+/// Resolve a whole repository.
+pub fn resolve(files: &[SourceFile]) -> Resolution {
+    let mut b = Builder::new();
+    // Qualified names need the whole file set (package roots, go.mod), so
+    // they are computed here, not at extraction.
+    let py_files: Vec<u32> = (0..files.len() as u32)
+        .filter(|&i| files[i as usize].facts.lang == Lang::Python)
+        .collect();
+    let go_files: Vec<u32> = (0..files.len() as u32)
+        .filter(|&i| files[i as usize].facts.lang == Lang::Go)
+        .collect();
+    let py_modules = python::module_names(files, &py_files);
+    let go_packages = go::package_paths(files, &go_files);
+    b.res.file_module = vec![String::new(); files.len()];
+    for (i, f) in files.iter().enumerate() {
+        let base = b.res.decls.len() as DeclId;
+        b.res.file_base.push(base);
+        let module = match f.facts.lang {
+            Lang::Python => py_modules.get(&(i as u32)).cloned().unwrap_or_default(),
+            Lang::Go => go_packages.get(&(i as u32)).cloned().unwrap_or_default(),
+        };
+        for d in &f.facts.decls {
+            let name = match f.facts.lang {
+                Lang::Python => python::qualified_name(&module, &d.local_name),
+                Lang::Go => go::qualified_name(&module, &d.local_name),
+            };
+            b.res.decls.push(Decl {
+                name,
+                kind: d.kind,
+                lang: f.facts.lang,
+                file: Some(i as u32),
+                local: b.res.decls.len() as u32 - base,
+                span: d.span,
+                is_test: d.is_test,
+                parent: d.parent.map(|p| base + p),
+            });
+        }
+        b.res.file_module[i] = module;
+    }
+    python::resolve(&mut b, files, &py_files);
+    go::resolve(&mut b, files, &go_files);
+    b.res
+}

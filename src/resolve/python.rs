@@ -1,0 +1,1442 @@
+//! Python resolution: module naming from package roots, then a
+//! flow-insensitive points-to analysis in the manner of PyCG (Salis et al.,
+//! ICSE 2021). Every variable, attribute, parameter, return value and
+//! container element is a slot holding the set of functions, classes,
+//! instances, modules and external names that may flow into it; the flow
+//! facts of every file are applied until nothing changes, and each call site
+//! is then resolved through the slots its callee expression reads.
+//!
+//! Confidence: a callee reached only through definitions and imports is
+//! `Certain`; one reached through assignments, parameters or attributes of
+//! instances is `Likely`; a call site with several candidate callees makes
+//! each of them `Possible`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::{Builder, DeclId, SourceFile};
+use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr, PyFacts, PyFlow};
+use crate::model::{Confidence, DeclKind, FileFacts, LangFacts, Sym};
+
+/// Python module names for every Python file: dotted path from the package
+/// root (the first ancestor directory without `__init__.py`), so `src/`
+/// layouts name `src/pkg/mod.py` `pkg.mod`; files outside any package are
+/// named by their path from the repository root.
+pub fn module_names(files: &[SourceFile], py_files: &[u32]) -> HashMap<u32, String> {
+    let package_dirs: HashSet<&str> = py_files
+        .iter()
+        .filter_map(|&i| files[i as usize].path.strip_suffix("/__init__.py"))
+        .collect();
+    let mut taken: HashSet<String> = HashSet::new();
+    let mut out = HashMap::new();
+    for &i in py_files {
+        let path = files[i as usize].path;
+        let (dir, file) = match path.rsplit_once('/') {
+            Some((d, f)) => (d, f),
+            None => ("", path),
+        };
+        let stem = file.trim_end_matches(".py");
+        let mut root = dir;
+        if package_dirs.contains(dir) {
+            while package_dirs.contains(root) {
+                root = root.rsplit_once('/').map(|(p, _)| p).unwrap_or("");
+                if root.is_empty() {
+                    break;
+                }
+            }
+        } else {
+            root = "";
+        }
+        let rel_dir = if root.is_empty() {
+            dir
+        } else {
+            dir.strip_prefix(root)
+                .unwrap_or(dir)
+                .trim_start_matches('/')
+        };
+        let mut name = rel_dir.replace('/', ".");
+        if stem != "__init__" {
+            if !name.is_empty() {
+                name.push('.');
+            }
+            name.push_str(stem);
+        }
+        if name.is_empty() {
+            name = "__init__".to_owned();
+        }
+        if !taken.insert(name.clone()) {
+            // Two package roots define the same module: keep the second one
+            // distinct by naming it from the repository root.
+            let mut alt = path
+                .trim_end_matches(".py")
+                .trim_end_matches("/__init__")
+                .replace('/', ".");
+            while !taken.insert(alt.clone()) {
+                alt.push('_');
+            }
+            name = alt;
+        }
+        out.insert(i, name);
+    }
+    out
+}
+
+pub fn qualified_name(module: &str, local: &str) -> String {
+    if local.is_empty() {
+        module.to_owned()
+    } else if module.is_empty() {
+        local.to_owned()
+    } else {
+        format!("{module}.{local}")
+    }
+}
+
+/// Global string id (interned across files).
+type GSym = u32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+enum Value {
+    Func(DeclId),
+    Class(DeclId),
+    Instance(DeclId),
+    /// A function reached through an instance or class: the receiver fills the first parameter.
+    Bound {
+        func: DeclId,
+        recv: DeclId,
+        instance: bool,
+    },
+    /// A module, by its file.
+    Module(u32),
+    External(GSym),
+    Builtin(GSym),
+    Container(u32),
+    Generator(DeclId),
+    Super {
+        class: DeclId,
+        func: DeclId,
+    },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Slot {
+    Var(DeclId, GSym),
+    InstAttr(DeclId, GSym),
+    Ret(DeclId),
+    Yield(DeclId),
+    Elem(u32, GSym),
+}
+
+/// Container element slots without a literal key use this key.
+const ANY_KEY: GSym = u32::MAX;
+const MAX_SET: usize = 48;
+const MAX_ROUNDS: usize = 40;
+const MAX_DEPTH: u32 = 48;
+
+struct FileCtx<'a> {
+    file: u32,
+    facts: &'a FileFacts,
+    py: &'a PyFacts,
+    base: DeclId,
+    syms: Vec<GSym>,
+    expr_base: u32,
+}
+
+struct Analysis<'a> {
+    files: Vec<FileCtx<'a>>,
+    /// Index into `files` by file index.
+    ctx_of_file: HashMap<u32, usize>,
+    strings: Vec<String>,
+    string_ids: HashMap<String, GSym>,
+    modules: HashMap<String, u32>,
+    module_name_of: HashMap<u32, String>,
+    slots: HashMap<Slot, Vec<Value>>,
+    container_keys: HashMap<u32, Vec<GSym>>,
+    dynamic_slots: HashSet<Slot>,
+    decl_kind: Vec<DeclKind>,
+    decl_file: Vec<Option<u32>>,
+    decl_local: Vec<u32>,
+    changed: bool,
+    mro_cache: HashMap<DeclId, Vec<DeclId>>,
+    builtins: HashSet<&'static str>,
+    module_is_init: HashSet<u32>,
+}
+
+pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
+    if py_files.is_empty() {
+        return;
+    }
+    let mut a = Analysis {
+        files: Vec::new(),
+        ctx_of_file: HashMap::new(),
+        strings: Vec::new(),
+        string_ids: HashMap::new(),
+        modules: HashMap::new(),
+        module_name_of: HashMap::new(),
+        slots: HashMap::new(),
+        container_keys: HashMap::new(),
+        dynamic_slots: HashSet::new(),
+        decl_kind: b.res.decls.iter().map(|d| d.kind).collect(),
+        decl_file: b.res.decls.iter().map(|d| d.file).collect(),
+        decl_local: b.res.decls.iter().map(|d| d.local).collect(),
+        changed: false,
+        mro_cache: HashMap::new(),
+        builtins: BUILTINS.iter().copied().collect(),
+        module_is_init: py_files
+            .iter()
+            .copied()
+            .filter(|&i| files[i as usize].path.ends_with("__init__.py"))
+            .collect(),
+    };
+    let mut expr_base = 0u32;
+    for &fi in py_files {
+        let facts = files[fi as usize].facts;
+        let LangFacts::Python(py) = &facts.lang_facts else {
+            continue;
+        };
+        let syms = facts.strings.iter().map(|s| a.intern(s)).collect();
+        a.ctx_of_file.insert(fi, a.files.len());
+        a.files.push(FileCtx {
+            file: fi,
+            facts,
+            py,
+            base: b.res.file_base[fi as usize],
+            syms,
+            expr_base,
+        });
+        expr_base = expr_base.saturating_add(py.exprs.len() as u32);
+        let module = b.res.file_module[fi as usize].clone();
+        a.modules.insert(module.clone(), fi);
+        a.module_name_of.insert(fi, module);
+    }
+    a.seed();
+    for _ in 0..MAX_ROUNDS {
+        a.changed = false;
+        a.mro_cache.clear();
+        for ci in 0..a.files.len() {
+            a.apply_file(ci);
+        }
+        if !a.changed {
+            break;
+        }
+    }
+    a.mro_cache.clear();
+    a.emit(b);
+}
+
+impl<'a> Analysis<'a> {
+    fn intern(&mut self, s: &str) -> GSym {
+        if let Some(&id) = self.string_ids.get(s) {
+            return id;
+        }
+        let id = self.strings.len() as GSym;
+        self.strings.push(s.to_owned());
+        self.string_ids.insert(s.to_owned(), id);
+        id
+    }
+
+    fn gsym(&self, ci: usize, sym: Sym) -> GSym {
+        self.files[ci]
+            .syms
+            .get(sym as usize)
+            .copied()
+            .unwrap_or(ANY_KEY)
+    }
+
+    fn gdecl(&self, ci: usize, local: u32) -> DeclId {
+        self.files[ci].base + local
+    }
+
+    fn site(&self, ci: usize, expr: ExprId) -> u32 {
+        self.files[ci].expr_base + expr
+    }
+
+    fn py_info(&self, decl: DeclId) -> Option<(&'a crate::lang::python::PyDeclInfo, usize)> {
+        let file = self.decl_file.get(decl as usize).copied().flatten()?;
+        let ci = *self.ctx_of_file.get(&file)?;
+        let info = self.files[ci]
+            .py
+            .decl_info
+            .get(self.decl_local[decl as usize] as usize)?;
+        Some((info, ci))
+    }
+
+    fn add(&mut self, slot: Slot, vals: &[Value]) {
+        if vals.is_empty() {
+            return;
+        }
+        let set = self.slots.entry(slot).or_default();
+        for v in vals {
+            if set.len() >= MAX_SET {
+                break;
+            }
+            if !set.contains(v) {
+                set.push(*v);
+                self.changed = true;
+            }
+        }
+    }
+
+    fn get(&self, slot: Slot) -> Vec<Value> {
+        self.slots.get(&slot).cloned().unwrap_or_default()
+    }
+
+    /// Facts true before any flow: methods receive their class's instances
+    /// as `self` (or the class as `cls`), parameters are not static, and
+    /// slots written by anything but a definition or an import are dynamic.
+    fn seed(&mut self) {
+        for ci in 0..self.files.len() {
+            let facts = self.files[ci].facts;
+            let py = self.files[ci].py;
+            for (local, info) in py.decl_info.iter().enumerate() {
+                let decl = self.gdecl(ci, local as u32);
+                for p in &info.params {
+                    let slot = Slot::Var(decl, self.gsym(ci, p.name));
+                    self.dynamic_slots.insert(slot);
+                }
+                let d = &facts.decls[local];
+                if d.kind == DeclKind::Method
+                    && !info.is_staticmethod
+                    && let (Some(first), Some(class)) = (info.params.first(), d.parent)
+                {
+                    let class = self.gdecl(ci, class);
+                    let slot = Slot::Var(decl, self.gsym(ci, first.name));
+                    let v = if info.is_classmethod {
+                        Value::Class(class)
+                    } else {
+                        Value::Instance(class)
+                    };
+                    self.add(slot, &[v]);
+                    // `self` is as good as the class it belongs to.
+                    self.dynamic_slots.remove(&slot);
+                }
+            }
+            for flow in &py.flows {
+                if let PyFlow::Assign { target, value } = flow
+                    && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
+                {
+                    let static_value = matches!(
+                        py.exprs[*value as usize],
+                        PyExpr::Decl(_) | PyExpr::ModuleRef { .. }
+                    ) || matches!(
+                        py.exprs[*value as usize],
+                        PyExpr::Attr { base, .. } if matches!(py.exprs[base as usize], PyExpr::ModuleRef { .. })
+                    );
+                    if !static_value {
+                        let slot = Slot::Var(self.gdecl(ci, scope), self.gsym(ci, name));
+                        self.dynamic_slots.insert(slot);
+                    }
+                }
+            }
+            for (e, expr) in py.exprs.iter().enumerate() {
+                if let PyExpr::Container { items } = expr {
+                    let site = self.site(ci, e as ExprId);
+                    let mut keys: Vec<GSym> = items
+                        .iter()
+                        .map(|(k, _)| k.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY))
+                        .collect();
+                    keys.sort_unstable();
+                    keys.dedup();
+                    self.container_keys.insert(site, keys);
+                }
+            }
+        }
+    }
+
+    fn apply_file(&mut self, ci: usize) {
+        let py = self.files[ci].py;
+        for flow in &py.flows {
+            match *flow {
+                PyFlow::Assign { target, value } => {
+                    let vals = self.eval(ci, value, 0);
+                    self.write(ci, target, &vals);
+                }
+                PyFlow::Return { func, value } => {
+                    let vals = self.eval(ci, value, 0);
+                    let f = self.gdecl(ci, func);
+                    self.add(Slot::Ret(f), &vals);
+                }
+                PyFlow::Yield { func, value } => {
+                    let vals = self.eval(ci, value, 0);
+                    let f = self.gdecl(ci, func);
+                    self.add(Slot::Yield(f), &vals);
+                }
+            }
+        }
+        for (e, expr) in py.exprs.iter().enumerate() {
+            if let PyExpr::Container { items } = expr {
+                let site = self.site(ci, e as ExprId);
+                for (key, item) in items {
+                    let vals = self.eval(ci, *item, 0);
+                    if vals.is_empty() {
+                        continue;
+                    }
+                    let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
+                    self.add(Slot::Elem(site, key), &vals);
+                }
+            }
+        }
+        for call in 0..py.calls.len() {
+            self.bind_call(ci, call);
+        }
+    }
+
+    fn write(&mut self, ci: usize, target: ExprId, vals: &[Value]) {
+        if vals.is_empty() {
+            return;
+        }
+        let py = self.files[ci].py;
+        match py.exprs[target as usize] {
+            PyExpr::Var { scope, name } => {
+                let slot = Slot::Var(self.gdecl(ci, scope), self.gsym(ci, name));
+                self.add(slot, vals);
+            }
+            PyExpr::Attr { base, name } => {
+                let name = self.gsym(ci, name);
+                for b in self.eval(ci, base, 0) {
+                    match b {
+                        Value::Instance(c) => self.add(Slot::InstAttr(c, name), vals),
+                        Value::Class(c) => self.add(Slot::Var(c, name), vals),
+                        Value::Module(f) => {
+                            let m = self.module_decl(f);
+                            self.add(Slot::Var(m, name), vals);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            PyExpr::Subscript { base, key } => {
+                let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
+                for b in self.eval(ci, base, 0) {
+                    if let Value::Container(site) = b {
+                        let keys = self.container_keys.entry(site).or_default();
+                        if !keys.contains(&key) {
+                            keys.push(key);
+                        }
+                        self.add(Slot::Elem(site, key), vals);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn module_decl(&self, file: u32) -> DeclId {
+        self.ctx_of_file
+            .get(&file)
+            .map(|&ci| self.files[ci].base)
+            .unwrap_or(0)
+    }
+
+    fn eval(&mut self, ci: usize, expr: ExprId, depth: u32) -> Vec<Value> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let py = self.files[ci].py;
+        let Some(e) = py.exprs.get(expr as usize) else {
+            return Vec::new();
+        };
+        match e {
+            PyExpr::Unknown | PyExpr::Name { .. } => Vec::new(),
+            PyExpr::Var { scope, name } => {
+                let slot = Slot::Var(self.gdecl(ci, *scope), self.gsym(ci, *name));
+                let vals = self.get(slot);
+                if vals.is_empty() && *scope == 0 {
+                    // A module-level name bound only by a star import elsewhere in the file.
+                    return self.free_name(ci, *name);
+                }
+                vals
+            }
+            PyExpr::Free { name } => self.free_name(ci, *name),
+            PyExpr::Attr { base, name } => {
+                let name = self.gsym(ci, *name);
+                let bases = self.eval(ci, *base, depth + 1);
+                let mut out = Vec::new();
+                for v in bases {
+                    for r in self.attr(v, name, 0) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                out
+            }
+            PyExpr::Call(call) => self.call_result(ci, *call as usize, depth + 1),
+            PyExpr::Subscript { base, key } => {
+                let key = key.map(|k| self.gsym(ci, k));
+                let mut out = Vec::new();
+                for v in self.eval(ci, *base, depth + 1) {
+                    match v {
+                        Value::Container(site) => {
+                            for r in self.elements(site, key) {
+                                push_unique(&mut out, r);
+                            }
+                        }
+                        Value::External(p) => push_unique(&mut out, Value::External(p)),
+                        _ => {}
+                    }
+                }
+                out
+            }
+            PyExpr::Container { .. } => vec![Value::Container(self.site(ci, expr))],
+            PyExpr::Decl(d) => {
+                let g = self.gdecl(ci, *d);
+                match self.decl_kind[g as usize] {
+                    DeclKind::Class => vec![Value::Class(g)],
+                    _ => vec![Value::Func(g)],
+                }
+            }
+            PyExpr::Iter(inner) => {
+                let vals = self.eval(ci, *inner, depth + 1);
+                let mut out = Vec::new();
+                for v in vals {
+                    for r in self.iterate(v) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                out
+            }
+            PyExpr::Instance(inner) => {
+                let mut out = Vec::new();
+                for v in self.eval(ci, *inner, depth + 1) {
+                    match v {
+                        Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
+                        Value::Container(site) => {
+                            for e in self.elements(site, None) {
+                                if let Value::Class(c) = e {
+                                    push_unique(&mut out, Value::Instance(c));
+                                }
+                            }
+                        }
+                        Value::External(p) => push_unique(&mut out, Value::External(p)),
+                        _ => {}
+                    }
+                }
+                out
+            }
+            PyExpr::Union(items) => {
+                let mut out = Vec::new();
+                for item in items {
+                    for r in self.eval(ci, *item, depth + 1) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                out
+            }
+            PyExpr::ModuleRef { level, path } => {
+                self.module_ref(ci, *level, *path).into_iter().collect()
+            }
+            PyExpr::Super { class, func } => {
+                vec![Value::Super {
+                    class: self.gdecl(ci, *class),
+                    func: self.gdecl(ci, *func),
+                }]
+            }
+        }
+    }
+
+    fn elements(&self, site: u32, key: Option<GSym>) -> Vec<Value> {
+        let mut out = Vec::new();
+        let keys = self.container_keys.get(&site).cloned().unwrap_or_default();
+        for k in keys {
+            let matches = match key {
+                Some(key) => k == key || k == ANY_KEY,
+                None => true,
+            };
+            if matches {
+                for v in self.get(Slot::Elem(site, k)) {
+                    push_unique(&mut out, v);
+                }
+            }
+        }
+        // A key that was never written literally: any element may come out.
+        if out.is_empty() && key.is_some() {
+            return self.elements(site, None);
+        }
+        out
+    }
+
+    fn iterate(&mut self, v: Value) -> Vec<Value> {
+        match v {
+            Value::Container(site) => self.elements(site, None),
+            Value::Generator(f) => self.get(Slot::Yield(f)),
+            Value::Instance(c) => {
+                let mut out = Vec::new();
+                let iter_sym = self.intern("__iter__");
+                let next_sym = self.intern("__next__");
+                for it in self.method_targets(c, iter_sym) {
+                    let produced = self.returns_of(it);
+                    for p in produced {
+                        match p {
+                            Value::Instance(c2) => {
+                                for n in self.method_targets(c2, next_sym) {
+                                    for r in self.returns_of(n) {
+                                        push_unique(&mut out, r);
+                                    }
+                                }
+                            }
+                            Value::Generator(g) => {
+                                for r in self.get(Slot::Yield(g)) {
+                                    push_unique(&mut out, r);
+                                }
+                            }
+                            other => {
+                                for r in self.iterate_shallow(other) {
+                                    push_unique(&mut out, r);
+                                }
+                            }
+                        }
+                    }
+                }
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn iterate_shallow(&self, v: Value) -> Vec<Value> {
+        match v {
+            Value::Container(site) => self.elements(site, None),
+            Value::Generator(f) => self.get(Slot::Yield(f)),
+            _ => Vec::new(),
+        }
+    }
+
+    fn returns_of(&self, func: DeclId) -> Vec<Value> {
+        match self.py_info(func) {
+            Some((info, _)) if info.is_generator => vec![Value::Generator(func)],
+            _ => self.get(Slot::Ret(func)),
+        }
+    }
+
+    /// Methods named `name` on class `c` (through its MRO).
+    fn method_targets(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
+        let mut out = Vec::new();
+        for v in self.class_attr(c, name) {
+            if let Value::Func(f) = v {
+                out.push(f);
+            }
+        }
+        out
+    }
+
+    fn free_name(&mut self, ci: usize, name: Sym) -> Vec<Value> {
+        let gname = self.gsym(ci, name);
+        let file = self.files[ci].file;
+        let mut seen = HashSet::new();
+        let found = self.star_lookup(file, gname, &mut seen);
+        if !found.is_empty() {
+            return found;
+        }
+        let text = &self.strings[gname as usize];
+        if self.builtins.contains(text.as_str()) {
+            return vec![Value::Builtin(gname)];
+        }
+        Vec::new()
+    }
+
+    /// A name looked up through the `from m import *` imports of `file`'s module scope.
+    fn star_lookup(&mut self, file: u32, name: GSym, seen: &mut HashSet<u32>) -> Vec<Value> {
+        if !seen.insert(file) {
+            return Vec::new();
+        }
+        let Some(&ci) = self.ctx_of_file.get(&file) else {
+            return Vec::new();
+        };
+        let stars: Vec<ExprId> = self.files[ci]
+            .py
+            .star_imports
+            .iter()
+            .filter(|(scope, _)| *scope == 0)
+            .map(|(_, e)| *e)
+            .collect();
+        let mut out = Vec::new();
+        for e in stars {
+            for m in self.eval(ci, e, 0) {
+                match m {
+                    Value::Module(f) => {
+                        let decl = self.module_decl(f);
+                        let mut vals = self.get(Slot::Var(decl, name));
+                        if vals.is_empty() {
+                            vals = self.star_lookup(f, name, seen);
+                        }
+                        if vals.is_empty() {
+                            let sub = format!(
+                                "{}.{}",
+                                self.module_name_of[&f], self.strings[name as usize]
+                            );
+                            if let Some(&sf) = self.modules.get(&sub) {
+                                vals.push(Value::Module(sf));
+                            }
+                        }
+                        for v in vals {
+                            push_unique(&mut out, v);
+                        }
+                    }
+                    Value::External(_) => {}
+                    _ => {}
+                }
+            }
+        }
+        out
+    }
+
+    fn module_ref(&mut self, ci: usize, level: u8, path: Sym) -> Option<Value> {
+        let file = self.files[ci].file;
+        let path = self.files[ci].facts.sym(path).to_owned();
+        let full = if level == 0 {
+            path.clone()
+        } else {
+            let me = self.module_name_of.get(&file).cloned().unwrap_or_default();
+            let is_package = self.module_is_init.contains(&file);
+            let mut parts: Vec<&str> = me.split('.').collect();
+            // `from . import x` in pkg/mod.py means pkg; in pkg/__init__.py also pkg.
+            let drop = if is_package {
+                level as usize - 1
+            } else {
+                level as usize
+            };
+            for _ in 0..drop.min(parts.len()) {
+                parts.pop();
+            }
+            let mut base = parts.join(".");
+            if !path.is_empty() {
+                if !base.is_empty() {
+                    base.push('.');
+                }
+                base.push_str(&path);
+            }
+            base
+        };
+        if let Some(&f) = self.modules.get(&full) {
+            return Some(Value::Module(f));
+        }
+        if level == 0 {
+            // A script imports its siblings by bare name (its directory is on sys.path).
+            let me = self.module_name_of.get(&file).cloned().unwrap_or_default();
+            if let Some((pkg, _)) = me.rsplit_once('.') {
+                let sibling = format!("{pkg}.{full}");
+                if let Some(&f) = self.modules.get(&sibling) {
+                    return Some(Value::Module(f));
+                }
+            }
+        }
+        if full.is_empty() {
+            return None;
+        }
+        Some(Value::External(self.intern(&full)))
+    }
+}
+
+/// Module attribute and class lookups.
+impl Analysis<'_> {
+    fn attr(&mut self, v: Value, name: GSym, depth: u32) -> Vec<Value> {
+        if depth > 8 {
+            return Vec::new();
+        }
+        match v {
+            Value::Module(f) => {
+                let decl = self.module_decl(f);
+                let vals = self.get(Slot::Var(decl, name));
+                if !vals.is_empty() {
+                    return vals;
+                }
+                let sub = format!(
+                    "{}.{}",
+                    self.module_name_of
+                        .get(&f)
+                        .map(String::as_str)
+                        .unwrap_or(""),
+                    self.strings[name as usize]
+                );
+                if let Some(&sf) = self.modules.get(&sub) {
+                    return vec![Value::Module(sf)];
+                }
+                let mut seen = HashSet::new();
+                self.star_lookup(f, name, &mut seen)
+            }
+            Value::Class(c) => self
+                .class_attr(c, name)
+                .into_iter()
+                .map(|v| self.bind_class_member(v, c, false))
+                .collect(),
+            Value::Instance(c) => {
+                let mro = self.mro(c);
+                for k in &mro {
+                    let vals = self.get(Slot::InstAttr(*k, name));
+                    if !vals.is_empty() {
+                        return vals;
+                    }
+                }
+                let members = self.class_attr(c, name);
+                let mut out = Vec::new();
+                for m in members {
+                    let bound = self.bind_class_member(m, c, true);
+                    push_unique(&mut out, bound);
+                }
+                out
+            }
+            Value::External(p) => {
+                let full = format!(
+                    "{}.{}",
+                    self.strings[p as usize], self.strings[name as usize]
+                );
+                vec![Value::External(self.intern(&full))]
+            }
+            Value::Super { class, func } => {
+                let mro = self.mro(class);
+                let receivers = self.self_values(func, class);
+                for k in mro.iter().skip(1) {
+                    let vals = self.get(Slot::Var(*k, name));
+                    if vals.is_empty() {
+                        continue;
+                    }
+                    let mut out = Vec::new();
+                    for v in vals {
+                        for (recv, instance) in &receivers {
+                            let bound = match v {
+                                Value::Func(f) => self.bind_func(f, *recv, *instance),
+                                other => other,
+                            };
+                            push_unique(&mut out, bound);
+                        }
+                    }
+                    return out;
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// What `self` (or `cls`) of `func` may be: the receivers a `super()` call binds.
+    fn self_values(&self, func: DeclId, class: DeclId) -> Vec<(DeclId, bool)> {
+        let mut out = Vec::new();
+        if let Some((info, ci)) = self.py_info(func)
+            && let Some(first) = info.params.first()
+        {
+            let slot = Slot::Var(func, self.gsym(ci, first.name));
+            for v in self.get(slot) {
+                match v {
+                    Value::Instance(c) => out.push((c, true)),
+                    Value::Class(c) => out.push((c, false)),
+                    _ => {}
+                }
+            }
+        }
+        if out.is_empty() {
+            out.push((class, true));
+        }
+        out
+    }
+
+    fn bind_func(&self, f: DeclId, recv: DeclId, instance: bool) -> Value {
+        match self.py_info(f) {
+            Some((info, _)) if info.is_staticmethod => Value::Func(f),
+            Some((info, _)) if info.is_classmethod => Value::Bound {
+                func: f,
+                recv,
+                instance: false,
+            },
+            _ if instance => Value::Bound {
+                func: f,
+                recv,
+                instance: true,
+            },
+            _ => Value::Func(f),
+        }
+    }
+
+    fn bind_class_member(&self, v: Value, class: DeclId, instance: bool) -> Value {
+        match v {
+            Value::Func(f) if self.decl_kind[f as usize] == DeclKind::Method => {
+                self.bind_func(f, class, instance)
+            }
+            other => other,
+        }
+    }
+
+    /// Class attribute `name` through the MRO (first class that defines it).
+    fn class_attr(&mut self, c: DeclId, name: GSym) -> Vec<Value> {
+        for k in self.mro(c) {
+            let vals = self.get(Slot::Var(k, name));
+            if !vals.is_empty() {
+                return vals;
+            }
+        }
+        Vec::new()
+    }
+
+    fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
+        let Some((info, ci)) = self.py_info(c) else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for &b in &info.bases {
+            for v in self.eval(ci, b, 0) {
+                if let Value::Class(k) = v
+                    && k != c
+                    && !out.contains(&k)
+                {
+                    out.push(k);
+                    break;
+                }
+            }
+        }
+        out
+    }
+
+    /// C3 linearization (Python's MRO); falls back to depth-first order for
+    /// hierarchies C3 rejects, since a call graph must not give up.
+    fn mro(&mut self, c: DeclId) -> Vec<DeclId> {
+        if let Some(m) = self.mro_cache.get(&c) {
+            return m.clone();
+        }
+        self.mro_cache.insert(c, vec![c]);
+        let bases = self.bases(c);
+        let mut seqs: Vec<Vec<DeclId>> = bases.iter().map(|&b| self.mro(b)).collect();
+        seqs.push(bases.clone());
+        let mut result = vec![c];
+        loop {
+            seqs.retain(|s| !s.is_empty());
+            if seqs.is_empty() {
+                break;
+            }
+            let candidate = seqs
+                .iter()
+                .map(|s| s[0])
+                .find(|&h| !seqs.iter().any(|s| s[1..].contains(&h)));
+            match candidate {
+                Some(h) => {
+                    result.push(h);
+                    for s in &mut seqs {
+                        if s[0] == h {
+                            s.remove(0);
+                        }
+                    }
+                }
+                None => {
+                    for s in &seqs {
+                        for &k in s {
+                            if !result.contains(&k) {
+                                result.push(k);
+                            }
+                        }
+                    }
+                    break;
+                }
+            }
+        }
+        self.mro_cache.insert(c, result.clone());
+        result
+    }
+}
+
+/// Calls: what a call returns, how arguments bind to parameters, and which
+/// declarations a call site reaches.
+impl Analysis<'_> {
+    fn callee_values(&mut self, ci: usize, call: usize) -> Vec<Value> {
+        let py = self.files[ci].py;
+        let callee = py.calls[call].callee;
+        self.eval(ci, callee, 1)
+    }
+
+    fn call_result(&mut self, ci: usize, call: usize, depth: u32) -> Vec<Value> {
+        if depth > MAX_DEPTH {
+            return Vec::new();
+        }
+        let kind = self.files[ci].py.calls[call].kind;
+        let callees = self.callee_values(ci, call);
+        let mut out = Vec::new();
+        if kind == PyCallKind::With {
+            let enter = self.intern("__enter__");
+            for v in callees {
+                if let Value::Instance(c) = v {
+                    for m in self.method_targets(c, enter) {
+                        for r in self.returns_of(m) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+        for v in callees {
+            match v {
+                Value::Func(f) | Value::Bound { func: f, .. } => {
+                    for r in self.returns_of(f) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
+                Value::Instance(c) => {
+                    let call_sym = self.intern("__call__");
+                    for m in self.method_targets(c, call_sym) {
+                        for r in self.returns_of(m) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                }
+                Value::External(p) => push_unique(&mut out, Value::External(p)),
+                Value::Builtin(_) => {
+                    for r in self.builtin_result(ci, call, v) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Builtins that hand back what they were given.
+    fn builtin_result(&mut self, ci: usize, call: usize, v: Value) -> Vec<Value> {
+        let Value::Builtin(b) = v else {
+            return Vec::new();
+        };
+        let name = self.strings[b as usize].clone();
+        let py = self.files[ci].py;
+        let args = py.calls[call].args.clone();
+        match name.as_str() {
+            "iter" | "reversed" | "sorted" | "list" | "tuple" | "set" | "frozenset" => {
+                let mut out = Vec::new();
+                if let Some(&a) = args.first() {
+                    out = self.eval(ci, a, 1);
+                }
+                out
+            }
+            "next" => {
+                let mut out = Vec::new();
+                if let Some(&a) = args.first() {
+                    for v in self.eval(ci, a, 1) {
+                        for r in self.iterate(v) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                }
+                out
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// The declarations a call site reaches, with the receiver binding for each.
+    fn call_targets(&mut self, ci: usize, call: usize) -> Vec<Target> {
+        let kind = self.files[ci].py.calls[call].kind;
+        let callees = self.callee_values(ci, call);
+        let mut out = Vec::new();
+        match kind {
+            PyCallKind::Iter => {
+                let iter_sym = self.intern("__iter__");
+                let next_sym = self.intern("__next__");
+                for v in callees {
+                    if let Value::Instance(c) = v {
+                        for it in self.method_targets(c, iter_sym) {
+                            out.push(Target::Decl { decl: it, shift: 1 });
+                            for r in self.returns_of(it) {
+                                if let Value::Instance(c2) = r {
+                                    for n in self.method_targets(c2, next_sym) {
+                                        out.push(Target::Decl { decl: n, shift: 1 });
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                return out;
+            }
+            PyCallKind::With => {
+                let enter = self.intern("__enter__");
+                let exit = self.intern("__exit__");
+                for v in callees {
+                    if let Value::Instance(c) = v {
+                        for m in self.method_targets(c, enter) {
+                            out.push(Target::Decl { decl: m, shift: 1 });
+                        }
+                        for m in self.method_targets(c, exit) {
+                            out.push(Target::Decl { decl: m, shift: 1 });
+                        }
+                    }
+                }
+                return out;
+            }
+            PyCallKind::Plain | PyCallKind::Decorator => {}
+        }
+        for v in callees {
+            match v {
+                Value::Func(f) => {
+                    if matches!(
+                        self.decl_kind[f as usize],
+                        DeclKind::Function | DeclKind::Method | DeclKind::Lambda
+                    ) {
+                        out.push(Target::Decl { decl: f, shift: 0 });
+                    }
+                }
+                Value::Bound { func, .. } => out.push(Target::Decl {
+                    decl: func,
+                    shift: 1,
+                }),
+                Value::Class(c) => {
+                    let init = self.intern("__init__");
+                    match self.method_targets(c, init).first() {
+                        Some(&f) => out.push(Target::Decl { decl: f, shift: 1 }),
+                        None => out.push(Target::NoInit(c)),
+                    }
+                }
+                Value::Instance(c) => {
+                    let call_sym = self.intern("__call__");
+                    if let Some(&f) = self.method_targets(c, call_sym).first() {
+                        out.push(Target::Decl { decl: f, shift: 1 });
+                    }
+                }
+                Value::External(p) => out.push(Target::External(self.strings[p as usize].clone())),
+                Value::Builtin(b) => out.push(Target::External(format!(
+                    "<builtin>.{}",
+                    self.strings[b as usize]
+                ))),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn bind_call(&mut self, ci: usize, call: usize) {
+        let targets = self.call_targets(ci, call);
+        if targets.is_empty() {
+            return;
+        }
+        let py = self.files[ci].py;
+        let c = &py.calls[call];
+        let args: Vec<Vec<Value>> = c.args.iter().map(|&a| self.eval(ci, a, 1)).collect();
+        let kwargs: Vec<(GSym, Vec<Value>)> = c
+            .kwargs
+            .iter()
+            .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
+            .collect();
+        let callees = self.callee_values(ci, call);
+        for t in targets {
+            let Target::Decl { decl, shift } = t else {
+                continue;
+            };
+            let Some((info, fci)) = self.py_info(decl) else {
+                continue;
+            };
+            // The receiver of a bound method or constructor fills the first parameter.
+            if shift == 1
+                && let Some(first) = info.params.first()
+            {
+                let slot = Slot::Var(decl, self.gsym(fci, first.name));
+                let recvs: Vec<Value> = callees
+                    .iter()
+                    .filter_map(|v| match *v {
+                        Value::Bound {
+                            func,
+                            recv,
+                            instance,
+                        } if func == decl => Some(if instance {
+                            Value::Instance(recv)
+                        } else {
+                            Value::Class(recv)
+                        }),
+                        Value::Class(k) => Some(Value::Instance(k)),
+                        _ => None,
+                    })
+                    .collect();
+                self.add(slot, &recvs);
+            }
+            let params = &info.params;
+            let mut pi = shift;
+            for vals in &args {
+                let Some(p) = params.get(pi) else { break };
+                match p.kind {
+                    ParamKind::VarArgs | ParamKind::VarKwargs | ParamKind::KeywordOnly => break,
+                    _ => {}
+                }
+                let slot = Slot::Var(decl, self.gsym(fci, p.name));
+                self.add(slot, vals);
+                pi += 1;
+            }
+            for (k, vals) in &kwargs {
+                if let Some(p) = params
+                    .iter()
+                    .find(|p| self.gsym(fci, p.name) == *k && p.kind != ParamKind::PositionalOnly)
+                {
+                    let slot = Slot::Var(decl, self.gsym(fci, p.name));
+                    self.add(slot, vals);
+                }
+            }
+        }
+    }
+
+    /// Whether a callee expression reaches its values through definitions
+    /// and imports only (no assignment, parameter or instance attribute).
+    fn is_static(&mut self, ci: usize, expr: ExprId, depth: u32) -> bool {
+        if depth > 16 {
+            return false;
+        }
+        let py = self.files[ci].py;
+        match &py.exprs[expr as usize] {
+            PyExpr::Var { scope, name } => {
+                let slot = Slot::Var(self.gdecl(ci, *scope), self.gsym(ci, *name));
+                !self.dynamic_slots.contains(&slot)
+            }
+            PyExpr::Free { .. }
+            | PyExpr::Decl(_)
+            | PyExpr::ModuleRef { .. }
+            | PyExpr::Super { .. } => true,
+            PyExpr::Attr { base, .. } => {
+                let base = *base;
+                if !self.is_static(ci, base, depth + 1) {
+                    return false;
+                }
+                // `self.m()` dispatches through the class of `self`: as certain as the class.
+                self.eval(ci, base, 0).iter().all(|v| {
+                    matches!(
+                        v,
+                        Value::Module(_)
+                            | Value::Class(_)
+                            | Value::External(_)
+                            | Value::Instance(_)
+                            | Value::Super { .. }
+                    )
+                })
+            }
+            _ => false,
+        }
+    }
+
+    fn emit(&mut self, b: &mut Builder) {
+        for ci in 0..self.files.len() {
+            let file = self.files[ci].file;
+            let facts = self.files[ci].facts;
+            let py = self.files[ci].py;
+            for call in 0..py.calls.len() {
+                let caller = self.gdecl(ci, facts.calls[call].caller);
+                let targets = self.call_targets(ci, call);
+                let kind = py.calls[call].kind;
+                let mut decls: Vec<DeclId> = Vec::new();
+                for t in &targets {
+                    let id = match t {
+                        Target::Decl { decl, .. } => *decl,
+                        Target::External(name) => b.external(name, crate::model::Lang::Python),
+                        Target::NoInit(_) => continue,
+                    };
+                    if !decls.contains(&id) {
+                        decls.push(id);
+                    }
+                }
+                let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
+                if decls.is_empty() {
+                    if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
+                        let reason = self.unresolved_reason(ci, call);
+                        b.unresolved(caller, file, call as u32, reason);
+                    }
+                    continue;
+                }
+                let confidence = if decls.len() > 1 {
+                    Confidence::Possible
+                } else if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
+                    && self.is_static(ci, py.calls[call].callee, 0)
+                {
+                    Confidence::Certain
+                } else {
+                    Confidence::Likely
+                };
+                for callee in decls {
+                    b.edge(caller, callee, confidence, file, call as u32);
+                }
+            }
+        }
+    }
+
+    fn unresolved_reason(&mut self, ci: usize, call: usize) -> String {
+        let py = self.files[ci].py;
+        let facts = self.files[ci].facts;
+        let callee = py.calls[call].callee;
+        match &py.exprs[callee as usize] {
+            PyExpr::Var { name, .. } => {
+                format!(
+                    "`{}` has no known value here (a parameter or a dynamic assignment)",
+                    facts.sym(*name)
+                )
+            }
+            PyExpr::Free { name } => {
+                format!("`{}` is not defined in this module", facts.sym(*name))
+            }
+            PyExpr::Attr { base, name } => {
+                let bases = self.eval(ci, *base, 0);
+                if bases.is_empty() {
+                    format!("the receiver of `.{}` has no known type", facts.sym(*name))
+                } else {
+                    format!(
+                        "`{}` is not found on the receiver's known types",
+                        facts.sym(*name)
+                    )
+                }
+            }
+            PyExpr::Call(_) => {
+                "callee is the result of a call whose return value is unknown".to_owned()
+            }
+            PyExpr::Subscript { .. } => {
+                "callee is taken out of a container with unknown contents".to_owned()
+            }
+            _ => "dynamic callee".to_owned(),
+        }
+    }
+}
+
+enum Target {
+    Decl {
+        decl: DeclId,
+        shift: usize,
+    },
+    External(String),
+    /// A class instantiated that defines no `__init__` anywhere in its MRO.
+    NoInit(DeclId),
+}
+
+fn push_unique(out: &mut Vec<Value>, v: Value) {
+    if out.len() < MAX_SET && !out.contains(&v) {
+        out.push(v);
+    }
+}
+
+/// Python's builtin namespace (3.12), which unresolved free names fall back to.
+const BUILTINS: &[&str] = &[
+    "abs",
+    "aiter",
+    "all",
+    "anext",
+    "any",
+    "ascii",
+    "bin",
+    "bool",
+    "breakpoint",
+    "bytearray",
+    "bytes",
+    "callable",
+    "chr",
+    "classmethod",
+    "compile",
+    "complex",
+    "delattr",
+    "dict",
+    "dir",
+    "divmod",
+    "enumerate",
+    "eval",
+    "exec",
+    "filter",
+    "float",
+    "format",
+    "frozenset",
+    "getattr",
+    "globals",
+    "hasattr",
+    "hash",
+    "help",
+    "hex",
+    "id",
+    "input",
+    "int",
+    "isinstance",
+    "issubclass",
+    "iter",
+    "len",
+    "list",
+    "locals",
+    "map",
+    "max",
+    "memoryview",
+    "min",
+    "next",
+    "object",
+    "oct",
+    "open",
+    "ord",
+    "pow",
+    "print",
+    "property",
+    "range",
+    "repr",
+    "reversed",
+    "round",
+    "set",
+    "setattr",
+    "slice",
+    "sorted",
+    "staticmethod",
+    "str",
+    "sum",
+    "super",
+    "tuple",
+    "type",
+    "vars",
+    "zip",
+    "__import__",
+    "ArithmeticError",
+    "AssertionError",
+    "AttributeError",
+    "BaseException",
+    "BaseExceptionGroup",
+    "BlockingIOError",
+    "BrokenPipeError",
+    "BufferError",
+    "BytesWarning",
+    "ChildProcessError",
+    "ConnectionAbortedError",
+    "ConnectionError",
+    "ConnectionRefusedError",
+    "ConnectionResetError",
+    "DeprecationWarning",
+    "EOFError",
+    "EncodingWarning",
+    "EnvironmentError",
+    "Exception",
+    "ExceptionGroup",
+    "FileExistsError",
+    "FileNotFoundError",
+    "FloatingPointError",
+    "FutureWarning",
+    "GeneratorExit",
+    "IOError",
+    "ImportError",
+    "ImportWarning",
+    "IndentationError",
+    "IndexError",
+    "InterruptedError",
+    "IsADirectoryError",
+    "KeyError",
+    "KeyboardInterrupt",
+    "LookupError",
+    "MemoryError",
+    "ModuleNotFoundError",
+    "NameError",
+    "NotADirectoryError",
+    "NotImplementedError",
+    "OSError",
+    "OverflowError",
+    "PendingDeprecationWarning",
+    "PermissionError",
+    "ProcessLookupError",
+    "RecursionError",
+    "ReferenceError",
+    "ResourceWarning",
+    "RuntimeError",
+    "RuntimeWarning",
+    "StopAsyncIteration",
+    "StopIteration",
+    "SyntaxError",
+    "SyntaxWarning",
+    "SystemError",
+    "SystemExit",
+    "TabError",
+    "TimeoutError",
+    "TypeError",
+    "UnboundLocalError",
+    "UnicodeDecodeError",
+    "UnicodeEncodeError",
+    "UnicodeError",
+    "UnicodeTranslateError",
+    "UnicodeWarning",
+    "UserWarning",
+    "ValueError",
+    "Warning",
+    "ZeroDivisionError",
+];

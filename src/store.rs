@@ -1,0 +1,295 @@
+//! The on-disk index: a SQLite database at `.ripple/index.db` holding each
+//! file's metadata (size, mtime, content hash) and its extracted facts as one
+//! compact blob. Facts are keyed by content, so a file touched without a real
+//! change is never re-parsed. The schema version is checked on open; a
+//! corrupt, foreign or outdated database is rebuilt from scratch, never
+//! trusted and never a crash.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use crate::model::FileFacts;
+
+/// Bump when the schema or the encoding of [`FileFacts`] changes.
+pub const SCHEMA_VERSION: i64 = 3;
+const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
+
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    #[error("cannot create the index directory {path}: {source}")]
+    CreateDir {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("index database {path}: {source}")]
+    Sqlite {
+        path: PathBuf,
+        source: rusqlite::Error,
+    },
+}
+
+/// What the index remembers about a file between runs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredMeta {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub hash: u64,
+}
+
+pub struct Store {
+    conn: Connection,
+    path: PathBuf,
+    /// Set when an unusable database was found and replaced.
+    pub rebuilt_reason: Option<String>,
+}
+
+impl Store {
+    /// Open (or create) the index of the repository at `root`.
+    pub fn open(root: &Path) -> Result<Store, StoreError> {
+        let dir = root.join(".ripple");
+        std::fs::create_dir_all(&dir).map_err(|source| StoreError::CreateDir {
+            path: dir.clone(),
+            source,
+        })?;
+        let gitignore = dir.join(".gitignore");
+        if !gitignore.exists() {
+            // Keep the index out of the user's commits without touching their .gitignore.
+            let _ = std::fs::write(&gitignore, "*\n");
+        }
+        let path = dir.join("index.db");
+        Store::open_at(&path)
+    }
+
+    pub fn open_at(path: &Path) -> Result<Store, StoreError> {
+        let err = |source| StoreError::Sqlite {
+            path: path.to_path_buf(),
+            source,
+        };
+        match Store::try_open(path) {
+            Ok(Some(store)) => Ok(store),
+            Ok(None) | Err(_) => {
+                let reason = if path.exists() {
+                    Some("the index was written by another version of ripple or is damaged; rebuilt it".to_owned())
+                } else {
+                    None
+                };
+                let _ = std::fs::remove_file(path);
+                let _ = std::fs::remove_file(path.with_extension("db-wal"));
+                let _ = std::fs::remove_file(path.with_extension("db-shm"));
+                let conn = Connection::open(path).map_err(err)?;
+                Store::init(&conn).map_err(err)?;
+                Ok(Store {
+                    conn,
+                    path: path.to_path_buf(),
+                    rebuilt_reason: reason,
+                })
+            }
+        }
+    }
+
+    /// Open an existing, valid database; `None` when it must be rebuilt.
+    fn try_open(path: &Path) -> rusqlite::Result<Option<Store>> {
+        if !path.exists() {
+            return Ok(None);
+        }
+        let conn = Connection::open(path)?;
+        let app: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
+        let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+        if app != APPLICATION_ID || version != SCHEMA_VERSION {
+            return Ok(None);
+        }
+        let ok: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
+        if ok != "ok" {
+            return Ok(None);
+        }
+        Store::pragmas(&conn)?;
+        Ok(Some(Store {
+            conn,
+            path: path.to_path_buf(),
+            rebuilt_reason: None,
+        }))
+    }
+
+    fn pragmas(conn: &Connection) -> rusqlite::Result<()> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(())
+    }
+
+    fn init(conn: &Connection) -> rusqlite::Result<()> {
+        Store::pragmas(conn)?;
+        conn.execute_batch(
+            "CREATE TABLE IF NOT EXISTS files (
+                path TEXT PRIMARY KEY,
+                size INTEGER NOT NULL,
+                mtime INTEGER NOT NULL,
+                hash INTEGER NOT NULL,
+                facts BLOB NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+        )?;
+        conn.pragma_update(None, "application_id", APPLICATION_ID)?;
+        conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
+        Ok(())
+    }
+
+    fn err(&self, source: rusqlite::Error) -> StoreError {
+        StoreError::Sqlite {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Metadata of every indexed file.
+    pub fn metas(&self) -> Result<HashMap<String, StoredMeta>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, size, mtime, hash FROM files")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    StoredMeta {
+                        size: r.get::<_, i64>(1)? as u64,
+                        mtime_ns: r.get(2)?,
+                        hash: r.get::<_, i64>(3)? as u64,
+                    },
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let (path, meta) = row.map_err(|e| self.err(e))?;
+            out.insert(path, meta);
+        }
+        Ok(out)
+    }
+
+    /// Raw fact blobs of every indexed file, for decoding in parallel.
+    pub fn fact_blobs(&self) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, facts FROM files")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
+    }
+
+    /// Apply one refresh in a single transaction: new facts, metadata-only
+    /// updates (touched but unchanged files) and removals.
+    pub fn commit(
+        &mut self,
+        upserts: &[(String, StoredMeta, Vec<u8>)],
+        touched: &[(String, StoredMeta)],
+        removed: &[String],
+    ) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(err)?;
+        {
+            let mut up = tx
+                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, facts) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .map_err(err)?;
+            for (p, m, blob) in upserts {
+                up.execute(params![p, m.size as i64, m.mtime_ns, m.hash as i64, blob])
+                    .map_err(err)?;
+            }
+            let mut touch = tx
+                .prepare("UPDATE files SET size = ?2, mtime = ?3 WHERE path = ?1")
+                .map_err(err)?;
+            for (p, m) in touched {
+                touch
+                    .execute(params![p, m.size as i64, m.mtime_ns])
+                    .map_err(err)?;
+            }
+            let mut del = tx
+                .prepare("DELETE FROM files WHERE path = ?1")
+                .map_err(err)?;
+            for p in removed {
+                del.execute(params![p]).map_err(err)?;
+            }
+        }
+        tx.commit().map_err(err)
+    }
+
+    /// Forget a file's content hash so the next refresh re-parses it (used by `ripple bench`).
+    pub fn invalidate(&self, path: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "UPDATE files SET hash = 0, mtime = 0 WHERE path = ?1",
+                params![path],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn get_meta(&self, key: &str) -> Result<Option<String>, StoreError> {
+        self.conn
+            .query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
+                r.get(0)
+            })
+            .optional()
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn set_meta(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "INSERT OR REPLACE INTO meta (key, value) VALUES (?1, ?2)",
+                params![key, value],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+}
+
+pub fn encode_facts(facts: &FileFacts) -> Vec<u8> {
+    postcard::to_stdvec(facts).unwrap_or_default()
+}
+
+/// Decode a blob; `None` for anything that does not decode (a damaged row is re-parsed, not trusted).
+pub fn decode_facts(blob: &[u8]) -> Option<FileFacts> {
+    postcard::from_bytes(blob).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_foreign_or_corrupt_database_is_rebuilt() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.db");
+        std::fs::write(
+            &path,
+            b"this is not sqlite at all, just some bytes that fill the header......",
+        )
+        .unwrap();
+        let store = Store::open_at(&path).unwrap();
+        assert!(store.rebuilt_reason.is_some());
+        assert!(store.metas().unwrap().is_empty());
+        drop(store);
+        let again = Store::open_at(&path).unwrap();
+        assert!(again.rebuilt_reason.is_none());
+    }
+
+    #[test]
+    fn facts_round_trip_and_garbage_does_not_decode() {
+        let facts =
+            crate::lang::extract(crate::model::Lang::Python, "m.py", b"def f():\n    g()\n");
+        let blob = encode_facts(&facts);
+        assert_eq!(decode_facts(&blob), Some(facts));
+        assert_eq!(decode_facts(&[0xff, 0xff, 0xff]), None);
+    }
+}
