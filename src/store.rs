@@ -104,6 +104,14 @@ impl Store {
         if ok != "ok" {
             return Ok(None);
         }
+        let fingerprint: Option<String> = conn
+            .query_row("SELECT value FROM meta WHERE key = 'extractor'", [], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        if fingerprint.as_deref() != Some(extractor_fingerprint().as_str()) {
+            return Ok(None);
+        }
         Store::pragmas(&conn)?;
         Ok(Some(Store {
             conn,
@@ -130,6 +138,10 @@ impl Store {
                 facts BLOB NOT NULL
             );
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+        )?;
+        conn.execute(
+            "INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor', ?1)",
+            params![extractor_fingerprint()],
         )?;
         conn.pragma_update(None, "application_id", APPLICATION_ID)?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
@@ -252,6 +264,10 @@ impl Store {
             .map(|_| ())
             .map_err(|e| self.err(e))
     }
+}
+
+fn extractor_fingerprint() -> String {
+    format!("{:016x}", crate::lang::extractor_fingerprint())
 }
 
 pub fn encode_facts(facts: &FileFacts) -> Vec<u8> {

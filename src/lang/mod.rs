@@ -13,6 +13,24 @@ mod walk;
 
 use crate::model::{FileFacts, Lang};
 
+/// A fingerprint of the extraction code itself. Cached facts from a ripple
+/// whose extractors differ are re-extracted, so upgrading never serves stale
+/// facts and no one has to remember to bump a version.
+pub fn extractor_fingerprint() -> u64 {
+    const SOURCES: &[&str] = &[
+        include_str!("mod.rs"),
+        include_str!("walk.rs"),
+        include_str!("python.rs"),
+        include_str!("go.rs"),
+        include_str!("../model.rs"),
+    ];
+    let mut all = Vec::new();
+    for s in SOURCES {
+        all.extend_from_slice(s.as_bytes());
+    }
+    crate::model::content_hash(&all)
+}
+
 /// Parse `source` as `lang` and extract its facts. `rel_path` is the file's
 /// repository-relative path (used for test detection, never opened).
 pub fn extract(lang: Lang, rel_path: &str, source: &[u8]) -> FileFacts {

@@ -67,6 +67,12 @@ pub enum PyExpr {
         class: u32,
         func: u32,
     },
+    /// A decorated definition's name: what the decorators returned when that
+    /// is callable, else (an unknown or external decorator) the definition itself.
+    Decorated {
+        result: ExprId,
+        original: ExprId,
+    },
     /// A name as written, before lexical resolution turns it into `Var` or `Free`.
     Name {
         scope: u32,
@@ -89,6 +95,8 @@ pub enum PyCallKind {
     Iter,
     /// `with e`: `e.__enter__()` and `e.__exit__()`.
     With,
+    /// `raise E`: raising a class instantiates it.
+    Raise,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -184,6 +192,7 @@ enum K {
     AugAssignment,
     NamedExpr,
     Return,
+    Raise,
     Yield,
     For,
     WithItem,
@@ -266,6 +275,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "augmented_assignment" => K::AugAssignment,
             "named_expression" => K::NamedExpr,
             "return_statement" => K::Return,
+            "raise_statement" => K::Raise,
             "yield" => K::Yield,
             "for_statement" => K::For,
             "with_item" => K::WithItem,
@@ -930,6 +940,32 @@ impl<'s> Extractor<'s> {
                 }
                 Lowered::None
             }
+            K::Raise => {
+                let val = self
+                    .children(start)
+                    .iter()
+                    .find(|c| !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone());
+                if let Some(val) = val {
+                    let callee = self.as_expr(&val);
+                    let text = node
+                        .named_child(0)
+                        .map(|n| walk::one_line(&walk::text(&n, self.source), 120))
+                        .unwrap_or_default();
+                    self.add_call(
+                        &node,
+                        text,
+                        PyCall {
+                            callee,
+                            args: vec![],
+                            kwargs: vec![],
+                            splat: false,
+                            kind: PyCallKind::Raise,
+                        },
+                    );
+                }
+                Lowered::None
+            }
             K::Yield => {
                 let is_from = walk::text(&node, self.source)
                     .trim_start_matches("yield")
@@ -1355,6 +1391,20 @@ impl<'s> Extractor<'s> {
             && let Some(class) = self.decls[func as usize].parent
             && self.decls[class as usize].kind == DeclKind::Class
         {
+            // The call itself still happens (PyCG records `<builtin>.super`).
+            let scope = self.scope();
+            let callee = self.push_expr(PyExpr::Name { scope, name });
+            self.add_call(
+                &node,
+                "super".to_owned(),
+                PyCall {
+                    callee,
+                    args: vec![],
+                    kwargs: vec![],
+                    splat: false,
+                    kind: PyCallKind::Plain,
+                },
+            );
             return Lowered::Expr(self.push_expr(PyExpr::Super { class, func }));
         }
         let callee_expr = self.as_expr(&callee);
@@ -1402,7 +1452,7 @@ impl<'s> Extractor<'s> {
         self.facts.decl_info[decl as usize].params = params.into_iter().map(|(p, _)| p).collect();
     }
 
-    fn lower_def(&mut self, _node: Node, frame: &Frame) -> Lowered {
+    fn lower_def(&mut self, node: Node, frame: &Frame) -> Lowered {
         let g = &*GRAMMAR;
         let Some(decl) = frame.decl else {
             return Lowered::None;
@@ -1431,8 +1481,15 @@ impl<'s> Extractor<'s> {
                     scope: *scope,
                     name: *name,
                 });
-                let value = self.push_expr(PyExpr::Decl(decl));
-                self.assign(target, value);
+                let decorated = node
+                    .parent()
+                    .is_some_and(|p| p.kind() == "decorated_definition");
+                if decorated {
+                    self.bind_target(target);
+                } else {
+                    let value = self.push_expr(PyExpr::Decl(decl));
+                    self.assign(target, value);
+                }
                 self.name_targets.insert(decl, target);
             }
         }
@@ -1464,18 +1521,27 @@ impl<'s> Extractor<'s> {
                 decorator_nodes.push(child);
             }
         }
-        let mut current = self.push_expr(PyExpr::Decl(decl));
+        let original = self.push_expr(PyExpr::Decl(decl));
+        let mut current = original;
         for (idx, (_, dec)) in decorators.iter().enumerate().rev() {
             let dec_node = decorator_nodes.get(idx).copied().unwrap_or(node);
             let text = walk::text(&dec_node, self.source)
                 .trim_start_matches('@')
                 .trim()
                 .to_owned();
+            // Descriptor builtins only mark the function; they are not calls worth an edge.
             match text.as_str() {
-                "staticmethod" => self.facts.decl_info[decl as usize].is_staticmethod = true,
-                "classmethod" => self.facts.decl_info[decl as usize].is_classmethod = true,
+                "staticmethod" => {
+                    self.facts.decl_info[decl as usize].is_staticmethod = true;
+                    continue;
+                }
+                "classmethod" => {
+                    self.facts.decl_info[decl as usize].is_classmethod = true;
+                    continue;
+                }
                 "property" | "functools.cached_property" | "cached_property" => {
-                    self.facts.decl_info[decl as usize].is_property = true
+                    self.facts.decl_info[decl as usize].is_property = true;
+                    continue;
                 }
                 _ => {}
             }

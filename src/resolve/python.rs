@@ -528,6 +528,20 @@ impl<'a> Analysis<'a> {
                     func: self.gdecl(ci, *func),
                 }]
             }
+            PyExpr::Decorated { result, original } => {
+                let vals = self.eval(ci, *result, depth + 1);
+                let callable = vals.iter().any(|v| {
+                    matches!(
+                        v,
+                        Value::Func(_) | Value::Bound { .. } | Value::Class(_) | Value::Instance(_)
+                    )
+                });
+                if callable {
+                    vals
+                } else {
+                    self.eval(ci, *original, depth + 1)
+                }
+            }
         }
     }
 
@@ -860,7 +874,17 @@ impl Analysis<'_> {
                 return vals;
             }
         }
-        Vec::new()
+        // Not defined in the repository: inherited from an external base, if any.
+        match self.external_base(c) {
+            Some(p) => {
+                let full = format!(
+                    "{}.{}",
+                    self.strings[p as usize], self.strings[name as usize]
+                );
+                vec![Value::External(self.intern(&full))]
+            }
+            None => Vec::new(),
+        }
     }
 
     fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
@@ -1056,6 +1080,22 @@ impl Analysis<'_> {
                 }
                 return out;
             }
+            PyCallKind::Raise => {
+                let init = self.intern("__init__");
+                for v in callees {
+                    if let Value::Class(c) = v {
+                        if let Some(&f) = self.method_targets(c, init).first() {
+                            out.push(Target::Decl { decl: f, shift: 1 });
+                        } else if let Some(p) = self.external_base(c) {
+                            out.push(Target::External(format!(
+                                "{}.__init__",
+                                self.strings[p as usize]
+                            )));
+                        }
+                    }
+                }
+                return out;
+            }
             PyCallKind::Plain | PyCallKind::Decorator => {}
         }
         for v in callees {
@@ -1076,7 +1116,13 @@ impl Analysis<'_> {
                     let init = self.intern("__init__");
                     match self.method_targets(c, init).first() {
                         Some(&f) => out.push(Target::Decl { decl: f, shift: 1 }),
-                        None => out.push(Target::NoInit(c)),
+                        None => match self.external_base(c) {
+                            Some(p) => out.push(Target::External(format!(
+                                "{}.__init__",
+                                self.strings[p as usize]
+                            ))),
+                            None => out.push(Target::NoInit),
+                        },
                     }
                 }
                 Value::Instance(c) => {
@@ -1086,14 +1132,55 @@ impl Analysis<'_> {
                     }
                 }
                 Value::External(p) => out.push(Target::External(self.strings[p as usize].clone())),
-                Value::Builtin(b) => out.push(Target::External(format!(
-                    "<builtin>.{}",
-                    self.strings[b as usize]
-                ))),
+                Value::Builtin(b) => {
+                    out.push(Target::External(format!(
+                        "<builtin>.{}",
+                        self.strings[b as usize]
+                    )));
+                    // Higher-order builtins call the functions they are given.
+                    if HIGHER_ORDER.contains(&self.strings[b as usize].as_str()) {
+                        let c = &self.files[ci].py.calls[call];
+                        let args: Vec<ExprId> = c
+                            .args
+                            .iter()
+                            .copied()
+                            .chain(c.kwargs.iter().map(|(_, e)| *e))
+                            .collect();
+                        for a in args {
+                            for v in self.eval(ci, a, 1) {
+                                match v {
+                                    Value::Func(f) => out.push(Target::Decl { decl: f, shift: 0 }),
+                                    Value::Bound { func, .. } => out.push(Target::Decl {
+                                        decl: func,
+                                        shift: 1,
+                                    }),
+                                    _ => {}
+                                }
+                            }
+                        }
+                    }
+                }
                 _ => {}
             }
         }
         out
+    }
+
+    /// The first base of `c`'s hierarchy that lives outside the repository.
+    fn external_base(&mut self, c: DeclId) -> Option<GSym> {
+        for k in self.mro(c) {
+            let Some((info, ci)) = self.py_info(k) else {
+                continue;
+            };
+            for &b in &info.bases {
+                for v in self.eval(ci, b, 0) {
+                    if let Value::External(p) = v {
+                        return Some(p);
+                    }
+                }
+            }
+        }
+        None
     }
 
     fn bind_call(&mut self, ci: usize, call: usize) {
@@ -1215,13 +1302,13 @@ impl Analysis<'_> {
                     let id = match t {
                         Target::Decl { decl, .. } => *decl,
                         Target::External(name) => b.external(name, crate::model::Lang::Python),
-                        Target::NoInit(_) => continue,
+                        Target::NoInit => continue,
                     };
                     if !decls.contains(&id) {
                         decls.push(id);
                     }
                 }
-                let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
+                let has_class = targets.iter().any(|t| matches!(t, Target::NoInit));
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
                         let reason = self.unresolved_reason(ci, call);
@@ -1288,7 +1375,7 @@ enum Target {
     },
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
-    NoInit(DeclId),
+    NoInit,
 }
 
 fn push_unique(out: &mut Vec<Value>, v: Value) {
@@ -1296,6 +1383,9 @@ fn push_unique(out: &mut Vec<Value>, v: Value) {
         out.push(v);
     }
 }
+
+/// Builtins that call the functions passed to them.
+const HIGHER_ORDER: &[&str] = &["map", "filter", "sorted", "min", "max", "reduce"];
 
 /// Python's builtin namespace (3.12), which unresolved free names fall back to.
 const BUILTINS: &[&str] = &[
