@@ -249,7 +249,7 @@ impl Index {
 
         stats.files = files.len();
         stats.reused = files.len().saturating_sub(stats.parsed);
-        stats.skipped.extend(inv.skipped);
+        stats.skipped.extend(inv.skipped.iter().cloned());
         stats.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         stats.other_files = inv.other_files;
         for f in &files {
@@ -269,7 +269,8 @@ impl Index {
                 facts: &f.facts,
             })
             .collect();
-        let res = resolve::resolve(&sources);
+        let go_modules = read_go_modules(&root, &inv.go_mods);
+        let res = resolve::resolve(&sources, &go_modules);
         stats.timings_ms.resolve = ms(t);
 
         let t = Instant::now();
@@ -306,6 +307,25 @@ impl Index {
         let f = self.files.get(file as usize)?;
         Some((f.path.as_str(), f.facts.calls.get(call as usize)?))
     }
+}
+
+/// (directory, module path) of every readable `go.mod`.
+fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
+    go_mods
+        .iter()
+        .filter_map(|rel| {
+            let text = std::fs::read_to_string(root.join(rel)).ok()?;
+            let module = text
+                .lines()
+                .find_map(|l| l.trim().strip_prefix("module "))?;
+            let module = module.trim().trim_matches('"').to_owned();
+            let dir = rel
+                .rsplit_once('/')
+                .map(|(d, _)| d.to_owned())
+                .unwrap_or_default();
+            Some((dir, module))
+        })
+        .collect()
 }
 
 fn ms(t: Instant) -> f64 {

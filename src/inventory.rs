@@ -72,6 +72,8 @@ pub struct Inventory {
     pub skipped: Vec<Skipped>,
     /// Files in languages ripple does not index (counted, not listed).
     pub other_files: usize,
+    /// `go.mod` files (repository-relative), which give Go packages their import paths.
+    pub go_mods: Vec<String>,
 }
 
 /// Walk `root` and classify every file. Only metadata is read here; content
@@ -80,6 +82,7 @@ pub fn scan(root: &Path) -> Inventory {
     let skipped = Mutex::new(Vec::new());
     let files = Mutex::new(Vec::new());
     let other = std::sync::atomic::AtomicUsize::new(0);
+    let go_mods = Mutex::new(Vec::new());
     let root_buf: PathBuf = root.to_path_buf();
     let walker = ignore::WalkBuilder::new(root)
         .hidden(false)
@@ -105,6 +108,7 @@ pub fn scan(root: &Path) -> Inventory {
         let skipped = &skipped;
         let files = &files;
         let other = &other;
+        let go_mods = &go_mods;
         Box::new(move |entry| {
             let Ok(entry) = entry else {
                 return ignore::WalkState::Continue;
@@ -126,6 +130,12 @@ pub fn scan(root: &Path) -> Inventory {
                     return ignore::WalkState::Skip;
                 }
                 return ignore::WalkState::Continue;
+            }
+            if entry.file_name() == "go.mod" {
+                go_mods
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(rel.clone());
             }
             let Some(lang) = Lang::from_path(&rel) else {
                 other.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -196,6 +206,7 @@ pub fn scan(root: &Path) -> Inventory {
         files: files.into_inner().unwrap_or_else(|e| e.into_inner()),
         skipped: skipped.into_inner().unwrap_or_else(|e| e.into_inner()),
         other_files: other.into_inner(),
+        go_mods: go_mods.into_inner().unwrap_or_else(|e| e.into_inner()),
     };
     inv.files.sort_by(|a, b| a.path.cmp(&b.path));
     inv.skipped.sort_by(|a, b| a.path.cmp(&b.path));

@@ -1,18 +1,1099 @@
-//! Go extraction (in progress).
-use crate::model::{FileFacts, Lang, LangFacts};
+//! Go extraction: declarations (functions, methods, types, closures named
+//! the way the Go toolchain's SSA names them: `Func`, `(*T).M`, `(T).M`,
+//! `Func$1`), call sites, imports, and the *type facts* resolution needs to
+//! find the receiver type of a method call: struct fields (embedded ones
+//! too), interface methods, signatures, package variables and every local
+//! binding (`var x T`, `x := expr`, parameters, receivers, range variables).
+//!
+//! Package-level initializer code is attributed to a per-file `init`
+//! declaration; the resolver merges them into the package's `pkg.init`.
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use serde::{Deserialize, Serialize};
+use tree_sitter::{Language, Node};
+
+use super::walk::{self, Interner, KindTable, Visitor};
+use crate::model::{
+    CallSite, DeclKind, FileFacts, Lang, LangFacts, LocalDecl, Span, Sym, content_hash,
+};
+
+pub type ExprId = u32;
+pub type TypeId = u32;
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum GoType {
+    Unknown,
+    /// `T` (pkg None) or `pkg.T`; type arguments are dropped.
+    Named {
+        pkg: Option<Sym>,
+        name: Sym,
+    },
+    Pointer(TypeId),
+    Slice(TypeId),
+    Map(TypeId, TypeId),
+    Chan(TypeId),
+    Func {
+        results: Vec<TypeId>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum GoExpr {
+    Unknown,
+    Ident(Sym),
+    Selector(ExprId, Sym),
+    /// The (first) value a call returns.
+    Call(u32),
+    /// The n-th value of a multi-value expression (`a, err := f()`).
+    Nth(ExprId, u8),
+    Index(ExprId),
+    Deref(ExprId),
+    AddrOf(ExprId),
+    Composite(TypeId),
+    FuncLit(u32),
+    TypeAssert(TypeId),
+    /// The element a `range` over the inner expression yields as its value.
+    RangeValue(ExprId),
+    /// A type used as an expression (`(*T).M`, conversions).
+    Type(TypeId),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoCall {
+    pub callee: ExprId,
+    pub args: Vec<ExprId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoField {
+    pub name: Option<Sym>,
+    pub ty: TypeId,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum GoTypeBody {
+    Struct(Vec<GoField>),
+    Interface {
+        methods: Vec<Sym>,
+        embeds: Vec<TypeId>,
+    },
+    Other(TypeId),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoTypeDecl {
+    pub name: Sym,
+    pub decl: u32,
+    pub body: GoTypeBody,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GoFunc {
+    pub decl: u32,
+    pub name: Sym,
+    /// Receiver: (base type name, pointer receiver).
+    pub recv: Option<(Sym, bool)>,
+    pub results: Vec<TypeId>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub enum Binding {
+    Type(TypeId),
+    Value(ExprId),
+}
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub struct GoFacts {}
+pub struct GoFacts {
+    pub package: Sym,
+    /// (local name, import path).
+    pub imports: Vec<(Sym, Sym)>,
+    pub types: Vec<GoType>,
+    pub exprs: Vec<GoExpr>,
+    pub type_decls: Vec<GoTypeDecl>,
+    pub funcs: Vec<GoFunc>,
+    /// Bindings of names in a scope (a declaration); scope 0 is package level.
+    pub bindings: Vec<(u32, Sym, Binding)>,
+    /// Parallel to `FileFacts::calls`.
+    pub calls: Vec<GoCall>,
+}
 
-pub fn extract(_rel_path: &str, source: &[u8]) -> FileFacts {
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum K {
+    Other,
+    Error,
+    Identifier,
+    FieldIdentifier,
+    TypeIdentifier,
+    PackageIdentifier,
+    Selector,
+    Call,
+    ArgumentList,
+    Index,
+    Paren,
+    Unary,
+    Composite,
+    FuncLit,
+    TypeAssert,
+    FunctionDecl,
+    MethodDecl,
+    ParameterDecl,
+    ParameterList,
+    ShortVar,
+    VarSpec,
+    ExpressionList,
+    RangeClause,
+    QualifiedType,
+    PointerType,
+    SliceType,
+    MapType,
+    ChanType,
+    FuncType,
+    GenericType,
+    TypeSpec,
+    StructType,
+    FieldList,
+    FieldDecl,
+    InterfaceType,
+    MethodElem,
+    TypeElem,
+    ImportSpec,
+    PackageClause,
+    StringLit,
+    TypeInstantiation,
+}
+
+struct Grammar {
+    kinds: KindTable<K>,
+    f_name: u16,
+    f_type: u16,
+    f_operand: u16,
+    f_field: u16,
+    f_function: u16,
+    f_arguments: u16,
+    f_left: u16,
+    f_right: u16,
+    f_value: u16,
+    f_receiver: u16,
+    f_parameters: u16,
+    f_result: u16,
+    f_body: u16,
+    f_path: u16,
+    f_package: u16,
+    f_key: u16,
+    f_element: u16,
+    f_operator: u16,
+}
+
+static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
+    let language: Language = tree_sitter_go::LANGUAGE.into();
+    let kinds = KindTable::new(&language, K::Other, |name| {
+        Some(match name {
+            "ERROR" => K::Error,
+            "identifier" => K::Identifier,
+            "field_identifier" => K::FieldIdentifier,
+            "type_identifier" => K::TypeIdentifier,
+            "package_identifier" => K::PackageIdentifier,
+            "selector_expression" => K::Selector,
+            "call_expression" => K::Call,
+            "argument_list" => K::ArgumentList,
+            "index_expression" => K::Index,
+            "parenthesized_expression" | "parenthesized_type" => K::Paren,
+            "unary_expression" => K::Unary,
+            "composite_literal" => K::Composite,
+            "func_literal" => K::FuncLit,
+            "type_assertion_expression" => K::TypeAssert,
+            "function_declaration" => K::FunctionDecl,
+            "method_declaration" => K::MethodDecl,
+            "parameter_declaration" | "variadic_parameter_declaration" => K::ParameterDecl,
+            "parameter_list" => K::ParameterList,
+            "short_var_declaration" => K::ShortVar,
+            "var_spec" | "const_spec" => K::VarSpec,
+            "expression_list" => K::ExpressionList,
+            "range_clause" => K::RangeClause,
+            "qualified_type" => K::QualifiedType,
+            "pointer_type" => K::PointerType,
+            "slice_type" | "array_type" | "implicit_length_array_type" => K::SliceType,
+            "map_type" => K::MapType,
+            "channel_type" => K::ChanType,
+            "function_type" => K::FuncType,
+            "generic_type" => K::GenericType,
+            "type_spec" | "type_alias" => K::TypeSpec,
+            "struct_type" => K::StructType,
+            "field_declaration" => K::FieldDecl,
+            "field_declaration_list" => K::FieldList,
+            "interface_type" => K::InterfaceType,
+            "method_elem" => K::MethodElem,
+            "type_elem" => K::TypeElem,
+            "import_spec" => K::ImportSpec,
+            "package_clause" => K::PackageClause,
+            "interpreted_string_literal" | "raw_string_literal" => K::StringLit,
+            "type_instantiation_expression" => K::TypeInstantiation,
+            _ => return None,
+        })
+    });
+    let f = |n| walk::field_id(&language, n);
+    Grammar {
+        f_name: f("name"),
+        f_type: f("type"),
+        f_operand: f("operand"),
+        f_field: f("field"),
+        f_function: f("function"),
+        f_arguments: f("arguments"),
+        f_left: f("left"),
+        f_right: f("right"),
+        f_value: f("value"),
+        f_receiver: f("receiver"),
+        f_parameters: f("parameters"),
+        f_result: f("result"),
+        f_body: f("body"),
+        f_path: f("path"),
+        f_package: f("package"),
+        f_key: f("key"),
+        f_element: f("element"),
+        f_operator: f("operator"),
+        kinds,
+    }
+});
+
+#[derive(Debug, Clone)]
+enum Lowered {
+    None,
+    Name(Sym),
+    Expr(ExprId),
+    Type(TypeId),
+    /// A list of expressions (expression_list, argument_list).
+    List(u32),
+    /// Parameters: (names, type) per declaration.
+    Params(u32),
+    Param(Vec<Sym>, TypeId),
+    Field(GoField, Vec<Sym>),
+    Fields(u32),
+    Iface(Vec<Sym>, Vec<TypeId>),
+    Str(Sym),
+    Decl(u32),
+}
+
+struct Child {
+    field: u16,
+    kind: K,
+    val: Lowered,
+}
+
+struct Frame {
+    start: usize,
+    kind: K,
+    decl: Option<u32>,
+}
+
+struct Extractor<'s> {
+    source: &'s [u8],
+    is_test_file: bool,
+    strings: Interner,
+    decls: Vec<LocalDecl>,
+    calls: Vec<CallSite>,
+    facts: GoFacts,
+    frames: Vec<Frame>,
+    results: Vec<Child>,
+    scope_stack: Vec<u32>,
+    lists: Vec<Vec<Lowered>>,
+    params: Vec<Vec<(Vec<Sym>, TypeId)>>,
+    closure_counts: HashMap<u32, u32>,
+    syntax_errors: u32,
+}
+
+pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
+    let mut ex = Extractor {
+        source,
+        is_test_file: rel_path.ends_with("_test.go"),
+        strings: Interner::default(),
+        decls: Vec::new(),
+        calls: Vec::new(),
+        facts: GoFacts::default(),
+        frames: Vec::new(),
+        results: Vec::new(),
+        scope_stack: vec![0],
+        lists: Vec::new(),
+        params: Vec::new(),
+        closure_counts: HashMap::new(),
+        syntax_errors: 0,
+    };
+    ex.facts.types.push(GoType::Unknown);
+    ex.facts.exprs.push(GoExpr::Unknown);
+    ex.decls.push(LocalDecl {
+        local_name: "init".to_owned(),
+        kind: DeclKind::Package,
+        span: Span {
+            start_byte: 0,
+            end_byte: source.len() as u32,
+            start_line: 1,
+            end_line: walk::count_lines(source).max(1),
+        },
+        parent: None,
+        signature: "package initialization".to_owned(),
+        doc: None,
+        body_hash: content_hash(source),
+        is_test: false,
+    });
+    if let Some(tree) = super::parse(Lang::Go, source) {
+        walk::walk(&tree, &mut ex);
+    }
     FileFacts {
         lang: Lang::Go,
-        decls: vec![],
-        calls: vec![],
-        strings: vec![],
-        syntax_errors: 0,
-        lines: super::walk::count_lines(source),
-        lang_facts: LangFacts::Go(GoFacts::default()),
+        decls: ex.decls,
+        calls: ex.calls,
+        strings: ex.strings.strings,
+        syntax_errors: ex.syntax_errors,
+        lines: walk::count_lines(source),
+        lang_facts: LangFacts::Go(ex.facts),
+    }
+}
+
+fn kids(children: &[Child]) -> Vec<Lowered> {
+    children
+        .iter()
+        .filter(|c| !matches!(c.val, Lowered::None))
+        .map(|c| c.val.clone())
+        .collect()
+}
+
+/// The doc comment: the run of `//` comment lines directly above a node.
+fn doc_comment(node: &Node, source: &[u8]) -> Option<String> {
+    let mut lines = Vec::new();
+    let mut prev = node.prev_sibling();
+    let mut expected_row = node.start_position().row;
+    while let Some(p) = prev {
+        if p.kind() != "comment" || p.end_position().row + 1 != expected_row {
+            break;
+        }
+        let text = walk::text(&p, source);
+        lines.push(text.trim_start_matches("//").trim().to_owned());
+        expected_row = p.start_position().row;
+        prev = p.prev_sibling();
+    }
+    if lines.is_empty() {
+        return None;
+    }
+    lines.reverse();
+    Some(lines.join("\n"))
+}
+
+impl Extractor<'_> {
+    fn scope(&self) -> u32 {
+        *self.scope_stack.last().unwrap_or(&0)
+    }
+
+    fn push_type(&mut self, t: GoType) -> TypeId {
+        if t == GoType::Unknown {
+            return 0;
+        }
+        self.facts.types.push(t);
+        (self.facts.types.len() - 1) as TypeId
+    }
+
+    fn push_expr(&mut self, e: GoExpr) -> ExprId {
+        self.facts.exprs.push(e);
+        (self.facts.exprs.len() - 1) as ExprId
+    }
+
+    fn intern_node(&mut self, node: &Node) -> Sym {
+        let t = walk::text(node, self.source);
+        self.strings.intern(&t)
+    }
+
+    fn as_expr(&mut self, v: &Lowered) -> ExprId {
+        match v {
+            Lowered::Name(s) => self.push_expr(GoExpr::Ident(*s)),
+            Lowered::Expr(e) => *e,
+            Lowered::Type(t) => self.push_expr(GoExpr::Type(*t)),
+            _ => 0,
+        }
+    }
+
+    fn as_type(&mut self, v: &Lowered) -> TypeId {
+        match v {
+            Lowered::Type(t) => *t,
+            Lowered::Name(s) => self.push_type(GoType::Named {
+                pkg: None,
+                name: *s,
+            }),
+            Lowered::Expr(e) => match self.facts.exprs[*e as usize].clone() {
+                // `pkg.T` parsed as a selector in expression position.
+                GoExpr::Selector(base, name) => match self.facts.exprs[base as usize] {
+                    GoExpr::Ident(pkg) => self.push_type(GoType::Named {
+                        pkg: Some(pkg),
+                        name,
+                    }),
+                    _ => 0,
+                },
+                GoExpr::Ident(s) => self.push_type(GoType::Named { pkg: None, name: s }),
+                GoExpr::Type(t) => t,
+                _ => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    fn field(children: &[Child], field: u16) -> Option<Lowered> {
+        children
+            .iter()
+            .find(|c| c.field == field)
+            .map(|c| c.val.clone())
+    }
+
+    fn new_decl(&mut self, node: &Node, kind: DeclKind, local_name: String, parent: u32) -> u32 {
+        let start = node.start_byte().min(self.source.len());
+        let body_start = node
+            .child_by_field_name("body")
+            .map(|b| b.start_byte())
+            .unwrap_or(node.end_byte());
+        let sig_end = body_start.min(self.source.len()).max(start);
+        let signature = walk::one_line(&String::from_utf8_lossy(&self.source[start..sig_end]), 300);
+        let end = node.end_byte().min(self.source.len()).max(start);
+        let short = local_name.rsplit(['.', ')']).next().unwrap_or("");
+        let is_test = self.is_test_file
+            && kind == DeclKind::Function
+            && ["Test", "Benchmark", "Example", "Fuzz"]
+                .iter()
+                .any(|p| short.starts_with(p));
+        self.decls.push(LocalDecl {
+            local_name,
+            kind,
+            span: Span::of(node),
+            parent: Some(parent),
+            signature,
+            doc: if kind == DeclKind::Closure {
+                None
+            } else {
+                doc_comment(node, self.source)
+            },
+            body_hash: content_hash(&self.source[start..end]),
+            is_test,
+        });
+        (self.decls.len() - 1) as u32
+    }
+
+    fn add_call(&mut self, node: &Node, callee: ExprId, args: Vec<ExprId>) -> u32 {
+        let text = node
+            .child_by_field_name("function")
+            .map(|f| walk::one_line(&walk::text(&f, self.source), 120))
+            .unwrap_or_default();
+        self.calls.push(CallSite {
+            caller: self.scope(),
+            callee_text: text,
+            span: Span::of(node),
+            arg_count: args.len() as u16,
+        });
+        self.facts.calls.push(GoCall { callee, args });
+        (self.calls.len() - 1) as u32
+    }
+
+    fn bind(&mut self, name: Sym, b: Binding) {
+        if self.strings.get(name) == "_" {
+            return;
+        }
+        let scope = self.scope();
+        self.facts.bindings.push((scope, name, b));
+    }
+
+    /// `a, b := x, y` binds pairwise; `a, err := f()` binds the n-th result.
+    fn bind_values(&mut self, names: &[Lowered], values: &[Lowered]) {
+        let single = values.len() == 1 && names.len() > 1;
+        let first = values.first().map(|v| self.as_expr(v)).unwrap_or(0);
+        for (i, n) in names.iter().enumerate() {
+            let Lowered::Name(name) = n else { continue };
+            let value = if single {
+                self.push_expr(GoExpr::Nth(first, i as u8))
+            } else {
+                match values.get(i) {
+                    Some(v) => self.as_expr(v),
+                    None => continue,
+                }
+            };
+            self.bind(*name, Binding::Value(value));
+        }
+    }
+
+    fn list(&self, v: &Option<Lowered>) -> Vec<Lowered> {
+        match v {
+            Some(Lowered::List(i)) => self.lists[*i as usize].clone(),
+            Some(other) => vec![other.clone()],
+            None => Vec::new(),
+        }
+    }
+
+    fn type_name_text(&self, t: TypeId) -> String {
+        match &self.facts.types[t as usize] {
+            GoType::Named { name, .. } => self.strings.get(*name).to_owned(),
+            GoType::Pointer(inner) => self.type_name_text(*inner),
+            _ => String::new(),
+        }
+    }
+
+    fn lower(&mut self, node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let start = frame.start;
+        let children: Vec<Child> = self.results.split_off(start);
+        let children = &children[..];
+        match frame.kind {
+            K::Identifier | K::FieldIdentifier | K::PackageIdentifier => {
+                Lowered::Name(self.intern_node(&node))
+            }
+            K::TypeIdentifier => {
+                let name = self.intern_node(&node);
+                Lowered::Type(self.push_type(GoType::Named { pkg: None, name }))
+            }
+            K::StringLit => {
+                let t = walk::text(&node, self.source);
+                let s = t.trim_matches(|c| c == '"' || c == '`').to_owned();
+                Lowered::Str(self.strings.intern(&s))
+            }
+            K::Paren => kids(children).into_iter().next().unwrap_or(Lowered::None),
+            K::Selector => {
+                let base = Self::field(children, g.f_operand);
+                let name = Self::field(children, g.f_field);
+                match (base, name) {
+                    (Some(base), Some(Lowered::Name(name))) => {
+                        let base = self.as_expr(&base);
+                        Lowered::Expr(self.push_expr(GoExpr::Selector(base, name)))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::QualifiedType => {
+                let pkg = Self::field(children, g.f_package);
+                let name = Self::field(children, g.f_name);
+                match (pkg, name) {
+                    (Some(Lowered::Name(pkg)), Some(Lowered::Type(t))) => {
+                        let name = match self.facts.types[t as usize] {
+                            GoType::Named { name, .. } => name,
+                            _ => return Lowered::None,
+                        };
+                        Lowered::Type(self.push_type(GoType::Named {
+                            pkg: Some(pkg),
+                            name,
+                        }))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::PointerType => {
+                let inner = kids(children).into_iter().next();
+                match inner {
+                    Some(v) => {
+                        let t = self.as_type(&v);
+                        Lowered::Type(self.push_type(GoType::Pointer(t)))
+                    }
+                    None => Lowered::None,
+                }
+            }
+            K::SliceType => {
+                let el = Self::field(children, g.f_element)
+                    .or_else(|| kids(children).into_iter().last());
+                let t = el.map(|e| self.as_type(&e)).unwrap_or(0);
+                Lowered::Type(self.push_type(GoType::Slice(t)))
+            }
+            K::MapType => {
+                let k = Self::field(children, g.f_key);
+                let v = Self::field(children, g.f_value);
+                let k = k.map(|k| self.as_type(&k)).unwrap_or(0);
+                let v = v.map(|v| self.as_type(&v)).unwrap_or(0);
+                Lowered::Type(self.push_type(GoType::Map(k, v)))
+            }
+            K::ChanType => {
+                let el =
+                    Self::field(children, g.f_value).or_else(|| kids(children).into_iter().last());
+                let t = el.map(|e| self.as_type(&e)).unwrap_or(0);
+                Lowered::Type(self.push_type(GoType::Chan(t)))
+            }
+            K::FuncType => {
+                let results = Self::field(children, g.f_result);
+                let results = self.result_types(results);
+                Lowered::Type(self.push_type(GoType::Func { results }))
+            }
+            K::GenericType | K::TypeInstantiation => {
+                let base =
+                    Self::field(children, g.f_type).or_else(|| kids(children).into_iter().next());
+                match base {
+                    Some(b) => Lowered::Type(self.as_type(&b)),
+                    None => Lowered::None,
+                }
+            }
+            K::Unary => {
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| walk::text(&o, self.source).into_owned());
+                let operand = Self::field(children, g.f_operand);
+                let _ = g.f_operator;
+                match (op.as_deref(), operand) {
+                    (Some("&"), Some(v)) => {
+                        let e = self.as_expr(&v);
+                        Lowered::Expr(self.push_expr(GoExpr::AddrOf(e)))
+                    }
+                    (Some("*"), Some(v)) => {
+                        let e = self.as_expr(&v);
+                        Lowered::Expr(self.push_expr(GoExpr::Deref(e)))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::Index => {
+                let operand = Self::field(children, g.f_operand);
+                match operand {
+                    Some(v) => {
+                        let e = self.as_expr(&v);
+                        // `Map[int](…)`: an explicit instantiation of a generic function
+                        // looks like an index; the resolver sees through it.
+                        Lowered::Expr(self.push_expr(GoExpr::Index(e)))
+                    }
+                    None => Lowered::None,
+                }
+            }
+            K::Composite => {
+                let t = Self::field(children, g.f_type)
+                    .map(|t| self.as_type(&t))
+                    .unwrap_or(0);
+                Lowered::Expr(self.push_expr(GoExpr::Composite(t)))
+            }
+            K::TypeAssert => {
+                let t = Self::field(children, g.f_type)
+                    .map(|t| self.as_type(&t))
+                    .unwrap_or(0);
+                Lowered::Expr(self.push_expr(GoExpr::TypeAssert(t)))
+            }
+            K::FuncLit => {
+                let decl = frame.decl.unwrap_or(0);
+                if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
+                    for (names, ty) in self.params[p as usize].clone() {
+                        for n in names {
+                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
+                        }
+                    }
+                }
+                Lowered::Expr(self.push_expr(GoExpr::FuncLit(decl)))
+            }
+            K::ArgumentList | K::ExpressionList => {
+                let vals = kids(children);
+                self.lists.push(vals);
+                Lowered::List(self.lists.len() as u32 - 1)
+            }
+            K::Call => {
+                let callee = Self::field(children, g.f_function);
+                let args = Self::field(children, g.f_arguments);
+                let Some(callee) = callee else {
+                    return Lowered::None;
+                };
+                let callee = self.as_expr(&callee);
+                let args: Vec<Lowered> = self.list(&args);
+                let args: Vec<ExprId> = args.iter().map(|a| self.as_expr(a)).collect();
+                let call = self.add_call(&node, callee, args);
+                Lowered::Expr(self.push_expr(GoExpr::Call(call)))
+            }
+            K::ParameterDecl => {
+                let names: Vec<Sym> = children
+                    .iter()
+                    .filter(|c| c.field == g.f_name)
+                    .filter_map(|c| match c.val {
+                        Lowered::Name(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                let ty = Self::field(children, g.f_type);
+                let mut ty = ty.map(|t| self.as_type(&t)).unwrap_or(0);
+                if node.kind() == "variadic_parameter_declaration" {
+                    ty = self.push_type(GoType::Slice(ty));
+                }
+                Lowered::Param(names, ty)
+            }
+            K::ParameterList => {
+                let mut params = Vec::new();
+                for v in kids(children) {
+                    match v {
+                        Lowered::Param(names, ty) => params.push((names, ty)),
+                        // A result list of bare types: `(int, error)`.
+                        other => {
+                            let t = self.as_type(&other);
+                            params.push((Vec::new(), t));
+                        }
+                    }
+                }
+                self.params.push(params);
+                Lowered::Params(self.params.len() as u32 - 1)
+            }
+            K::FunctionDecl | K::MethodDecl => {
+                let decl = frame.decl.unwrap_or(0);
+                let name = match Self::field(children, g.f_name) {
+                    Some(Lowered::Name(n)) => n,
+                    _ => return Lowered::None,
+                };
+                let results = Self::field(children, g.f_result);
+                let results = self.result_types(results);
+                let mut recv = None;
+                if let Some(Lowered::Params(p)) = Self::field(children, g.f_receiver) {
+                    if let Some((names, ty)) = self.params[p as usize].first().cloned() {
+                        let pointer = matches!(self.facts.types[ty as usize], GoType::Pointer(_));
+                        let base = self.type_name_text(ty);
+                        recv = Some((self.strings.intern(&base), pointer));
+                        for n in names {
+                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
+                        }
+                    }
+                }
+                if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
+                    for (names, ty) in self.params[p as usize].clone() {
+                        for n in names {
+                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
+                        }
+                    }
+                }
+                if let Some(Lowered::Params(p)) = Self::field(children, g.f_result) {
+                    for (names, ty) in self.params[p as usize].clone() {
+                        for n in names {
+                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
+                        }
+                    }
+                }
+                self.facts.funcs.push(GoFunc {
+                    decl,
+                    name,
+                    recv,
+                    results,
+                });
+                Lowered::Decl(decl)
+            }
+            K::ShortVar => {
+                let left = Self::field(children, g.f_left);
+                let right = Self::field(children, g.f_right);
+                let names = self.list(&left);
+                let values = self.list(&right);
+                self.bind_values(&names, &values);
+                Lowered::None
+            }
+            K::VarSpec => {
+                let names: Vec<Lowered> = children
+                    .iter()
+                    .filter(|c| c.field == g.f_name)
+                    .map(|c| c.val.clone())
+                    .collect();
+                let ty = Self::field(children, g.f_type);
+                let value = Self::field(children, g.f_value);
+                if let Some(t) = ty {
+                    let t = self.as_type(&t);
+                    for n in &names {
+                        if let Lowered::Name(n) = n {
+                            self.bind(*n, Binding::Type(t));
+                        }
+                    }
+                } else {
+                    let values = self.list(&value);
+                    self.bind_values(&names, &values);
+                }
+                Lowered::None
+            }
+            K::RangeClause => {
+                let left = Self::field(children, g.f_left);
+                let right = Self::field(children, g.f_right);
+                let names = self.list(&left);
+                if let (Some(Lowered::Name(v)), Some(right)) = (names.get(1).cloned(), right) {
+                    let r = self.as_expr(&right);
+                    let value = self.push_expr(GoExpr::RangeValue(r));
+                    self.bind(v, Binding::Value(value));
+                }
+                Lowered::None
+            }
+            K::FieldDecl => {
+                let names: Vec<Sym> = children
+                    .iter()
+                    .filter(|c| c.field == g.f_name)
+                    .filter_map(|c| match c.val {
+                        Lowered::Name(s) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                let ty = Self::field(children, g.f_type)
+                    .map(|t| self.as_type(&t))
+                    .unwrap_or(0);
+                Lowered::Field(GoField { name: None, ty }, names)
+            }
+            K::FieldList => {
+                let vals = kids(children);
+                self.lists.push(vals);
+                Lowered::Fields(self.lists.len() as u32 - 1)
+            }
+            K::StructType => {
+                let mut fields = Vec::new();
+                let mut stack: Vec<Lowered> = kids(children);
+                // field_declaration_list wraps the fields: flatten one level.
+                while let Some(v) = stack.pop() {
+                    match v {
+                        Lowered::Field(f, names) => {
+                            if names.is_empty() {
+                                fields.push(f);
+                            } else {
+                                for n in names {
+                                    fields.push(GoField {
+                                        name: Some(n),
+                                        ty: f.ty,
+                                    });
+                                }
+                            }
+                        }
+                        Lowered::Fields(i) => {
+                            let inner = std::mem::take(&mut self.lists[i as usize]);
+                            stack.extend(inner);
+                        }
+                        _ => {}
+                    }
+                }
+                fields.reverse();
+                self.lists.push(
+                    fields
+                        .into_iter()
+                        .map(|f| Lowered::Field(f, Vec::new()))
+                        .collect(),
+                );
+                Lowered::Fields(self.lists.len() as u32 - 1)
+            }
+            K::MethodElem => match Self::field(children, g.f_name) {
+                Some(Lowered::Name(n)) => Lowered::Iface(vec![n], vec![]),
+                _ => Lowered::None,
+            },
+            K::TypeElem => {
+                let embeds: Vec<TypeId> = kids(children).iter().map(|v| self.as_type(v)).collect();
+                Lowered::Iface(vec![], embeds)
+            }
+            K::InterfaceType => {
+                let mut methods = Vec::new();
+                let mut embeds = Vec::new();
+                for v in kids(children) {
+                    if let Lowered::Iface(m, e) = v {
+                        methods.extend(m);
+                        embeds.extend(e);
+                    }
+                }
+                Lowered::Iface(methods, embeds)
+            }
+            K::TypeSpec => {
+                let name = match Self::field(children, g.f_name) {
+                    Some(Lowered::Type(t)) => match self.facts.types[t as usize] {
+                        GoType::Named { name, .. } => name,
+                        _ => return Lowered::None,
+                    },
+                    _ => return Lowered::None,
+                };
+                let body = Self::field(children, g.f_type);
+                let decl = frame.decl.unwrap_or(0);
+                let body = match body {
+                    Some(Lowered::Fields(i)) => {
+                        let fields = std::mem::take(&mut self.lists[i as usize])
+                            .into_iter()
+                            .filter_map(|v| match v {
+                                Lowered::Field(f, _) => Some(f),
+                                _ => None,
+                            })
+                            .collect();
+                        GoTypeBody::Struct(fields)
+                    }
+                    Some(Lowered::Iface(methods, embeds)) => {
+                        GoTypeBody::Interface { methods, embeds }
+                    }
+                    Some(other) => GoTypeBody::Other(self.as_type(&other)),
+                    None => GoTypeBody::Other(0),
+                };
+                if let Some(d) = self.decls.get_mut(decl as usize) {
+                    d.kind = match body {
+                        GoTypeBody::Struct(_) => DeclKind::Struct,
+                        GoTypeBody::Interface { .. } => DeclKind::Interface,
+                        GoTypeBody::Other(_) => DeclKind::Type,
+                    };
+                }
+                self.facts.type_decls.push(GoTypeDecl { name, decl, body });
+                Lowered::None
+            }
+            K::ImportSpec => {
+                let path = match Self::field(children, g.f_path) {
+                    Some(Lowered::Str(p)) => p,
+                    _ => return Lowered::None,
+                };
+                let path_text = self.strings.get(path).to_owned();
+                let local = match Self::field(children, g.f_name) {
+                    Some(Lowered::Name(n)) => n,
+                    _ => {
+                        let last = path_text
+                            .rsplit('/')
+                            .next()
+                            .unwrap_or(&path_text)
+                            .to_owned();
+                        // `gopkg.in/yaml.v3` is package `yaml`; `foo/v2` is package `foo`.
+                        let last = if last.len() > 1
+                            && last.starts_with('v')
+                            && last[1..].chars().all(|c| c.is_ascii_digit())
+                        {
+                            path_text.rsplit('/').nth(1).unwrap_or(&last).to_owned()
+                        } else {
+                            last.split('.').next().unwrap_or(&last).to_owned()
+                        };
+                        self.strings.intern(&last)
+                    }
+                };
+                self.facts.imports.push((local, path));
+                Lowered::None
+            }
+            K::PackageClause => {
+                if let Some(Lowered::Name(n)) = kids(children).into_iter().next() {
+                    self.facts.package = n;
+                }
+                Lowered::None
+            }
+            K::Error | K::Other => {
+                let _ = (g.f_body, g.f_key);
+                Lowered::None
+            }
+        }
+    }
+
+    fn result_types(&mut self, results: Option<Lowered>) -> Vec<TypeId> {
+        match results {
+            Some(Lowered::Params(p)) => {
+                let mut out = Vec::new();
+                for (names, ty) in self.params[p as usize].clone() {
+                    for _ in 0..names.len().max(1) {
+                        out.push(ty);
+                    }
+                }
+                out
+            }
+            Some(other) => vec![self.as_type(&other)],
+            None => Vec::new(),
+        }
+    }
+}
+
+impl<'t> Visitor<'t> for Extractor<'_> {
+    fn enter(&mut self, node: Node<'t>, _field: u16) -> bool {
+        let g = &*GRAMMAR;
+        let kind = g.kinds.get(&node);
+        if node.is_error() || node.is_missing() {
+            self.syntax_errors += 1;
+        }
+        let decl = match kind {
+            K::FunctionDecl | K::MethodDecl => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| walk::text(&n, self.source).into_owned())
+                    .unwrap_or_default();
+                let local = match node.child_by_field_name("receiver") {
+                    Some(recv) => {
+                        let mut cursor = recv.walk();
+                        let param = recv
+                            .named_children(&mut cursor)
+                            .find(|c| c.kind() == "parameter_declaration");
+                        let ty = param
+                            .and_then(|p| p.child_by_field_name("type"))
+                            .map(|t| {
+                                walk::text(&t, self.source)
+                                    .split_whitespace()
+                                    .collect::<Vec<_>>()
+                                    .join(" ")
+                            })
+                            .unwrap_or_default();
+                        let pointer = ty.starts_with('*');
+                        let base = ty.trim_start_matches('*');
+                        // SSA keeps type parameters on the receiver: `(*Stack[T]).Push`.
+                        if pointer {
+                            format!("(*{base}).{name}")
+                        } else {
+                            format!("({base}).{name}")
+                        }
+                    }
+                    None => name,
+                };
+                let kind = if kind == K::MethodDecl {
+                    DeclKind::Method
+                } else {
+                    DeclKind::Function
+                };
+                let d = self.new_decl(&node, kind, local, 0);
+                self.scope_stack.push(d);
+                Some(d)
+            }
+            K::FuncLit => {
+                let parent = self.scope();
+                let n = self.closure_counts.entry(parent).or_insert(0);
+                *n += 1;
+                let n = *n;
+                let parent_name = self.decls[parent as usize].local_name.clone();
+                let d = self.new_decl(
+                    &node,
+                    DeclKind::Closure,
+                    format!("{parent_name}${n}"),
+                    parent,
+                );
+                self.scope_stack.push(d);
+                Some(d)
+            }
+            K::TypeSpec => {
+                let name = node
+                    .child_by_field_name("name")
+                    .map(|n| walk::text(&n, self.source).into_owned())
+                    .unwrap_or_default();
+                Some(self.new_decl(&node, DeclKind::Type, name, 0))
+            }
+            _ => None,
+        };
+        self.frames.push(Frame {
+            start: self.results.len(),
+            kind,
+            decl,
+        });
+        true
+    }
+
+    fn exit(&mut self, node: Node<'t>, field: u16) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        if matches!(frame.kind, K::FunctionDecl | K::MethodDecl | K::FuncLit) {
+            // Bindings and calls of the body are in; the signature binds in the same scope.
+        }
+        let val = self.lower(node, &frame);
+        if matches!(frame.kind, K::FunctionDecl | K::MethodDecl | K::FuncLit) {
+            self.scope_stack.pop();
+        }
+        self.results.truncate(frame.start);
+        self.results.push(Child {
+            field,
+            kind: frame.kind,
+            val,
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ssa_style_names_for_functions_methods_and_closures() {
+        let f = extract(
+            "svc.go",
+            b"package svc\n\ntype S struct{ repo Repo }\n\nfunc (s *S) Run() { f := func() { g := func() {}; g() }; f() }\nfunc (s S) Name() string { return \"\" }\nfunc New() *S { return &S{} }\n",
+        );
+        let names: Vec<&str> = f.decls.iter().map(|d| d.local_name.as_str()).collect();
+        assert_eq!(
+            names,
+            vec![
+                "init",
+                "S",
+                "(*S).Run",
+                "(*S).Run$1",
+                "(*S).Run$1$1",
+                "(S).Name",
+                "New"
+            ]
+        );
+        assert_eq!(f.decls[1].kind, DeclKind::Struct);
+        assert_eq!(f.calls.len(), 2);
     }
 }

@@ -1,10 +1,889 @@
-//! Go resolution (in progress).
-use super::{Builder, SourceFile};
+//! Go resolution: package identity from `go.mod` + directory, then calls
+//! resolved through declared types: same-package and imported functions;
+//! methods on receivers, parameters, typed locals, `&T{}` / `T{}` literals
+//! and constructor results; fields of structs (`s.repo.Save()`); methods
+//! promoted from embedded fields; closures and method values bound to
+//! locals; and interface calls, which reach every method of that name on a
+//! repository type whose method set covers the interface (`Possible`).
+
 use std::collections::HashMap;
-pub fn package_paths(_files: &[SourceFile], _go: &[u32]) -> HashMap<u32, String> {
-    HashMap::new()
+
+use super::{Builder, DeclId, SourceFile};
+use crate::lang::go::{Binding, ExprId, GoExpr, GoFacts, GoType, GoTypeBody, TypeId};
+use crate::model::{Confidence, DeclKind, Lang, LangFacts, Sym};
+
+/// Import path of every Go file: the module path of the nearest enclosing
+/// `go.mod` plus the directory below it; without a go.mod, the directory.
+pub fn package_paths(
+    files: &[SourceFile],
+    go_files: &[u32],
+    go_modules: &[(String, String)],
+) -> HashMap<u32, String> {
+    let mut out = HashMap::new();
+    for &i in go_files {
+        let path = files[i as usize].path;
+        let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
+        let module = go_modules
+            .iter()
+            .filter(|(mdir, _)| {
+                mdir.is_empty() || dir == mdir || dir.starts_with(&format!("{mdir}/"))
+            })
+            .max_by_key(|(mdir, _)| mdir.len());
+        let import = match module {
+            Some((mdir, mpath)) => {
+                let rest = dir
+                    .strip_prefix(mdir.as_str())
+                    .unwrap_or("")
+                    .trim_start_matches('/');
+                if rest.is_empty() {
+                    mpath.clone()
+                } else {
+                    format!("{mpath}/{rest}")
+                }
+            }
+            None => {
+                if dir.is_empty() {
+                    match &files[i as usize].facts.lang_facts {
+                        LangFacts::Go(g) => files[i as usize].facts.sym(g.package).to_owned(),
+                        _ => String::new(),
+                    }
+                } else {
+                    dir.to_owned()
+                }
+            }
+        };
+        out.insert(i, import);
+    }
+    out
 }
+
+/// `(*T).M` → `(*pkg.T).M`, `F` → `pkg.F`, `F$1` → `pkg.F$1`.
 pub fn qualified_name(pkg: &str, local: &str) -> String {
-    format!("{pkg}.{local}")
+    if let Some(rest) = local.strip_prefix("(*") {
+        format!("(*{pkg}.{rest}")
+    } else if let Some(rest) = local.strip_prefix('(') {
+        format!("({pkg}.{rest}")
+    } else {
+        format!("{pkg}.{local}")
+    }
 }
-pub fn resolve(_b: &mut Builder, _files: &[SourceFile], _go: &[u32]) {}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum PkgRef {
+    Repo(usize),
+    Ext(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum RType {
+    Unknown,
+    Named(PkgRef, String),
+    Pointer(Box<RType>),
+    Slice(Box<RType>),
+    Map(Box<RType>),
+    Chan(Box<RType>),
+    Func(Vec<RType>),
+    /// A type used as a value (`T.Method`, conversions).
+    TypeValue(Box<RType>),
+}
+
+impl RType {
+    fn deref(&self) -> &RType {
+        match self {
+            RType::Pointer(inner) => inner,
+            other => other,
+        }
+    }
+}
+
+struct Ctx<'a> {
+    file: u32,
+    facts: &'a crate::model::FileFacts,
+    go: &'a GoFacts,
+    base: DeclId,
+    pkg: usize,
+    imports: HashMap<&'a str, &'a str>,
+    /// (scope, name) → bindings
+    bindings: HashMap<(u32, Sym), Vec<&'a Binding>>,
+}
+
+#[derive(Default)]
+struct Package {
+    path: String,
+    funcs: HashMap<String, (usize, u32)>,
+    types: HashMap<String, (usize, usize)>,
+    methods: HashMap<(String, String), DeclId>,
+    vars: HashMap<String, (usize, u32)>,
+    init: Option<DeclId>,
+}
+
+struct Analysis<'a> {
+    ctxs: Vec<Ctx<'a>>,
+    pkgs: Vec<Package>,
+    pkg_by_path: HashMap<String, usize>,
+    func_results: HashMap<DeclId, (usize, Vec<TypeId>)>,
+    implementors: HashMap<(usize, String), Vec<(usize, String)>>,
+}
+
+const BUILTIN_FUNCS: &[&str] = &[
+    "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
+    "min", "new", "panic", "print", "println", "real", "recover",
+];
+/// Standard-library types whose methods have value receivers.
+const VALUE_RECEIVER_TYPES: &[&str] = &[
+    "time.Time",
+    "time.Duration",
+    "time.Month",
+    "time.Weekday",
+    "reflect.Value",
+    "reflect.Kind",
+    "net.IP",
+    "net.IPMask",
+    "net/netip.Addr",
+    "net/netip.Prefix",
+    "net/url.Values",
+    "net/http.Header",
+    "net/http.HandlerFunc",
+    "math/big.Word",
+    "os.FileMode",
+    "io/fs.FileMode",
+    "sort.IntSlice",
+    "sort.StringSlice",
+    "encoding/json.Number",
+    "encoding/json.RawMessage",
+    "regexp/syntax.Op",
+    "strings.Reader",
+    "context.CancelFunc",
+];
+
+const BUILTIN_TYPES: &[&str] = &[
+    "bool",
+    "byte",
+    "complex64",
+    "complex128",
+    "error",
+    "float32",
+    "float64",
+    "int",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "rune",
+    "string",
+    "uint",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "uintptr",
+    "any",
+    "comparable",
+];
+
+pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
+    if go_files.is_empty() {
+        return;
+    }
+    let mut a = Analysis {
+        ctxs: Vec::new(),
+        pkgs: Vec::new(),
+        pkg_by_path: HashMap::new(),
+        func_results: HashMap::new(),
+        implementors: HashMap::new(),
+    };
+    for &fi in go_files {
+        let facts = files[fi as usize].facts;
+        let LangFacts::Go(go) = &facts.lang_facts else {
+            continue;
+        };
+        let path = b.res.file_module[fi as usize].clone();
+        let pkg = match a.pkg_by_path.get(&path) {
+            Some(&p) => p,
+            None => {
+                a.pkgs.push(Package {
+                    path: path.clone(),
+                    ..Default::default()
+                });
+                a.pkg_by_path.insert(path, a.pkgs.len() - 1);
+                a.pkgs.len() - 1
+            }
+        };
+        let mut bindings: HashMap<(u32, Sym), Vec<&Binding>> = HashMap::new();
+        for (scope, name, bind) in &go.bindings {
+            bindings.entry((*scope, *name)).or_default().push(bind);
+        }
+        let imports = go
+            .imports
+            .iter()
+            .map(|(l, p)| (facts.sym(*l), facts.sym(*p)))
+            .collect();
+        a.ctxs.push(Ctx {
+            file: fi,
+            facts,
+            go,
+            base: b.res.file_base[fi as usize],
+            pkg,
+            imports,
+            bindings,
+        });
+    }
+    // Package symbol tables.
+    let mut init_counts: HashMap<usize, u32> = HashMap::new();
+    for ci in 0..a.ctxs.len() {
+        let (pkg, base, facts, go) = (
+            a.ctxs[ci].pkg,
+            a.ctxs[ci].base,
+            a.ctxs[ci].facts,
+            a.ctxs[ci].go,
+        );
+        let p = &mut a.pkgs[pkg];
+        if p.init.is_none() {
+            p.init = Some(base);
+        }
+        for (fi, f) in go.funcs.iter().enumerate() {
+            let name = facts.sym(f.name).to_owned();
+            let id = base + f.decl;
+            a.func_results.insert(id, (ci, f.results.clone()));
+            match &f.recv {
+                Some((recv, _)) => {
+                    let recv = facts.sym(*recv);
+                    let recv = recv.split('[').next().unwrap_or(recv).to_owned();
+                    p.methods.insert((recv, name), id);
+                }
+                None if name == "init" => {
+                    let n = init_counts.entry(pkg).or_insert(0);
+                    *n += 1;
+                    b.res.decls[id as usize].name = format!("{}.init#{n}", p.path);
+                }
+                None => {
+                    p.funcs.insert(name, (ci, fi as u32));
+                }
+            }
+        }
+        for (ti, t) in go.type_decls.iter().enumerate() {
+            p.types.insert(facts.sym(t.name).to_owned(), (ci, ti));
+        }
+        for (scope, name, _) in &go.bindings {
+            if *scope == 0 {
+                p.vars.insert(facts.sym(*name).to_owned(), (ci, *name));
+            }
+        }
+    }
+    // The synthetic package initializer calls each source `init()`.
+    for ci in 0..a.ctxs.len() {
+        let (pkg, base, go) = (a.ctxs[ci].pkg, a.ctxs[ci].base, a.ctxs[ci].go);
+        let init = a.pkgs[pkg].init.unwrap_or(base);
+        for f in &go.funcs {
+            let id = base + f.decl;
+            if f.recv.is_none() && b.res.decls[id as usize].name.contains(".init#") {
+                b.edge(init, id, Confidence::Certain, a.ctxs[ci].file, u32::MAX);
+            }
+        }
+    }
+    for ci in 0..a.ctxs.len() {
+        for call in 0..a.ctxs[ci].go.calls.len() {
+            a.emit(b, ci, call);
+        }
+    }
+    // Per-file package-level decls merge into one `pkg.init`.
+    for ci in 0..a.ctxs.len() {
+        let canonical = a.pkgs[a.ctxs[ci].pkg].init.unwrap_or(a.ctxs[ci].base);
+        let own = a.ctxs[ci].base;
+        if own != canonical {
+            for e in &mut b.res.edges {
+                if e.caller == own {
+                    e.caller = canonical;
+                }
+            }
+            for u in &mut b.res.unresolved {
+                if u.caller == own {
+                    u.caller = canonical;
+                }
+            }
+        }
+    }
+    let _ = DeclKind::Package;
+}
+
+enum Callee {
+    Decl(DeclId, Confidence),
+    External(String),
+    /// Known not to be a call of code (builtin, conversion).
+    NotACall,
+    Unresolved(String),
+}
+
+impl<'a> Analysis<'a> {
+    fn sym(&self, ci: usize, s: Sym) -> &'a str {
+        self.ctxs[ci].facts.sym(s)
+    }
+
+    fn expr(&self, ci: usize, e: ExprId) -> &'a GoExpr {
+        self.ctxs[ci]
+            .go
+            .exprs
+            .get(e as usize)
+            .unwrap_or(&GoExpr::Unknown)
+    }
+
+    fn scope_parent(&self, ci: usize, scope: u32) -> Option<u32> {
+        let d = self.ctxs[ci].facts.decls.get(scope as usize)?;
+        if scope == 0 {
+            None
+        } else {
+            Some(d.parent.unwrap_or(0))
+        }
+    }
+
+    /// The binding of a local name, searching enclosing closures, then package level.
+    fn local(&self, ci: usize, scope: u32, name: Sym) -> Option<(usize, &'a Binding)> {
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            if let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)) {
+                return list.first().map(|b| (ci, *b));
+            }
+            s = self.scope_parent(ci, cur);
+        }
+        // Package-level variables of other files of the same package.
+        let text = self.sym(ci, name);
+        let (vci, vname) = *self.pkgs[self.ctxs[ci].pkg].vars.get(text)?;
+        self.ctxs[vci]
+            .bindings
+            .get(&(0, vname))
+            .and_then(|l| l.first())
+            .map(|b| (vci, *b))
+    }
+
+    fn resolve_type(&self, ci: usize, t: TypeId, depth: u32) -> RType {
+        if depth > 12 {
+            return RType::Unknown;
+        }
+        let go = self.ctxs[ci].go;
+        match go.types.get(t as usize).unwrap_or(&GoType::Unknown) {
+            GoType::Unknown => RType::Unknown,
+            GoType::Named { pkg: None, name } => {
+                let name = self.sym(ci, *name);
+                if BUILTIN_TYPES.contains(&name) {
+                    return RType::Named(PkgRef::Ext(String::new()), name.to_owned());
+                }
+                let pkg = self.ctxs[ci].pkg;
+                if self.pkgs[pkg].types.contains_key(name) {
+                    RType::Named(PkgRef::Repo(pkg), name.to_owned())
+                } else {
+                    RType::Unknown
+                }
+            }
+            GoType::Named {
+                pkg: Some(alias),
+                name,
+            } => {
+                let alias = self.sym(ci, *alias);
+                let name = self.sym(ci, *name).to_owned();
+                match self.ctxs[ci].imports.get(alias) {
+                    Some(path) => match self.pkg_by_path.get(*path) {
+                        Some(&p) => RType::Named(PkgRef::Repo(p), name),
+                        None => RType::Named(PkgRef::Ext((*path).to_owned()), name),
+                    },
+                    None => RType::Unknown,
+                }
+            }
+            GoType::Pointer(inner) => {
+                RType::Pointer(Box::new(self.resolve_type(ci, *inner, depth + 1)))
+            }
+            GoType::Slice(inner) => {
+                RType::Slice(Box::new(self.resolve_type(ci, *inner, depth + 1)))
+            }
+            GoType::Map(_, v) => RType::Map(Box::new(self.resolve_type(ci, *v, depth + 1))),
+            GoType::Chan(inner) => RType::Chan(Box::new(self.resolve_type(ci, *inner, depth + 1))),
+            GoType::Func { results } => RType::Func(
+                results
+                    .iter()
+                    .map(|r| self.resolve_type(ci, *r, depth + 1))
+                    .collect(),
+            ),
+        }
+    }
+
+    fn binding_type(&self, ci: usize, scope: u32, b: &Binding, depth: u32) -> RType {
+        match b {
+            Binding::Type(t) => self.resolve_type(ci, *t, 0),
+            Binding::Value(e) => self.type_of(ci, scope, *e, depth + 1),
+        }
+    }
+
+    fn type_of(&self, ci: usize, scope: u32, e: ExprId, depth: u32) -> RType {
+        if depth > 24 {
+            return RType::Unknown;
+        }
+        match self.expr(ci, e) {
+            GoExpr::Ident(n) => {
+                if let Some((bci, b)) = self.local(ci, scope, *n) {
+                    let bscope = if bci == ci { scope } else { 0 };
+                    return self.binding_type(bci, bscope, b, depth);
+                }
+                let name = self.sym(ci, *n);
+                let pkg = self.ctxs[ci].pkg;
+                if let Some(&(fci, fi)) = self.pkgs[pkg].funcs.get(name) {
+                    let f = &self.ctxs[fci].go.funcs[fi as usize];
+                    return RType::Func(
+                        f.results
+                            .iter()
+                            .map(|r| self.resolve_type(fci, *r, 0))
+                            .collect(),
+                    );
+                }
+                if self.pkgs[pkg].types.contains_key(name) || BUILTIN_TYPES.contains(&name) {
+                    let t = if BUILTIN_TYPES.contains(&name) {
+                        PkgRef::Ext(String::new())
+                    } else {
+                        PkgRef::Repo(pkg)
+                    };
+                    return RType::TypeValue(Box::new(RType::Named(t, name.to_owned())));
+                }
+                RType::Unknown
+            }
+            GoExpr::Selector(base, name) => {
+                let name = self.sym(ci, *name);
+                if let Some(pkg) = self.package_operand(ci, scope, *base) {
+                    return match pkg {
+                        PkgRef::Repo(p) => {
+                            if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name) {
+                                let f = &self.ctxs[fci].go.funcs[fi as usize];
+                                RType::Func(
+                                    f.results
+                                        .iter()
+                                        .map(|r| self.resolve_type(fci, *r, 0))
+                                        .collect(),
+                                )
+                            } else if let Some(&(vci, vname)) = self.pkgs[p].vars.get(name) {
+                                match self.ctxs[vci]
+                                    .bindings
+                                    .get(&(0, vname))
+                                    .and_then(|l| l.first())
+                                {
+                                    Some(b) => self.binding_type(vci, 0, b, depth),
+                                    None => RType::Unknown,
+                                }
+                            } else if self.pkgs[p].types.contains_key(name) {
+                                RType::TypeValue(Box::new(RType::Named(
+                                    PkgRef::Repo(p),
+                                    name.to_owned(),
+                                )))
+                            } else {
+                                RType::Unknown
+                            }
+                        }
+                        PkgRef::Ext(path) => RType::TypeValue(Box::new(RType::Named(
+                            PkgRef::Ext(path),
+                            name.to_owned(),
+                        ))),
+                    };
+                }
+                let bt = self.type_of(ci, scope, *base, depth + 1);
+                if let RType::Named(PkgRef::Repo(p), tname) = bt.deref() {
+                    if let Some(ft) = self.field_type(*p, tname, name, 0) {
+                        return ft;
+                    }
+                    if let Some(m) = self.method(*p, tname, name, 0)
+                        && let Some((fci, results)) = self.func_results.get(&m)
+                    {
+                        return RType::Func(
+                            results
+                                .iter()
+                                .map(|r| self.resolve_type(*fci, *r, 0))
+                                .collect(),
+                        );
+                    }
+                }
+                RType::Unknown
+            }
+            GoExpr::Call(c) => {
+                let call = &self.ctxs[ci].go.calls[*c as usize];
+                self.call_result(ci, scope, call.callee, &call.args, 0, depth)
+            }
+            GoExpr::Nth(inner, n) => match self.expr(ci, *inner) {
+                GoExpr::Call(c) => {
+                    let call = &self.ctxs[ci].go.calls[*c as usize];
+                    self.call_result(ci, scope, call.callee, &call.args, *n as usize, depth)
+                }
+                GoExpr::TypeAssert(_) | GoExpr::Index(_) if *n == 0 => {
+                    self.type_of(ci, scope, *inner, depth + 1)
+                }
+                GoExpr::TypeAssert(_) => RType::Unknown,
+                _ if *n == 0 => self.type_of(ci, scope, *inner, depth + 1),
+                _ => RType::Unknown,
+            },
+            GoExpr::Index(inner) => match self.type_of(ci, scope, *inner, depth + 1) {
+                RType::Slice(t) | RType::Map(t) => *t,
+                RType::Pointer(p) => match *p {
+                    RType::Slice(t) => *t,
+                    _ => RType::Unknown,
+                },
+                // `F[int]` instantiates a generic function: still F.
+                f @ RType::Func(_) => f,
+                tv @ RType::TypeValue(_) => tv,
+                _ => RType::Unknown,
+            },
+            GoExpr::Deref(inner) => match self.type_of(ci, scope, *inner, depth + 1) {
+                RType::Pointer(t) => *t,
+                RType::TypeValue(t) => RType::TypeValue(Box::new(RType::Pointer(t))),
+                _ => RType::Unknown,
+            },
+            GoExpr::AddrOf(inner) => {
+                RType::Pointer(Box::new(self.type_of(ci, scope, *inner, depth + 1)))
+            }
+            GoExpr::Composite(t) | GoExpr::TypeAssert(t) => self.resolve_type(ci, *t, 0),
+            GoExpr::RangeValue(inner) => match self.type_of(ci, scope, *inner, depth + 1) {
+                RType::Slice(t) | RType::Map(t) | RType::Chan(t) => *t,
+                RType::Pointer(p) => match *p {
+                    RType::Slice(t) => *t,
+                    _ => RType::Unknown,
+                },
+                _ => RType::Unknown,
+            },
+            GoExpr::Type(t) => RType::TypeValue(Box::new(self.resolve_type(ci, *t, 0))),
+            GoExpr::FuncLit(_) | GoExpr::Unknown => RType::Unknown,
+        }
+    }
+
+    /// The type a call returns (its `n`-th result).
+    fn call_result(
+        &self,
+        ci: usize,
+        scope: u32,
+        callee: ExprId,
+        args: &[ExprId],
+        n: usize,
+        depth: u32,
+    ) -> RType {
+        if let GoExpr::Ident(name) = self.expr(ci, callee)
+            && self.local(ci, scope, *name).is_none()
+        {
+            match self.sym(ci, *name) {
+                "new" => {
+                    return match args.first() {
+                        Some(&a) => match self.type_of(ci, scope, a, depth + 1) {
+                            RType::TypeValue(t) => RType::Pointer(t),
+                            _ => RType::Unknown,
+                        },
+                        None => RType::Unknown,
+                    };
+                }
+                "make" => {
+                    return match args.first() {
+                        Some(&a) => match self.type_of(ci, scope, a, depth + 1) {
+                            RType::TypeValue(t) => *t,
+                            _ => RType::Unknown,
+                        },
+                        None => RType::Unknown,
+                    };
+                }
+                "append" => {
+                    return args
+                        .first()
+                        .map(|&a| self.type_of(ci, scope, a, depth + 1))
+                        .unwrap_or(RType::Unknown);
+                }
+                _ => {}
+            }
+        }
+        match self.type_of(ci, scope, callee, depth + 1) {
+            RType::Func(results) => results.into_iter().nth(n).unwrap_or(RType::Unknown),
+            RType::TypeValue(t) if n == 0 => *t,
+            _ => RType::Unknown,
+        }
+    }
+
+    /// If `e` names an imported package (not shadowed), which one.
+    fn package_operand(&self, ci: usize, scope: u32, e: ExprId) -> Option<PkgRef> {
+        let GoExpr::Ident(n) = self.expr(ci, e) else {
+            return None;
+        };
+        if self.local(ci, scope, *n).is_some() {
+            return None;
+        }
+        let path = *self.ctxs[ci].imports.get(self.sym(ci, *n))?;
+        Some(match self.pkg_by_path.get(path) {
+            Some(&p) => PkgRef::Repo(p),
+            None => PkgRef::Ext(path.to_owned()),
+        })
+    }
+
+    fn type_body(&self, pkg: usize, name: &str) -> Option<(usize, &'a GoTypeBody)> {
+        let &(tci, ti) = self.pkgs[pkg].types.get(name)?;
+        Some((tci, &self.ctxs[tci].go.type_decls[ti].body))
+    }
+
+    fn field_type(&self, pkg: usize, tname: &str, field: &str, depth: u32) -> Option<RType> {
+        if depth > 4 {
+            return None;
+        }
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        for f in fields {
+            if let Some(n) = f.name
+                && self.sym(tci, n) == field
+            {
+                return Some(self.resolve_type(tci, f.ty, 0));
+            }
+        }
+        // Fields promoted from embedded structs; an embedded field is also named by its type.
+        for f in fields.iter().filter(|f| f.name.is_none()) {
+            let t = self.resolve_type(tci, f.ty, 0);
+            if let RType::Named(PkgRef::Repo(p), n) = t.deref() {
+                if n == field {
+                    return Some(t.clone());
+                }
+                if let Some(ft) = self.field_type(*p, n, field, depth + 1) {
+                    return Some(ft);
+                }
+            }
+        }
+        None
+    }
+
+    /// A method of a repository type, own or promoted from an embedded field.
+    fn method(&self, pkg: usize, tname: &str, name: &str, depth: u32) -> Option<DeclId> {
+        if depth > 4 {
+            return None;
+        }
+        if let Some(&m) = self.pkgs[pkg]
+            .methods
+            .get(&(tname.to_owned(), name.to_owned()))
+        {
+            return Some(m);
+        }
+        let (tci, body) = self.type_body(pkg, tname)?;
+        if let GoTypeBody::Struct(fields) = body {
+            for f in fields.iter().filter(|f| f.name.is_none()) {
+                if let RType::Named(PkgRef::Repo(p), n) = self.resolve_type(tci, f.ty, 0).deref()
+                    && let Some(m) = self.method(*p, n, name, depth + 1)
+                {
+                    return Some(m);
+                }
+            }
+        }
+        None
+    }
+
+    fn interface_methods(&self, pkg: usize, name: &str, depth: u32) -> Option<Vec<String>> {
+        if depth > 4 {
+            return None;
+        }
+        let (tci, body) = self.type_body(pkg, name)?;
+        let GoTypeBody::Interface { methods, embeds } = body else {
+            return None;
+        };
+        let mut out: Vec<String> = methods
+            .iter()
+            .map(|m| self.sym(tci, *m).to_owned())
+            .collect();
+        for e in embeds {
+            if let RType::Named(PkgRef::Repo(p), n) = self.resolve_type(tci, *e, 0)
+                && let Some(more) = self.interface_methods(p, &n, depth + 1)
+            {
+                out.extend(more);
+            }
+        }
+        Some(out)
+    }
+
+    /// Repository types whose method set covers the interface.
+    fn implementors(&mut self, pkg: usize, iface: &str) -> Vec<(usize, String)> {
+        let key = (pkg, iface.to_owned());
+        if let Some(v) = self.implementors.get(&key) {
+            return v.clone();
+        }
+        let wanted = self.interface_methods(pkg, iface, 0).unwrap_or_default();
+        let mut out = Vec::new();
+        if !wanted.is_empty() {
+            for (p, package) in self.pkgs.iter().enumerate() {
+                for (tname, &(tci, ti)) in &package.types {
+                    if matches!(
+                        self.ctxs[tci].go.type_decls[ti].body,
+                        GoTypeBody::Interface { .. }
+                    ) {
+                        continue;
+                    }
+                    if wanted.iter().all(|m| self.method(p, tname, m, 0).is_some()) {
+                        out.push((p, tname.clone()));
+                    }
+                }
+            }
+        }
+        out.sort();
+        self.implementors.insert(key, out.clone());
+        out
+    }
+
+    fn callees(&mut self, ci: usize, scope: u32, callee: ExprId, depth: u32) -> Vec<Callee> {
+        if depth > 8 {
+            return vec![Callee::Unresolved("callee too deeply nested".to_owned())];
+        }
+        match self.expr(ci, callee).clone() {
+            GoExpr::Ident(n) => {
+                let name = self.sym(ci, n);
+                if let Some((bci, b)) = self.local(ci, scope, n) {
+                    return match b {
+                        Binding::Value(v) => match self.expr(bci, *v) {
+                            GoExpr::FuncLit(d) => {
+                                vec![Callee::Decl(self.ctxs[bci].base + d, Confidence::Likely)]
+                            }
+                            GoExpr::Selector(..) | GoExpr::Ident(_) => self
+                                .callees(bci, if bci == ci { scope } else { 0 }, *v, depth + 1)
+                                .into_iter()
+                                .map(|c| match c {
+                                    Callee::Decl(d, conf) => {
+                                        Callee::Decl(d, conf.max(Confidence::Likely))
+                                    }
+                                    other => other,
+                                })
+                                .collect(),
+                            _ => vec![Callee::Unresolved(format!(
+                                "`{name}` holds a function value computed at run time"
+                            ))],
+                        },
+                        Binding::Type(_) => vec![Callee::Unresolved(format!(
+                            "`{name}` is a function-typed variable or parameter"
+                        ))],
+                    };
+                }
+                let pkg = self.ctxs[ci].pkg;
+                if let Some(&(fci, fi)) = self.pkgs[pkg].funcs.get(name) {
+                    let d = self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl;
+                    return vec![Callee::Decl(d, Confidence::Certain)];
+                }
+                if BUILTIN_FUNCS.contains(&name)
+                    || BUILTIN_TYPES.contains(&name)
+                    || self.pkgs[pkg].types.contains_key(name)
+                {
+                    return vec![Callee::NotACall];
+                }
+                vec![Callee::Unresolved(format!(
+                    "`{name}` is not declared in package {}",
+                    self.pkgs[pkg].path
+                ))]
+            }
+            GoExpr::FuncLit(d) => vec![Callee::Decl(self.ctxs[ci].base + d, Confidence::Certain)],
+            GoExpr::Index(inner) => self.callees(ci, scope, inner, depth + 1),
+            GoExpr::Type(_) | GoExpr::Composite(_) => vec![Callee::NotACall],
+            GoExpr::Selector(base, name) => {
+                let name_s = self.sym(ci, name);
+                if let Some(pkg) = self.package_operand(ci, scope, base) {
+                    return match pkg {
+                        PkgRef::Repo(p) => {
+                            if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name_s) {
+                                let d =
+                                    self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl;
+                                vec![Callee::Decl(d, Confidence::Certain)]
+                            } else if self.pkgs[p].types.contains_key(name_s) {
+                                vec![Callee::NotACall]
+                            } else {
+                                vec![Callee::Unresolved(format!(
+                                    "`{name_s}` is not a function of {}",
+                                    self.pkgs[p].path
+                                ))]
+                            }
+                        }
+                        PkgRef::Ext(path) => vec![Callee::External(format!("{path}.{name_s}"))],
+                    };
+                }
+                let bt = self.type_of(ci, scope, base, 0);
+                let (is_type_value, t) = match bt {
+                    RType::TypeValue(t) => (true, *t),
+                    other => (false, other),
+                };
+                let pointer = matches!(t, RType::Pointer(_));
+                match t.deref().clone() {
+                    RType::Named(PkgRef::Repo(p), tname) => {
+                        if let Some(m) = self.method(p, &tname, name_s, 0) {
+                            return vec![Callee::Decl(m, Confidence::Certain)];
+                        }
+                        if self.interface_methods(p, &tname, 0).is_some() {
+                            let impls = self.implementors(p, &tname);
+                            if impls.is_empty() {
+                                return vec![Callee::Unresolved(format!(
+                                    "no type in the repository implements {tname}"
+                                ))];
+                            }
+                            let mut out = Vec::new();
+                            for (ip, it) in impls {
+                                if let Some(m) = self.method(ip, &it, name_s, 0) {
+                                    out.push(Callee::Decl(m, Confidence::Possible));
+                                }
+                            }
+                            return out;
+                        }
+                        if let Some(RType::Func(_)) = self.field_type(p, &tname, name_s, 0) {
+                            return vec![Callee::Unresolved(format!(
+                                "`.{name_s}` is a function-valued field"
+                            ))];
+                        }
+                        let _ = is_type_value;
+                        vec![Callee::Unresolved(format!(
+                            "`{name_s}` not found on {tname}"
+                        ))]
+                    }
+                    RType::Named(PkgRef::Ext(path), tname) => {
+                        if path.is_empty() {
+                            // Methods of builtin types (`err.Error()`) are not repository code.
+                            return vec![Callee::External(format!("({tname}).{name_s}"))];
+                        }
+                        // Whether the method has a pointer receiver is not in the repository;
+                        // Go takes the address of addressable values, so pointer is the
+                        // better guess except for the standard library's value types.
+                        let value_type =
+                            VALUE_RECEIVER_TYPES.contains(&format!("{path}.{tname}").as_str());
+                        let recv = if pointer || !value_type {
+                            format!("(*{path}.{tname})")
+                        } else {
+                            format!("({path}.{tname})")
+                        };
+                        vec![Callee::External(format!("{recv}.{name_s}"))]
+                    }
+                    _ => vec![Callee::Unresolved(format!(
+                        "the receiver of `.{name_s}` has no known type"
+                    ))],
+                }
+            }
+            GoExpr::Call(_) => vec![Callee::Unresolved(
+                "callee is a function returned by a call".to_owned(),
+            )],
+            _ => vec![Callee::Unresolved("dynamic callee".to_owned())],
+        }
+    }
+
+    fn emit(&mut self, b: &mut Builder, ci: usize, call: usize) {
+        let facts = self.ctxs[ci].facts;
+        let site = &facts.calls[call];
+        let scope = site.caller;
+        let caller = self.ctxs[ci].base + scope;
+        let callee = self.ctxs[ci].go.calls[call].callee;
+        let file = self.ctxs[ci].file;
+        let targets = self.callees(ci, scope, callee, 0);
+        let mut resolved = false;
+        for t in targets {
+            match t {
+                Callee::Decl(d, conf) => {
+                    b.edge(caller, d, conf, file, call as u32);
+                    resolved = true;
+                }
+                Callee::External(name) => {
+                    let d = b.external(&name, Lang::Go);
+                    b.edge(caller, d, Confidence::Certain, file, call as u32);
+                    resolved = true;
+                }
+                Callee::NotACall => resolved = true,
+                Callee::Unresolved(reason) => {
+                    if !resolved {
+                        b.unresolved(caller, file, call as u32, reason);
+                        resolved = true;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -149,7 +149,8 @@ impl Builder {
 }
 
 /// Resolve a whole repository.
-pub fn resolve(files: &[SourceFile]) -> Resolution {
+/// `go_modules` lists each `go.mod` as (directory, module path).
+pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolution {
     let mut b = Builder::new();
     // Qualified names need the whole file set (package roots, go.mod), so
     // they are computed here, not at extraction.
@@ -160,7 +161,7 @@ pub fn resolve(files: &[SourceFile]) -> Resolution {
         .filter(|&i| files[i as usize].facts.lang == Lang::Go)
         .collect();
     let py_modules = python::module_names(files, &py_files);
-    let go_packages = go::package_paths(files, &go_files);
+    let go_packages = go::package_paths(files, &go_files, go_modules);
     b.res.file_module = vec![String::new(); files.len()];
     for (i, f) in files.iter().enumerate() {
         let base = b.res.decls.len() as DeclId;
