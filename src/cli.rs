@@ -191,6 +191,7 @@ pub fn run() -> Result<ExitCode> {
         .or(cli.path.clone())
         .unwrap_or_else(|| PathBuf::from("."));
     let json = cli.json;
+    let overview = cli.command.is_none();
     let command = cli.command.unwrap_or(Command::Index);
     if let Command::Bench { path, runs } = &command {
         let path = path.clone().unwrap_or(repo);
@@ -202,6 +203,7 @@ pub fn run() -> Result<ExitCode> {
     let index = open(&repo)?;
     let mut out = std::io::stdout().lock();
     let result = match command {
+        Command::Index if overview && !json => cmd_overview(&index, &mut out),
         Command::Index => cmd_index(&index, json, &mut out),
         Command::Find { query, limit } => cmd_find(&index, &query, limit, json, &mut out),
         Command::Show { name } => {
@@ -389,6 +391,29 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
             "  {} files have syntax errors (indexed as far as they parse)",
             s.files_with_syntax_errors.len()
         )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What `ripple PATH` prints until the explorer opens there: the index
+/// summary and the places to start (the most-called declarations).
+fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
+    cmd_index(index, false, out)?;
+    let res = &index.res;
+    let mut hot: Vec<(usize, DeclId)> = (0..res.decls.len() as DeclId)
+        .filter(|&d| !res.decls[d as usize].is_external() && res.decls[d as usize].kind.is_callable())
+        .map(|d| (index.graph.fan_in(res, d), d))
+        .filter(|(n, _)| *n > 0)
+        .collect();
+    hot.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    writeln!(out, "\nhotspots (most direct callers):")?;
+    for (n, d) in hot.iter().take(10) {
+        let r = DeclRef::of(index, *d);
+        writeln!(out, "  {n:>4}  {}  {}", r.name, location(&r))?;
+    }
+    if let Some((_, top)) = hot.first() {
+        let name = &res.decls[*top as usize].name;
+        writeln!(out, "\nnext: ripple --repo {} blast '{}'", index.root.display(), name)?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -1,0 +1,96 @@
+//! Call-graph correctness on the fixture repositories: each case under
+//! `tests/fixtures/{python,go}/…` has an `expected.json` (callee lists per
+//! declaration, the format of `ripple edges --format json`) written by hand
+//! from what the program does at run time.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+use ripple::index::{Index, NoProgress};
+
+type Graph = BTreeMap<String, BTreeSet<String>>;
+
+fn cases(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        if dir.join("expected.json").exists() {
+            out.push(dir);
+            continue;
+        }
+        if let Ok(entries) = std::fs::read_dir(&dir) {
+            for e in entries.flatten() {
+                if e.path().is_dir() {
+                    stack.push(e.path());
+                }
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+fn actual(dir: &Path) -> Graph {
+    let db = tempfile::tempdir().unwrap();
+    let index = Index::open_with(dir, Some(&db.path().join("index.db")), &NoProgress).unwrap();
+    let res = &index.res;
+    let mut g = Graph::new();
+    for d in &res.decls {
+        if d.kind.is_callable() || d.is_external() {
+            g.entry(d.name.clone()).or_default();
+        }
+    }
+    for e in &res.edges {
+        g.entry(res.decls[e.caller as usize].name.clone())
+            .or_default()
+            .insert(res.decls[e.callee as usize].name.clone());
+    }
+    g
+}
+
+fn edges(g: &Graph) -> BTreeSet<(String, String)> {
+    g.iter().flat_map(|(a, bs)| bs.iter().map(move |b| (a.clone(), b.clone()))).collect()
+}
+
+#[test]
+fn fixture_call_graphs_match_expected_edges() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let gaps_text = std::fs::read_to_string(root.join("KNOWN_GAPS.txt")).unwrap();
+    let gaps: BTreeSet<&str> = gaps_text
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut failures = Vec::new();
+    let mut fixed = Vec::new();
+    let (mut tp, mut fp, mut fneg, mut total) = (0usize, 0usize, 0usize, 0usize);
+    for lang in ["python", "go"] {
+        for dir in cases(&root.join(lang)) {
+            total += 1;
+            let name = dir.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
+            let expected: Graph = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+            let (want, got) = (edges(&expected), edges(&actual(&dir)));
+            tp += want.intersection(&got).count();
+            fp += got.difference(&want).count();
+            fneg += want.difference(&got).count();
+            let exact = want == got;
+            match (exact, gaps.contains(name.as_str())) {
+                (true, true) => fixed.push(name),
+                (false, false) => failures.push(format!(
+                    "{name}:\n  missing {:?}\n  extra {:?}",
+                    want.difference(&got).collect::<Vec<_>>(),
+                    got.difference(&want).collect::<Vec<_>>()
+                )),
+                _ => {}
+            }
+        }
+    }
+    eprintln!(
+        "{total} fixture cases; edge precision {:.3}, recall {:.3}",
+        tp as f64 / (tp + fp).max(1) as f64,
+        tp as f64 / (tp + fneg).max(1) as f64
+    );
+    assert!(total >= 70, "fixtures went missing: only {total} cases");
+    assert!(fixed.is_empty(), "these now match exactly; delete them from KNOWN_GAPS.txt: {fixed:?}");
+    assert!(failures.is_empty(), "call graphs differ from expected:\n{}", failures.join("\n"));
+}
