@@ -136,8 +136,7 @@ pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> Unresolv
 /// The last identifier of a name or callee text (`self.repo.save` → `save`).
 pub fn short_name(text: &str) -> &str {
     let t = text.trim_end_matches(')');
-    let t = t.rsplit(['.', ' ', '(', '*']).next().unwrap_or(t);
-    t
+    t.rsplit(['.', ' ', '(', '*']).next().unwrap_or(t)
 }
 
 pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {

@@ -401,7 +401,9 @@ fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
     cmd_index(index, false, out)?;
     let res = &index.res;
     let mut hot: Vec<(usize, DeclId)> = (0..res.decls.len() as DeclId)
-        .filter(|&d| !res.decls[d as usize].is_external() && res.decls[d as usize].kind.is_callable())
+        .filter(|&d| {
+            !res.decls[d as usize].is_external() && res.decls[d as usize].kind.is_callable()
+        })
         .map(|d| (index.graph.fan_in(res, d), d))
         .filter(|(n, _)| *n > 0)
         .collect();
@@ -413,7 +415,12 @@ fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
     }
     if let Some((_, top)) = hot.first() {
         let name = &res.decls[*top as usize].name;
-        writeln!(out, "\nnext: ripple --repo {} blast '{}'", index.root.display(), name)?;
+        writeln!(
+            out,
+            "\nnext: ripple --repo {} blast '{}'",
+            index.root.display(),
+            name
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -819,10 +826,7 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
             }
             let kept: Vec<&str> = existing
                 .lines()
-                .filter(|l| {
-                    !l.starts_with(MARK)
-                        && !(l.contains("--repo") && l.contains(" index >/dev/null"))
-                })
+                .filter(|l| !l.starts_with(MARK) && !l.ends_with(" index >/dev/null 2>&1 &"))
                 .collect();
             let rest = kept.join("\n");
             if rest.trim() == "#!/bin/sh" || rest.trim().is_empty() {

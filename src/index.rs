@@ -75,7 +75,7 @@ pub struct Index {
 enum Outcome {
     Parsed {
         meta: StoredMeta,
-        facts: FileFacts,
+        facts: Box<FileFacts>,
         blob: Vec<u8>,
     },
     Touched {
@@ -162,7 +162,7 @@ impl Index {
             match out {
                 Outcome::Parsed { meta, facts, blob } => {
                     upserts.push((path, meta, blob));
-                    fresh.insert(i, facts);
+                    fresh.insert(i, *facts);
                 }
                 Outcome::Touched { meta } => touched.push((path, meta)),
                 Outcome::Skipped(reason) => {
@@ -228,7 +228,7 @@ impl Index {
                         match check_file(&root, f, None) {
                             Outcome::Parsed { meta, facts, blob } => {
                                 damaged.push((f.path.clone(), meta, blob));
-                                facts
+                                *facts
                             }
                             _ => continue,
                         }
@@ -353,5 +353,9 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
     }
     let facts = crate::lang::extract(f.lang, &f.path, &bytes);
     let blob = store::encode_facts(&facts);
-    Outcome::Parsed { meta, facts, blob }
+    Outcome::Parsed {
+        meta,
+        facts: Box::new(facts),
+        blob,
+    }
 }

@@ -49,7 +49,9 @@ fn actual(dir: &Path) -> Graph {
 }
 
 fn edges(g: &Graph) -> BTreeSet<(String, String)> {
-    g.iter().flat_map(|(a, bs)| bs.iter().map(move |b| (a.clone(), b.clone()))).collect()
+    g.iter()
+        .flat_map(|(a, bs)| bs.iter().map(move |b| (a.clone(), b.clone())))
+        .collect()
 }
 
 #[test]
@@ -67,8 +69,14 @@ fn fixture_call_graphs_match_expected_edges() {
     for lang in ["python", "go"] {
         for dir in cases(&root.join(lang)) {
             total += 1;
-            let name = dir.strip_prefix(&root).unwrap().to_string_lossy().replace('\\', "/");
-            let expected: Graph = serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap()).unwrap();
+            let name = dir
+                .strip_prefix(&root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            let expected: Graph =
+                serde_json::from_str(&std::fs::read_to_string(dir.join("expected.json")).unwrap())
+                    .unwrap();
             let (want, got) = (edges(&expected), edges(&actual(&dir)));
             tp += want.intersection(&got).count();
             fp += got.difference(&want).count();
@@ -91,6 +99,13 @@ fn fixture_call_graphs_match_expected_edges() {
         tp as f64 / (tp + fneg).max(1) as f64
     );
     assert!(total >= 70, "fixtures went missing: only {total} cases");
-    assert!(fixed.is_empty(), "these now match exactly; delete them from KNOWN_GAPS.txt: {fixed:?}");
-    assert!(failures.is_empty(), "call graphs differ from expected:\n{}", failures.join("\n"));
+    assert!(
+        fixed.is_empty(),
+        "these now match exactly; delete them from KNOWN_GAPS.txt: {fixed:?}"
+    );
+    assert!(
+        failures.is_empty(),
+        "call graphs differ from expected:\n{}",
+        failures.join("\n")
+    );
 }

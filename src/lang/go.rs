@@ -272,12 +272,10 @@ enum Lowered {
     Fields(u32),
     Iface(Vec<Sym>, Vec<TypeId>),
     Str(Sym),
-    Decl(u32),
 }
 
 struct Child {
     field: u16,
-    kind: K,
     val: Lowered,
 }
 
@@ -730,8 +728,10 @@ impl Extractor<'_> {
                 let results = Self::field(children, g.f_result);
                 let results = self.result_types(results);
                 let mut recv = None;
-                if let Some(Lowered::Params(p)) = Self::field(children, g.f_receiver) {
-                    if let Some((names, ty)) = self.params[p as usize].first().cloned() {
+                if let Some(Lowered::Params(p)) = Self::field(children, g.f_receiver)
+                    && let Some((names, ty)) = self.params[p as usize].first().cloned()
+                {
+                    {
                         let pointer = matches!(self.facts.types[ty as usize], GoType::Pointer(_));
                         let base = self.type_name_text(ty);
                         recv = Some((self.strings.intern(&base), pointer));
@@ -760,7 +760,7 @@ impl Extractor<'_> {
                     recv,
                     results,
                 });
-                Lowered::Decl(decl)
+                Lowered::None
             }
             K::ShortVar => {
                 let left = Self::field(children, g.f_left);
@@ -1062,11 +1062,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             self.scope_stack.pop();
         }
         self.results.truncate(frame.start);
-        self.results.push(Child {
-            field,
-            kind: frame.kind,
-            val,
-        });
+        self.results.push(Child { field, val });
     }
 }
 

@@ -216,7 +216,6 @@ enum K {
 }
 
 struct Grammar {
-    language: Language,
     kinds: KindTable<K>,
     f_body: u16,
     f_function: u16,
@@ -323,7 +322,6 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         f_type: f("type"),
         f_return_type: f("return_type"),
         kinds,
-        language,
     }
 });
 
@@ -689,11 +687,7 @@ impl<'s> Extractor<'s> {
         loop {
             let decl = &self.decls[cur as usize];
             if self.globals.contains(&(cur, name)) {
-                return if self.bindings.contains(&(0, name)) || true {
-                    PyExpr::Var { scope: 0, name }
-                } else {
-                    PyExpr::Free { name }
-                };
+                return PyExpr::Var { scope: 0, name };
             }
             if self.nonlocals.contains(&(cur, name)) {
                 skip_local = true;
@@ -717,7 +711,7 @@ impl<'s> Extractor<'s> {
         &self.results[start..]
     }
 
-    fn field<'a>(children: &'a [Child], field: u16) -> Option<&'a Lowered> {
+    fn field(children: &[Child], field: u16) -> Option<&Lowered> {
         if field == 0 {
             return None;
         }

@@ -1228,16 +1228,15 @@ impl Analysis<'_> {
                 self.add(slot, &recvs);
             }
             let params = &info.params;
-            let mut pi = shift;
-            for vals in &args {
-                let Some(p) = params.get(pi) else { break };
-                match p.kind {
-                    ParamKind::VarArgs | ParamKind::VarKwargs | ParamKind::KeywordOnly => break,
-                    _ => {}
+            for (vals, p) in args.iter().zip(params.iter().skip(shift)) {
+                if matches!(
+                    p.kind,
+                    ParamKind::VarArgs | ParamKind::VarKwargs | ParamKind::KeywordOnly
+                ) {
+                    break;
                 }
                 let slot = Slot::Var(decl, self.gsym(fci, p.name));
                 self.add(slot, vals);
-                pi += 1;
             }
             for (k, vals) in &kwargs {
                 if let Some(p) = params
