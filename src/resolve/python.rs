@@ -11,7 +11,7 @@
 //! instances is `Likely`; a call site with several candidate callees makes
 //! each of them `Possible`.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::{Builder, DeclId, SourceFile};
 use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr, PyFacts, PyFlow};
@@ -26,8 +26,8 @@ pub fn module_names(files: &[SourceFile], py_files: &[u32]) -> HashMap<u32, Stri
         .iter()
         .filter_map(|&i| files[i as usize].path.strip_suffix("/__init__.py"))
         .collect();
-    let mut taken: HashSet<String> = HashSet::new();
-    let mut out = HashMap::new();
+    let mut taken: HashSet<String> = HashSet::default();
+    let mut out = HashMap::default();
     for &i in py_files {
         let path = files[i as usize].path;
         let (dir, file) = match path.rsplit_once('/') {
@@ -98,6 +98,8 @@ enum Value {
     Func(DeclId),
     Class(DeclId),
     Instance(DeclId),
+    /// `self` inside a method of the class: an instance of it or of any subclass.
+    Cone(DeclId),
     /// A function reached through an instance or class: the receiver fills the first parameter.
     Bound {
         func: DeclId,
@@ -127,7 +129,11 @@ enum Slot {
 
 /// Container element slots without a literal key use this key.
 const ANY_KEY: GSym = u32::MAX;
-const MAX_SET: usize = 48;
+/// Pseudo-key whose readers depend on a container's set of keys.
+const KEYS: GSym = u32::MAX - 1;
+/// Pseudo-slot read by everything that walks the class hierarchy.
+const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
+const MAX_SET: usize = 24;
 const MAX_ROUNDS: usize = 40;
 const MAX_DEPTH: u32 = 48;
 
@@ -155,7 +161,18 @@ struct Analysis<'a> {
     decl_file: Vec<Option<u32>>,
     decl_local: Vec<u32>,
     changed: bool,
+    /// Resolved direct bases of each class, as last computed by its ClassBases constraint.
+    class_bases: HashMap<DeclId, Vec<DeclId>>,
+    hierarchy_dirty: bool,
+    constraints: Vec<Constraint>,
+    readers: std::cell::RefCell<HashMap<Slot, Vec<u32>>>,
+    current: std::cell::Cell<u32>,
+    worklist: Vec<u32>,
+    queued: Vec<bool>,
     mro_cache: HashMap<DeclId, Vec<DeclId>>,
+    /// Every class of the repository, and its direct subclasses (rebuilt each round).
+    classes: Vec<DeclId>,
+    children: HashMap<DeclId, Vec<DeclId>>,
     builtins: HashSet<&'static str>,
     module_is_init: HashSet<u32>,
 }
@@ -166,19 +183,28 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     }
     let mut a = Analysis {
         files: Vec::new(),
-        ctx_of_file: HashMap::new(),
+        ctx_of_file: HashMap::default(),
         strings: Vec::new(),
-        string_ids: HashMap::new(),
-        modules: HashMap::new(),
-        module_name_of: HashMap::new(),
-        slots: HashMap::new(),
-        container_keys: HashMap::new(),
-        dynamic_slots: HashSet::new(),
+        string_ids: HashMap::default(),
+        modules: HashMap::default(),
+        module_name_of: HashMap::default(),
+        slots: HashMap::default(),
+        container_keys: HashMap::default(),
+        dynamic_slots: HashSet::default(),
         decl_kind: b.res.decls.iter().map(|d| d.kind).collect(),
         decl_file: b.res.decls.iter().map(|d| d.file).collect(),
         decl_local: b.res.decls.iter().map(|d| d.local).collect(),
         changed: false,
-        mro_cache: HashMap::new(),
+        class_bases: HashMap::default(),
+        hierarchy_dirty: false,
+        constraints: Vec::new(),
+        readers: std::cell::RefCell::new(HashMap::default()),
+        current: std::cell::Cell::new(NO_CONSTRAINT),
+        worklist: Vec::new(),
+        queued: Vec::new(),
+        mro_cache: HashMap::default(),
+        classes: Vec::new(),
+        children: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
         module_is_init: py_files
             .iter()
@@ -208,18 +234,85 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.module_name_of.insert(fi, module);
     }
     a.seed();
-    for _ in 0..MAX_ROUNDS {
-        a.changed = false;
-        a.mro_cache.clear();
-        for ci in 0..a.files.len() {
-            a.apply_file(ci);
+    let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
+    for ci in 0..a.files.len() {
+        let cs = a.constraints_of(ci);
+        a.constraints.extend(cs);
+    }
+    a.queued = vec![false; a.constraints.len()];
+    // One sweep evaluates every constraint and records what each reads;
+    // then a worklist re-evaluates only constraints whose inputs grew (a
+    // change to a class's bases also drops the MRO and subclass caches), so
+    // an empty worklist is the fixpoint.
+    let t = std::time::Instant::now();
+    for id in 0..a.constraints.len() as u32 {
+        a.run(id);
+    }
+    let sweep = t.elapsed();
+    let mut steps = 0usize;
+    let mut epochs = 0usize;
+    let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
+    loop {
+        while let Some(id) = a.worklist.pop() {
+            a.queued[id as usize] = false;
+            a.run(id);
+            steps += 1;
+            if steps > budget {
+                break;
+            }
         }
-        if !a.changed {
+        if !a.hierarchy_dirty || steps > budget {
             break;
         }
+        epochs += 1;
+        a.hierarchy_dirty = false;
+        a.mro_cache.clear();
+        a.notify(HIERARCHY);
+    }
+    if debug {
+        let big = a.slots.values().filter(|v| v.len() >= MAX_SET).count();
+        eprintln!(
+            "sweep {sweep:?}, worklist {steps} steps in {epochs} epochs, total {:?}; {} slots, {big} saturated",
+            t.elapsed(),
+            a.slots.len()
+        );
     }
     a.mro_cache.clear();
+    if debug {
+        let mut shown = 0;
+        let mut kinds: HashMap<&str, usize> = HashMap::default();
+        for (slot, vals) in &a.slots {
+            if vals.len() < MAX_SET {
+                continue;
+            }
+            let k = match slot {
+                Slot::Var(..) => "var",
+                Slot::InstAttr(..) => "instattr",
+                Slot::Ret(_) => "ret",
+                Slot::Yield(_) => "yield",
+                Slot::Elem(..) => "elem",
+            };
+            *kinds.entry(k).or_default() += 1;
+            if shown < 12 {
+                shown += 1;
+                let desc = match slot {
+                    Slot::Var(d, n) | Slot::InstAttr(d, n) => format!(
+                        "{} {}",
+                        b.res.decls[*d as usize].name, a.strings[*n as usize]
+                    ),
+                    Slot::Ret(d) | Slot::Yield(d) => b.res.decls[*d as usize].name.clone(),
+                    Slot::Elem(site, _) => format!("site {site}"),
+                };
+                eprintln!("saturated {k} {desc}: {:?}", &vals[..4]);
+            }
+        }
+        eprintln!("saturated by kind: {kinds:?}");
+    }
+    let t = std::time::Instant::now();
     a.emit(b);
+    if debug {
+        eprintln!("emit: {:?}", t.elapsed());
+    }
 }
 
 impl<'a> Analysis<'a> {
@@ -264,18 +357,55 @@ impl<'a> Analysis<'a> {
             return;
         }
         let set = self.slots.entry(slot).or_default();
+        let mut grew = false;
         for v in vals {
             if set.len() >= MAX_SET {
                 break;
             }
             if !set.contains(v) {
                 set.push(*v);
-                self.changed = true;
+                grew = true;
+            }
+        }
+        if grew {
+            self.changed = true;
+            self.notify(slot);
+        }
+    }
+
+    /// Queue every constraint that read `slot`.
+    fn notify(&mut self, slot: Slot) {
+        let readers = self.readers.borrow();
+        if let Some(rs) = readers.get(&slot) {
+            for &r in rs {
+                if !self.queued[r as usize] {
+                    self.queued[r as usize] = true;
+                    self.worklist.push(r);
+                }
             }
         }
     }
 
+    /// Note that the running constraint depends on `slot`.
+    fn touch(&self, slot: Slot) {
+        let cur = self.current.get();
+        if cur == NO_CONSTRAINT {
+            return;
+        }
+        let mut readers = self.readers.borrow_mut();
+        let rs = readers.entry(slot).or_default();
+        let seen = if rs.len() <= 8 {
+            rs.contains(&cur)
+        } else {
+            rs.last() == Some(&cur)
+        };
+        if !seen {
+            rs.push(cur);
+        }
+    }
+
     fn get(&self, slot: Slot) -> Vec<Value> {
+        self.touch(slot);
         self.slots.get(&slot).cloned().unwrap_or_default()
     }
 
@@ -283,6 +413,9 @@ impl<'a> Analysis<'a> {
     /// as `self` (or the class as `cls`), parameters are not static, and
     /// slots written by anything but a definition or an import are dynamic.
     fn seed(&mut self) {
+        self.classes = (0..self.decl_kind.len() as DeclId)
+            .filter(|&d| self.decl_kind[d as usize] == DeclKind::Class && self.py_info(d).is_some())
+            .collect();
         for ci in 0..self.files.len() {
             let facts = self.files[ci].facts;
             let py = self.files[ci].py;
@@ -299,10 +432,14 @@ impl<'a> Analysis<'a> {
                 {
                     let class = self.gdecl(ci, class);
                     let slot = Slot::Var(decl, self.gsym(ci, first.name));
+                    // Methods run on instances of subclasses too: `self` is the
+                    // whole cone, resolved against subclass overrides on lookup,
+                    // instead of every subclass instance flowing in (which
+                    // saturates sets on real hierarchies such as TestCase).
                     let v = if info.is_classmethod {
                         Value::Class(class)
                     } else {
-                        Value::Instance(class)
+                        Value::Cone(class)
                     };
                     self.add(slot, &[v]);
                     // `self` is as good as the class it belongs to.
@@ -341,10 +478,52 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    fn apply_file(&mut self, ci: usize) {
+    /// Every constraint of a file: its flows, container literals and calls.
+    fn constraints_of(&self, ci: usize) -> Vec<Constraint> {
         let py = self.files[ci].py;
-        for flow in &py.flows {
-            match *flow {
+        let ci = ci as u32;
+        let mut out: Vec<Constraint> = (0..py.flows.len() as u32)
+            .map(|i| Constraint {
+                ci,
+                kind: ConsKind::Flow,
+                idx: i,
+            })
+            .collect();
+        for (e, expr) in py.exprs.iter().enumerate() {
+            if matches!(expr, PyExpr::Container { items } if !items.is_empty()) {
+                out.push(Constraint {
+                    ci,
+                    kind: ConsKind::Container,
+                    idx: e as u32,
+                });
+            }
+        }
+        out.extend((0..py.calls.len() as u32).map(|i| Constraint {
+            ci,
+            kind: ConsKind::Call,
+            idx: i,
+        }));
+        for (local, d) in self.files[ci as usize].facts.decls.iter().enumerate() {
+            if d.kind == DeclKind::Class && !py.decl_info[local].bases.is_empty() {
+                out.push(Constraint {
+                    ci,
+                    kind: ConsKind::ClassBases,
+                    idx: local as u32,
+                });
+            }
+        }
+        out
+    }
+
+    /// Evaluate one constraint, recording the slots it reads so that it is
+    /// evaluated again when (and only when) one of them grows.
+    fn run(&mut self, id: u32) {
+        let c = self.constraints[id as usize];
+        self.current.set(id);
+        let ci = c.ci as usize;
+        let py = self.files[ci].py;
+        match c.kind {
+            ConsKind::Flow => match py.flows[c.idx as usize] {
                 PyFlow::Assign { target, value } => {
                     let vals = self.eval(ci, value, 0);
                     self.write(ci, target, &vals);
@@ -359,24 +538,46 @@ impl<'a> Analysis<'a> {
                     let f = self.gdecl(ci, func);
                     self.add(Slot::Yield(f), &vals);
                 }
-            }
-        }
-        for (e, expr) in py.exprs.iter().enumerate() {
-            if let PyExpr::Container { items } = expr {
-                let site = self.site(ci, e as ExprId);
-                for (key, item) in items {
-                    let vals = self.eval(ci, *item, 0);
-                    if vals.is_empty() {
-                        continue;
+            },
+            ConsKind::Container => {
+                if let PyExpr::Container { items } = &py.exprs[c.idx as usize] {
+                    let site = self.site(ci, c.idx);
+                    for (key, item) in items {
+                        let vals = self.eval(ci, *item, 0);
+                        if vals.is_empty() {
+                            continue;
+                        }
+                        let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
+                        self.add(Slot::Elem(site, key), &vals);
                     }
-                    let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
-                    self.add(Slot::Elem(site, key), &vals);
+                }
+            }
+            ConsKind::Call => self.bind_call(ci, c.idx as usize),
+            ConsKind::ClassBases => {
+                let class = self.gdecl(ci, c.idx);
+                let bases = self.bases(class);
+                let old = self.class_bases.get(&class).cloned().unwrap_or_default();
+                let mut merged = old.clone();
+                for b in bases {
+                    if !merged.contains(&b) {
+                        merged.push(b);
+                    }
+                }
+                if merged != old {
+                    for &b in &merged {
+                        let kids = self.children.entry(b).or_default();
+                        if !kids.contains(&class) {
+                            kids.push(class);
+                        }
+                    }
+                    self.class_bases.insert(class, merged);
+                    // Re-walking every hierarchy user on each change would be
+                    // quadratic; changes are batched into epochs instead.
+                    self.hierarchy_dirty = true;
                 }
             }
         }
-        for call in 0..py.calls.len() {
-            self.bind_call(ci, call);
-        }
+        self.current.set(NO_CONSTRAINT);
     }
 
     fn write(&mut self, ci: usize, target: ExprId, vals: &[Value]) {
@@ -393,7 +594,9 @@ impl<'a> Analysis<'a> {
                 let name = self.gsym(ci, name);
                 for b in self.eval(ci, base, 0) {
                     match b {
-                        Value::Instance(c) => self.add(Slot::InstAttr(c, name), vals),
+                        Value::Instance(c) | Value::Cone(c) => {
+                            self.add(Slot::InstAttr(c, name), vals)
+                        }
                         Value::Class(c) => self.add(Slot::Var(c, name), vals),
                         Value::Module(f) => {
                             let m = self.module_decl(f);
@@ -410,6 +613,7 @@ impl<'a> Analysis<'a> {
                         let keys = self.container_keys.entry(site).or_default();
                         if !keys.contains(&key) {
                             keys.push(key);
+                            self.notify(Slot::Elem(site, KEYS));
                         }
                         self.add(Slot::Elem(site, key), vals);
                     }
@@ -474,7 +678,19 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
-            PyExpr::Container { .. } => vec![Value::Container(self.site(ci, expr))],
+            PyExpr::Container { items } => {
+                // A literal of constants (`["a", 1]`) can never hold a callable:
+                // it is not worth tracking as a value.
+                if !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|(_, e)| *e == crate::lang::python::UNKNOWN)
+                {
+                    Vec::new()
+                } else {
+                    vec![Value::Container(self.site(ci, expr))]
+                }
+            }
             PyExpr::Decl(d) => {
                 let g = self.gdecl(ci, *d);
                 match self.decl_kind[g as usize] {
@@ -546,6 +762,7 @@ impl<'a> Analysis<'a> {
     }
 
     fn elements(&self, site: u32, key: Option<GSym>) -> Vec<Value> {
+        self.touch(Slot::Elem(site, KEYS));
         let mut out = Vec::new();
         let keys = self.container_keys.get(&site).cloned().unwrap_or_default();
         for k in keys {
@@ -570,7 +787,7 @@ impl<'a> Analysis<'a> {
         match v {
             Value::Container(site) => self.elements(site, None),
             Value::Generator(f) => self.get(Slot::Yield(f)),
-            Value::Instance(c) => {
+            Value::Instance(c) | Value::Cone(c) => {
                 let mut out = Vec::new();
                 let iter_sym = self.intern("__iter__");
                 let next_sym = self.intern("__next__");
@@ -578,7 +795,7 @@ impl<'a> Analysis<'a> {
                     let produced = self.returns_of(it);
                     for p in produced {
                         match p {
-                            Value::Instance(c2) => {
+                            Value::Instance(c2) | Value::Cone(c2) => {
                                 for n in self.method_targets(c2, next_sym) {
                                     for r in self.returns_of(n) {
                                         push_unique(&mut out, r);
@@ -633,7 +850,7 @@ impl<'a> Analysis<'a> {
     fn free_name(&mut self, ci: usize, name: Sym) -> Vec<Value> {
         let gname = self.gsym(ci, name);
         let file = self.files[ci].file;
-        let mut seen = HashSet::new();
+        let mut seen = HashSet::default();
         let found = self.star_lookup(file, gname, &mut seen);
         if !found.is_empty() {
             return found;
@@ -762,7 +979,7 @@ impl Analysis<'_> {
                 if let Some(&sf) = self.modules.get(&sub) {
                     return vec![Value::Module(sf)];
                 }
-                let mut seen = HashSet::new();
+                let mut seen = HashSet::default();
                 self.star_lookup(f, name, &mut seen)
             }
             Value::Class(c) => self
@@ -770,13 +987,38 @@ impl Analysis<'_> {
                 .into_iter()
                 .map(|v| self.bind_class_member(v, c, false))
                 .collect(),
-            Value::Instance(c) => {
-                let mro = self.mro(c);
-                for k in &mro {
-                    let vals = self.get(Slot::InstAttr(*k, name));
-                    if !vals.is_empty() {
-                        return vals;
+            Value::Cone(c) => {
+                let mut out = self.attr(Value::Instance(c), name, depth + 1);
+                let found_upward = !out.is_empty();
+                for s in self.subclasses(c) {
+                    for v in self.get(Slot::Var(s, name)) {
+                        if let Value::Func(f) = v
+                            && self.decl_kind[f as usize] == DeclKind::Method
+                        {
+                            let bound = self.bind_func(f, s, true);
+                            push_unique(&mut out, bound);
+                        }
                     }
+                    if !found_upward {
+                        for v in self.get(Slot::InstAttr(s, name)) {
+                            push_unique(&mut out, v);
+                        }
+                    }
+                }
+                out
+            }
+            Value::Instance(c) => {
+                // Methods of every class in the MRO write the same instance
+                // dict, so their instance attributes are one namespace.
+                let mro = self.mro(c);
+                let mut inst = Vec::new();
+                for k in &mro {
+                    for v in self.get(Slot::InstAttr(*k, name)) {
+                        push_unique(&mut inst, v);
+                    }
+                }
+                if !inst.is_empty() {
+                    return inst;
                 }
                 let members = self.class_attr(c, name);
                 let mut out = Vec::new();
@@ -828,7 +1070,7 @@ impl Analysis<'_> {
             let slot = Slot::Var(func, self.gsym(ci, first.name));
             for v in self.get(slot) {
                 match v {
-                    Value::Instance(c) => out.push((c, true)),
+                    Value::Instance(c) | Value::Cone(c) => out.push((c, true)),
                     Value::Class(c) => out.push((c, false)),
                     _ => {}
                 }
@@ -887,6 +1129,22 @@ impl Analysis<'_> {
         }
     }
 
+    /// Transitive subclasses of `c` (not including `c`).
+    fn subclasses(&mut self, c: DeclId) -> Vec<DeclId> {
+        self.touch(HIERARCHY);
+        let mut out = Vec::new();
+        let mut stack = vec![c];
+        while let Some(k) = stack.pop() {
+            for &s in self.children.get(&k).into_iter().flatten() {
+                if s != c && !out.contains(&s) {
+                    out.push(s);
+                    stack.push(s);
+                }
+            }
+        }
+        out
+    }
+
     fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
         let Some((info, ci)) = self.py_info(c) else {
             return Vec::new();
@@ -910,10 +1168,12 @@ impl Analysis<'_> {
     /// hierarchies C3 rejects, since a call graph must not give up.
     fn mro(&mut self, c: DeclId) -> Vec<DeclId> {
         if let Some(m) = self.mro_cache.get(&c) {
+            self.touch(HIERARCHY);
             return m.clone();
         }
+        self.touch(HIERARCHY);
         self.mro_cache.insert(c, vec![c]);
-        let bases = self.bases(c);
+        let bases = self.class_bases.get(&c).cloned().unwrap_or_default();
         let mut seqs: Vec<Vec<DeclId>> = bases.iter().map(|&b| self.mro(b)).collect();
         seqs.push(bases.clone());
         let mut result = vec![c];
@@ -971,7 +1231,7 @@ impl Analysis<'_> {
         if kind == PyCallKind::With {
             let enter = self.intern("__enter__");
             for v in callees {
-                if let Value::Instance(c) = v {
+                if let Value::Instance(c) | Value::Cone(c) = v {
                     for m in self.method_targets(c, enter) {
                         for r in self.returns_of(m) {
                             push_unique(&mut out, r);
@@ -989,7 +1249,7 @@ impl Analysis<'_> {
                     }
                 }
                 Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
-                Value::Instance(c) => {
+                Value::Instance(c) | Value::Cone(c) => {
                     let call_sym = self.intern("__call__");
                     for m in self.method_targets(c, call_sym) {
                         for r in self.returns_of(m) {
@@ -997,7 +1257,16 @@ impl Analysis<'_> {
                         }
                     }
                 }
-                Value::External(p) => push_unique(&mut out, Value::External(p)),
+                Value::External(p) => {
+                    // `requests.Session()` is an instance of an external class
+                    // (PyCG names its methods `requests.Session.get`); the result
+                    // of an external *function* is unknown, and letting it flow
+                    // only spreads noise. Classes are told apart by convention.
+                    let last = self.strings[p as usize].rsplit('.').next().unwrap_or("");
+                    if last.starts_with(|c: char| c.is_ascii_uppercase()) {
+                        push_unique(&mut out, Value::External(p));
+                    }
+                }
                 Value::Builtin(_) => {
                     for r in self.builtin_result(ci, call, v) {
                         push_unique(&mut out, r);
@@ -1050,11 +1319,11 @@ impl Analysis<'_> {
                 let iter_sym = self.intern("__iter__");
                 let next_sym = self.intern("__next__");
                 for v in callees {
-                    if let Value::Instance(c) = v {
+                    if let Value::Instance(c) | Value::Cone(c) = v {
                         for it in self.method_targets(c, iter_sym) {
                             out.push(Target::Decl { decl: it, shift: 1 });
                             for r in self.returns_of(it) {
-                                if let Value::Instance(c2) = r {
+                                if let Value::Instance(c2) | Value::Cone(c2) = r {
                                     for n in self.method_targets(c2, next_sym) {
                                         out.push(Target::Decl { decl: n, shift: 1 });
                                     }
@@ -1069,7 +1338,7 @@ impl Analysis<'_> {
                 let enter = self.intern("__enter__");
                 let exit = self.intern("__exit__");
                 for v in callees {
-                    if let Value::Instance(c) = v {
+                    if let Value::Instance(c) | Value::Cone(c) = v {
                         for m in self.method_targets(c, enter) {
                             out.push(Target::Decl { decl: m, shift: 1 });
                         }
@@ -1125,7 +1394,7 @@ impl Analysis<'_> {
                         },
                     }
                 }
-                Value::Instance(c) => {
+                Value::Instance(c) | Value::Cone(c) => {
                     let call_sym = self.intern("__call__");
                     if let Some(&f) = self.method_targets(c, call_sym).first() {
                         out.push(Target::Decl { decl: f, shift: 1 });
@@ -1196,7 +1465,6 @@ impl Analysis<'_> {
             .iter()
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
             .collect();
-        let callees = self.callee_values(ci, call);
         for t in targets {
             let Target::Decl { decl, shift } = t else {
                 continue;
@@ -1204,29 +1472,6 @@ impl Analysis<'_> {
             let Some((info, fci)) = self.py_info(decl) else {
                 continue;
             };
-            // The receiver of a bound method or constructor fills the first parameter.
-            if shift == 1
-                && let Some(first) = info.params.first()
-            {
-                let slot = Slot::Var(decl, self.gsym(fci, first.name));
-                let recvs: Vec<Value> = callees
-                    .iter()
-                    .filter_map(|v| match *v {
-                        Value::Bound {
-                            func,
-                            recv,
-                            instance,
-                        } if func == decl => Some(if instance {
-                            Value::Instance(recv)
-                        } else {
-                            Value::Class(recv)
-                        }),
-                        Value::Class(k) => Some(Value::Instance(k)),
-                        _ => None,
-                    })
-                    .collect();
-                self.add(slot, &recvs);
-            }
             let params = &info.params;
             for (vals, p) in args.iter().zip(params.iter().skip(shift)) {
                 if matches!(
@@ -1365,6 +1610,24 @@ impl Analysis<'_> {
             _ => "dynamic callee".to_owned(),
         }
     }
+}
+
+const NO_CONSTRAINT: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ConsKind {
+    Flow,
+    Container,
+    Call,
+    /// Resolve a class's bases; a change reshapes the hierarchy.
+    ClassBases,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Constraint {
+    ci: u32,
+    kind: ConsKind,
+    idx: u32,
 }
 
 enum Target {
