@@ -131,6 +131,8 @@ enum Slot {
 const ANY_KEY: GSym = u32::MAX;
 /// Pseudo-key whose readers depend on a container's set of keys.
 const KEYS: GSym = u32::MAX - 1;
+/// Pseudo-class whose instance-attribute slots stand for "some class gained this attribute".
+const ANY_CLASS: DeclId = u32::MAX;
 /// Pseudo-slot read by everything that walks the class hierarchy.
 const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
 const MAX_SET: usize = 24;
@@ -154,7 +156,7 @@ struct Analysis<'a> {
     string_ids: HashMap<String, GSym>,
     modules: HashMap<String, u32>,
     module_name_of: HashMap<u32, String>,
-    slots: HashMap<Slot, Vec<Value>>,
+    slots: std::cell::RefCell<SlotTable>,
     container_keys: HashMap<u32, Vec<GSym>>,
     dynamic_slots: HashSet<Slot>,
     decl_kind: Vec<DeclKind>,
@@ -163,16 +165,16 @@ struct Analysis<'a> {
     changed: bool,
     /// Resolved direct bases of each class, as last computed by its ClassBases constraint.
     class_bases: HashMap<DeclId, Vec<DeclId>>,
+    /// Classes whose body binds a name (methods, class attributes).
+    class_definers: HashMap<GSym, Vec<DeclId>>,
+    /// Classes whose instances had an attribute assigned, by name.
+    inst_definers: HashMap<GSym, Vec<DeclId>>,
     hierarchy_dirty: bool,
     constraints: Vec<Constraint>,
-    readers: std::cell::RefCell<HashMap<Slot, Vec<u32>>>,
     current: std::cell::Cell<u32>,
     worklist: Vec<u32>,
     queued: Vec<bool>,
     mro_cache: HashMap<DeclId, Vec<DeclId>>,
-    /// Every class of the repository, and its direct subclasses (rebuilt each round).
-    classes: Vec<DeclId>,
-    children: HashMap<DeclId, Vec<DeclId>>,
     builtins: HashSet<&'static str>,
     module_is_init: HashSet<u32>,
 }
@@ -188,7 +190,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         string_ids: HashMap::default(),
         modules: HashMap::default(),
         module_name_of: HashMap::default(),
-        slots: HashMap::default(),
+        slots: std::cell::RefCell::new(SlotTable::default()),
         container_keys: HashMap::default(),
         dynamic_slots: HashSet::default(),
         decl_kind: b.res.decls.iter().map(|d| d.kind).collect(),
@@ -196,15 +198,14 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         decl_local: b.res.decls.iter().map(|d| d.local).collect(),
         changed: false,
         class_bases: HashMap::default(),
+        class_definers: HashMap::default(),
+        inst_definers: HashMap::default(),
         hierarchy_dirty: false,
         constraints: Vec::new(),
-        readers: std::cell::RefCell::new(HashMap::default()),
         current: std::cell::Cell::new(NO_CONSTRAINT),
         worklist: Vec::new(),
         queued: Vec::new(),
         mro_cache: HashMap::default(),
-        classes: Vec::new(),
-        children: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
         module_is_init: py_files
             .iter()
@@ -270,44 +271,15 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.notify(HIERARCHY);
     }
     if debug {
-        let big = a.slots.values().filter(|v| v.len() >= MAX_SET).count();
+        let table = a.slots.borrow();
+        let big = table.vals.iter().filter(|v| v.len() >= MAX_SET).count();
         eprintln!(
             "sweep {sweep:?}, worklist {steps} steps in {epochs} epochs, total {:?}; {} slots, {big} saturated",
             t.elapsed(),
-            a.slots.len()
+            table.vals.len()
         );
     }
     a.mro_cache.clear();
-    if debug {
-        let mut shown = 0;
-        let mut kinds: HashMap<&str, usize> = HashMap::default();
-        for (slot, vals) in &a.slots {
-            if vals.len() < MAX_SET {
-                continue;
-            }
-            let k = match slot {
-                Slot::Var(..) => "var",
-                Slot::InstAttr(..) => "instattr",
-                Slot::Ret(_) => "ret",
-                Slot::Yield(_) => "yield",
-                Slot::Elem(..) => "elem",
-            };
-            *kinds.entry(k).or_default() += 1;
-            if shown < 12 {
-                shown += 1;
-                let desc = match slot {
-                    Slot::Var(d, n) | Slot::InstAttr(d, n) => format!(
-                        "{} {}",
-                        b.res.decls[*d as usize].name, a.strings[*n as usize]
-                    ),
-                    Slot::Ret(d) | Slot::Yield(d) => b.res.decls[*d as usize].name.clone(),
-                    Slot::Elem(site, _) => format!("site {site}"),
-                };
-                eprintln!("saturated {k} {desc}: {:?}", &vals[..4]);
-            }
-        }
-        eprintln!("saturated by kind: {kinds:?}");
-    }
     let t = std::time::Instant::now();
     a.emit(b);
     if debug {
@@ -356,66 +328,62 @@ impl<'a> Analysis<'a> {
         if vals.is_empty() {
             return;
         }
-        let set = self.slots.entry(slot).or_default();
-        let mut grew = false;
-        for v in vals {
-            if set.len() >= MAX_SET {
-                break;
+        let grew_id = {
+            let mut table = self.slots.borrow_mut();
+            let id = table.id(slot) as usize;
+            let set = &mut table.vals[id];
+            let mut grew = false;
+            for v in vals {
+                if set.len() >= MAX_SET {
+                    break;
+                }
+                if !set.contains(v) {
+                    set.push(*v);
+                    grew = true;
+                }
             }
-            if !set.contains(v) {
-                set.push(*v);
-                grew = true;
-            }
-        }
-        if grew {
+            grew.then_some(id)
+        };
+        if let Some(id) = grew_id {
             self.changed = true;
-            self.notify(slot);
+            self.notify_id(id);
         }
     }
 
     /// Queue every constraint that read `slot`.
     fn notify(&mut self, slot: Slot) {
-        let readers = self.readers.borrow();
-        if let Some(rs) = readers.get(&slot) {
-            for &r in rs {
-                if !self.queued[r as usize] {
-                    self.queued[r as usize] = true;
-                    self.worklist.push(r);
-                }
+        let id = self.slots.borrow_mut().id(slot) as usize;
+        self.notify_id(id);
+    }
+
+    fn notify_id(&mut self, id: usize) {
+        let table = self.slots.borrow();
+        for &r in &table.readers[id] {
+            if !self.queued[r as usize] {
+                self.queued[r as usize] = true;
+                self.worklist.push(r);
             }
         }
     }
 
     /// Note that the running constraint depends on `slot`.
     fn touch(&self, slot: Slot) {
-        let cur = self.current.get();
-        if cur == NO_CONSTRAINT {
-            return;
-        }
-        let mut readers = self.readers.borrow_mut();
-        let rs = readers.entry(slot).or_default();
-        let seen = if rs.len() <= 8 {
-            rs.contains(&cur)
-        } else {
-            rs.last() == Some(&cur)
-        };
-        if !seen {
-            rs.push(cur);
-        }
+        let mut table = self.slots.borrow_mut();
+        let id = table.id(slot) as usize;
+        table.record(id, self.current.get());
     }
 
     fn get(&self, slot: Slot) -> Vec<Value> {
-        self.touch(slot);
-        self.slots.get(&slot).cloned().unwrap_or_default()
+        let mut table = self.slots.borrow_mut();
+        let id = table.id(slot) as usize;
+        table.record(id, self.current.get());
+        table.vals[id].clone()
     }
 
     /// Facts true before any flow: methods receive their class's instances
     /// as `self` (or the class as `cls`), parameters are not static, and
     /// slots written by anything but a definition or an import are dynamic.
     fn seed(&mut self) {
-        self.classes = (0..self.decl_kind.len() as DeclId)
-            .filter(|&d| self.decl_kind[d as usize] == DeclKind::Class && self.py_info(d).is_some())
-            .collect();
         for ci in 0..self.files.len() {
             let facts = self.files[ci].facts;
             let py = self.files[ci].py;
@@ -447,6 +415,17 @@ impl<'a> Analysis<'a> {
                 }
             }
             for flow in &py.flows {
+                if let PyFlow::Assign { target, .. } = flow
+                    && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
+                    && facts.decls[scope as usize].kind == DeclKind::Class
+                {
+                    let class = self.gdecl(ci, scope);
+                    let name = self.gsym(ci, name);
+                    let list = self.class_definers.entry(name).or_default();
+                    if !list.contains(&class) {
+                        list.push(class);
+                    }
+                }
                 if let PyFlow::Assign { target, value } = flow
                     && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
                 {
@@ -564,12 +543,6 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 if merged != old {
-                    for &b in &merged {
-                        let kids = self.children.entry(b).or_default();
-                        if !kids.contains(&class) {
-                            kids.push(class);
-                        }
-                    }
                     self.class_bases.insert(class, merged);
                     // Re-walking every hierarchy user on each change would be
                     // quadratic; changes are batched into epochs instead.
@@ -595,6 +568,11 @@ impl<'a> Analysis<'a> {
                 for b in self.eval(ci, base, 0) {
                     match b {
                         Value::Instance(c) | Value::Cone(c) => {
+                            let definers = self.inst_definers.entry(name).or_default();
+                            if !definers.contains(&c) {
+                                definers.push(c);
+                                self.notify(Slot::InstAttr(ANY_CLASS, name));
+                            }
                             self.add(Slot::InstAttr(c, name), vals)
                         }
                         Value::Class(c) => self.add(Slot::Var(c, name), vals),
@@ -990,18 +968,28 @@ impl Analysis<'_> {
             Value::Cone(c) => {
                 let mut out = self.attr(Value::Instance(c), name, depth + 1);
                 let found_upward = !out.is_empty();
-                for s in self.subclasses(c) {
-                    for v in self.get(Slot::Var(s, name)) {
-                        if let Value::Func(f) = v
-                            && self.decl_kind[f as usize] == DeclKind::Method
-                        {
-                            let bound = self.bind_func(f, s, true);
-                            push_unique(&mut out, bound);
+                // Overrides in subclasses: only classes that define `name` are candidates.
+                let definers = self.class_definers.get(&name).cloned().unwrap_or_default();
+                for s in definers {
+                    if s != c && self.mro(s).contains(&c) {
+                        for v in self.get(Slot::Var(s, name)) {
+                            if let Value::Func(f) = v
+                                && self.decl_kind[f as usize] == DeclKind::Method
+                            {
+                                let bound = self.bind_func(f, s, true);
+                                push_unique(&mut out, bound);
+                            }
                         }
                     }
-                    if !found_upward {
-                        for v in self.get(Slot::InstAttr(s, name)) {
-                            push_unique(&mut out, v);
+                }
+                if !found_upward {
+                    self.touch(Slot::InstAttr(ANY_CLASS, name));
+                    let definers = self.inst_definers.get(&name).cloned().unwrap_or_default();
+                    for s in definers {
+                        if s != c && self.mro(s).contains(&c) {
+                            for v in self.get(Slot::InstAttr(s, name)) {
+                                push_unique(&mut out, v);
+                            }
                         }
                     }
                 }
@@ -1127,22 +1115,6 @@ impl Analysis<'_> {
             }
             None => Vec::new(),
         }
-    }
-
-    /// Transitive subclasses of `c` (not including `c`).
-    fn subclasses(&mut self, c: DeclId) -> Vec<DeclId> {
-        self.touch(HIERARCHY);
-        let mut out = Vec::new();
-        let mut stack = vec![c];
-        while let Some(k) = stack.pop() {
-            for &s in self.children.get(&k).into_iter().flatten() {
-                if s != c && !out.contains(&s) {
-                    out.push(s);
-                    stack.push(s);
-                }
-            }
-        }
-        out
     }
 
     fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
@@ -1613,6 +1585,37 @@ impl Analysis<'_> {
 }
 
 const NO_CONSTRAINT: u32 = u32::MAX;
+
+/// Points-to sets and their readers, by dense slot id (one hash lookup per access).
+#[derive(Default)]
+struct SlotTable {
+    ids: HashMap<Slot, u32>,
+    vals: Vec<Vec<Value>>,
+    readers: Vec<Vec<u32>>,
+}
+
+impl SlotTable {
+    fn id(&mut self, slot: Slot) -> u32 {
+        let next = self.vals.len() as u32;
+        let id = *self.ids.entry(slot).or_insert(next);
+        if id == next {
+            self.vals.push(Vec::new());
+            self.readers.push(Vec::new());
+        }
+        id
+    }
+
+    fn record(&mut self, id: usize, reader: u32) {
+        if reader == NO_CONSTRAINT {
+            return;
+        }
+        let rs = &mut self.readers[id];
+        let seen = if rs.len() <= 8 { rs.contains(&reader) } else { rs.last() == Some(&reader) };
+        if !seen {
+            rs.push(reader);
+        }
+    }
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum ConsKind {
