@@ -84,6 +84,7 @@ fn ms_since(t: Instant) -> f64 {
 
 pub fn run(path: &Path, runs: usize) -> Result<BenchReport, IndexError> {
     let tmp = std::env::temp_dir().join(format!("ripple-bench-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
     let _ = std::fs::create_dir_all(&tmp);
     let db = tmp.join("index.db");
     let result = run_with(path, &db, runs);
@@ -132,16 +133,42 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexErr
     let index = index.expect("runs >= 1");
     let no_change_refresh_ms = median(warm);
 
-    // One changed file: the largest one, whose stored hash no longer matches.
+    // One changed file: a copy of the repository (the user's files are never
+    // touched) in which a median-sized file gets a new comment line per run,
+    // which changes its content and so forces re-parse and re-resolution.
     let mut one = Vec::new();
-    if let Some(victim) = inv.files.iter().max_by_key(|f| f.size) {
-        for _ in 0..runs {
-            let store = crate::store::Store::open_at(db)?;
-            store.invalidate(&victim.path)?;
-            drop(store);
-            let t = Instant::now();
-            let _ = Index::open_with(path, Some(db), &NoProgress)?;
-            one.push(ms_since(t));
+    let copy = db.with_file_name("repo");
+    let copy_db = db.with_file_name("copy.db");
+    let mut by_size: Vec<&inventory::SourceFileMeta> = inv.files.iter().collect();
+    by_size.sort_by_key(|f| f.size);
+    if let Some(victim) = by_size.get(by_size.len() / 2) {
+        let copied = inv
+            .files
+            .iter()
+            .map(|f| f.path.clone())
+            .chain(inv.go_mods.iter().cloned())
+            .all(|rel| {
+                let to = copy.join(&rel);
+                to.parent()
+                    .is_some_and(|p| std::fs::create_dir_all(p).is_ok())
+                    && std::fs::copy(path.join(&rel), &to).is_ok()
+            });
+        if copied {
+            Index::open_with(&copy, Some(&copy_db), &NoProgress)?;
+            for run in 0..runs {
+                let target = copy.join(&victim.path);
+                let mut text = std::fs::read(&target).unwrap_or_default();
+                let marker = match victim.lang {
+                    crate::model::Lang::Python => format!("\n# ripple bench edit {run}\n"),
+                    crate::model::Lang::Go => format!("\n// ripple bench edit {run}\n"),
+                };
+                text.extend_from_slice(marker.as_bytes());
+                let _ = std::fs::write(&target, text);
+                let t = Instant::now();
+                let i = Index::open_with(&copy, Some(&copy_db), &NoProgress)?;
+                one.push(ms_since(t));
+                debug_assert_eq!(i.stats.parsed, 1);
+            }
         }
     }
     let one_file_changed_ms = if one.is_empty() { 0.0 } else { median(one) };

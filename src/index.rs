@@ -31,6 +31,8 @@ pub enum IndexError {
 pub struct IndexedFile {
     pub path: String,
     pub lang: Lang,
+    /// Content hash of the file as indexed.
+    pub hash: u64,
     pub facts: FileFacts,
 }
 
@@ -50,6 +52,8 @@ pub struct RefreshStats {
     pub other_files: usize,
     pub files_with_syntax_errors: Vec<(String, u32)>,
     pub rebuilt: Option<String>,
+    /// True when the resolved graph came from the cache (nothing changed).
+    pub snapshot: bool,
     pub timings_ms: Timings,
 }
 
@@ -183,6 +187,16 @@ impl Index {
             .filter(|p| !present.contains(p.as_str()))
             .cloned()
             .collect();
+        let mut hashes: HashMap<&str, u64> =
+            stored.iter().map(|(p, m)| (p.as_str(), m.hash)).collect();
+        for (p, m, _) in &upserts {
+            hashes.insert(p.as_str(), m.hash);
+        }
+        for (p, m) in &touched {
+            hashes.insert(p.as_str(), m.hash);
+        }
+        let hashes: HashMap<String, u64> =
+            hashes.into_iter().map(|(p, h)| (p.to_owned(), h)).collect();
         stats.parsed = upserts.len();
         stats.touched = touched.len();
         stats.removed = removed.len();
@@ -219,16 +233,18 @@ impl Index {
             if skipped_now.contains(&i) {
                 continue;
             }
-            let facts = match fresh.remove(&i) {
-                Some(facts) => facts,
+            let known = hashes.get(&f.path).copied().unwrap_or(0);
+            let (hash, facts) = match fresh.remove(&i) {
+                Some(facts) => (known, facts),
                 None => match loaded.remove(&f.path) {
-                    Some(facts) => facts,
+                    Some(facts) => (known, facts),
                     None => {
                         // A row that no longer decodes: parse the file again.
                         match check_file(&root, f, None) {
                             Outcome::Parsed { meta, facts, blob } => {
+                                let hash = meta.hash;
                                 damaged.push((f.path.clone(), meta, blob));
-                                *facts
+                                (hash, *facts)
                             }
                             _ => continue,
                         }
@@ -238,6 +254,7 @@ impl Index {
             files.push(IndexedFile {
                 path: f.path.clone(),
                 lang: f.lang,
+                hash,
                 facts,
             });
         }
@@ -262,15 +279,41 @@ impl Index {
         }
 
         let t = Instant::now();
-        let sources: Vec<SourceFile> = files
-            .iter()
-            .map(|f| SourceFile {
-                path: &f.path,
-                facts: &f.facts,
-            })
-            .collect();
         let go_modules = read_go_modules(&root, &inv.go_mods);
-        let res = resolve::resolve(&sources, &go_modules);
+        // Resolution is a pure function of the files' contents (and go.mod
+        // module paths), so an unchanged repository reuses the last result.
+        let mut key_input = format!("{:016x}\n", resolve::resolver_fingerprint());
+        for (dir, module) in &go_modules {
+            key_input.push_str(&format!("go.mod {dir} {module}\n"));
+        }
+        for f in &files {
+            key_input.push_str(&format!("{} {:016x}\n", f.path, f.hash));
+        }
+        let key = format!("{:016x}", content_hash(key_input.as_bytes()));
+        let cached = store
+            .snapshot(&key)?
+            .and_then(|blob| postcard::from_bytes::<Resolution>(&blob).ok())
+            .filter(|r| r.file_base.len() == files.len());
+        let res = match cached {
+            Some(res) => {
+                stats.snapshot = true;
+                res
+            }
+            None => {
+                let sources: Vec<SourceFile> = files
+                    .iter()
+                    .map(|f| SourceFile {
+                        path: &f.path,
+                        facts: &f.facts,
+                    })
+                    .collect();
+                let res = resolve::resolve(&sources, &go_modules);
+                if let Ok(blob) = postcard::to_stdvec(&res) {
+                    store.set_snapshot(&key, &blob)?;
+                }
+                res
+            }
+        };
         stats.timings_ms.resolve = ms(t);
 
         let t = Instant::now();

@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::model::FileFacts;
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 3;
+pub const SCHEMA_VERSION: i64 = 4;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 
 #[derive(Debug, thiserror::Error)]
@@ -137,7 +137,8 @@ impl Store {
                 hash INTEGER NOT NULL,
                 facts BLOB NOT NULL
             );
-            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);",
+            CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+            CREATE TABLE IF NOT EXISTS snapshot (key TEXT PRIMARY KEY, data BLOB NOT NULL);",
         )?;
         conn.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor', ?1)",
@@ -235,15 +236,33 @@ impl Store {
         tx.commit().map_err(err)
     }
 
-    /// Forget a file's content hash so the next refresh re-parses it (used by `ripple bench`).
-    pub fn invalidate(&self, path: &str) -> Result<(), StoreError> {
+    /// The cached resolution stored under `key`, if that is the one stored.
+    pub fn snapshot(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
         self.conn
-            .execute(
-                "UPDATE files SET hash = 0, mtime = 0 WHERE path = ?1",
-                params![path],
+            .query_row(
+                "SELECT data FROM snapshot WHERE key = ?1",
+                params![key],
+                |r| r.get(0),
             )
-            .map(|_| ())
+            .optional()
             .map_err(|e| self.err(e))
+    }
+
+    /// Replace the cached resolution (only the newest one is kept).
+    pub fn set_snapshot(&mut self, key: &str, data: &[u8]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(err)?;
+        tx.execute("DELETE FROM snapshot", []).map_err(err)?;
+        tx.execute(
+            "INSERT INTO snapshot (key, data) VALUES (?1, ?2)",
+            params![key, data],
+        )
+        .map_err(err)?;
+        tx.commit().map_err(err)
     }
 
     pub fn get_meta(&self, key: &str) -> Result<Option<String>, StoreError> {

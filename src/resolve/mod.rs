@@ -12,14 +12,14 @@ pub mod python;
 
 use std::collections::HashMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::model::{Confidence, DeclKind, FileFacts, Lang, Span};
 
 pub type DeclId = u32;
 
 /// One declaration of the repository (or an external leaf).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Decl {
     pub name: String,
     pub kind: DeclKind,
@@ -39,7 +39,7 @@ impl Decl {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Edge {
     pub caller: DeclId,
     pub callee: DeclId,
@@ -49,7 +49,7 @@ pub struct Edge {
     pub call: u32,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Unresolved {
     pub caller: DeclId,
     pub file: u32,
@@ -63,7 +63,7 @@ pub struct SourceFile<'a> {
     pub facts: &'a FileFacts,
 }
 
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Resolution {
     pub decls: Vec<Decl>,
     /// First global DeclId of each file's decls (they are contiguous).
@@ -146,6 +146,21 @@ impl Builder {
             reason,
         });
     }
+}
+
+/// A fingerprint of the resolution code: a cached resolution made by other
+/// resolvers is never reused.
+pub fn resolver_fingerprint() -> u64 {
+    const SOURCES: &[&str] = &[
+        include_str!("mod.rs"),
+        include_str!("python.rs"),
+        include_str!("go.rs"),
+    ];
+    let mut all = Vec::new();
+    for s in SOURCES {
+        all.extend_from_slice(s.as_bytes());
+    }
+    crate::model::content_hash(&all) ^ crate::lang::extractor_fingerprint().rotate_left(1)
 }
 
 /// Resolve a whole repository.

@@ -1610,7 +1610,11 @@ impl SlotTable {
             return;
         }
         let rs = &mut self.readers[id];
-        let seen = if rs.len() <= 8 { rs.contains(&reader) } else { rs.last() == Some(&reader) };
+        let seen = if rs.len() <= 8 {
+            rs.contains(&reader)
+        } else {
+            rs.last() == Some(&reader)
+        };
         if !seen {
             rs.push(reader);
         }
