@@ -413,6 +413,14 @@ fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
         let r = DeclRef::of(index, *d);
         writeln!(out, "  {n:>4}  {}  {}", r.name, location(&r))?;
     }
+    let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    let cycles = ripple::graph::Graph::import_cycles(res, &paths);
+    if !cycles.is_empty() {
+        writeln!(out, "\nimport cycles between packages:")?;
+        for c in cycles.iter().take(10) {
+            writeln!(out, "  {}", c.join(" ↔ "))?;
+        }
+    }
     if let Some((_, top)) = hot.first() {
         let name = &res.decls[*top as usize].name;
         writeln!(

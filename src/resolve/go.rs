@@ -29,6 +29,10 @@ pub fn package_paths(
                 mdir.is_empty() || dir == mdir || dir.starts_with(&format!("{mdir}/"))
             })
             .max_by_key(|(mdir, _)| mdir.len());
+        let external_test = match &files[i as usize].facts.lang_facts {
+            LangFacts::Go(g) => files[i as usize].facts.sym(g.package).ends_with("_test"),
+            _ => false,
+        };
         let import = match module {
             Some((mdir, mpath)) => {
                 let rest = dir
@@ -51,6 +55,12 @@ pub fn package_paths(
                     dir.to_owned()
                 }
             }
+        };
+        // `package foo_test` files form their own package (`path_test` in SSA).
+        let import = if external_test {
+            format!("{import}_test")
+        } else {
+            import
         };
         out.insert(i, import);
     }
@@ -278,6 +288,18 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             let id = base + f.decl;
             if f.recv.is_none() && b.res.decls[id as usize].name.contains(".init#") {
                 b.edge(init, id, Confidence::Certain, a.ctxs[ci].file, u32::MAX);
+            }
+        }
+    }
+    // Package imports inside the repository (for import cycles).
+    let first_file: HashMap<usize, u32> = a.ctxs.iter().rev().map(|c| (c.pkg, c.file)).collect();
+    for c in &a.ctxs {
+        for path in c.imports.values() {
+            if let Some(&p) = a.pkg_by_path.get(*path)
+                && p != c.pkg
+                && let Some(&f) = first_file.get(&p)
+            {
+                b.res.imports.push((c.file, f));
             }
         }
     }

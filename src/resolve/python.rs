@@ -887,8 +887,12 @@ impl<'a> Analysis<'a> {
     }
 
     fn module_ref(&mut self, ci: usize, level: u8, path: Sym) -> Option<Value> {
-        let file = self.files[ci].file;
         let path = self.files[ci].facts.sym(path).to_owned();
+        self.module_ref_str(ci, level, path)
+    }
+
+    fn module_ref_str(&mut self, ci: usize, level: u8, path: String) -> Option<Value> {
+        let file = self.files[ci].file;
         let full = if level == 0 {
             path.clone()
         } else {
@@ -1509,6 +1513,37 @@ impl Analysis<'_> {
             let file = self.files[ci].file;
             let facts = self.files[ci].facts;
             let py = self.files[ci].py;
+            // Module-level imports between repository modules (for import cycles).
+            let mut imported: Vec<u32> = Vec::new();
+            for imp in &py.imports {
+                let text = facts.sym(imp.module);
+                let level = text.chars().take_while(|&c| c == '.').count() as u8;
+                let module = text.trim_start_matches('.').to_owned();
+                // `from pkg import sub` imports the submodule when there is one.
+                let target = match imp.name.map(|n| facts.sym(n)) {
+                    Some(name) if name != "*" => {
+                        let sub = if module.is_empty() {
+                            name.to_owned()
+                        } else {
+                            format!("{module}.{name}")
+                        };
+                        match self.module_ref_str(ci, level, sub) {
+                            Some(Value::Module(m)) => Some(Value::Module(m)),
+                            _ => self.module_ref_str(ci, level, module),
+                        }
+                    }
+                    _ => self.module_ref_str(ci, level, module),
+                };
+                if let Some(Value::Module(m)) = target
+                    && m != file
+                    && !imported.contains(&m)
+                {
+                    imported.push(m);
+                }
+            }
+            b.res
+                .imports
+                .extend(imported.into_iter().map(|m| (file, m)));
             for call in 0..py.calls.len() {
                 let caller = self.gdecl(ci, facts.calls[call].caller);
                 let targets = self.call_targets(ci, call);

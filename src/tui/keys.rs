@@ -1,0 +1,268 @@
+//! The one key table. Every binding is data with a description; the hint
+//! bar, the `?` help screen and the README's key table are all generated
+//! from [`BINDINGS`], so they cannot drift apart (lazygit's habit).
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// What a key does. Handlers match on actions, never on raw keys.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    Quit,
+    Help,
+    OpenFinder,
+    Overview,
+    Back,
+    Forward,
+    ToggleDirection,
+    DepthUp,
+    DepthDown,
+    NextPane,
+    PrevPane,
+    Up,
+    Down,
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+    Expand,
+    Collapse,
+    Focus,
+    Close,
+}
+
+/// Where a binding applies. Routing asks the innermost context first
+/// (help, finder, the focused pane) and falls back to [`Context::Global`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    Global,
+    Tree,
+    Source,
+    Blast,
+    Overview,
+    Finder,
+    Help,
+}
+
+impl Context {
+    pub fn title(self) -> &'static str {
+        match self {
+            Context::Global => "everywhere",
+            Context::Tree => "call tree",
+            Context::Source => "source",
+            Context::Blast => "blast radius",
+            Context::Overview => "overview",
+            Context::Finder => "finder",
+            Context::Help => "help",
+        }
+    }
+}
+
+/// A key as the table spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Key {
+    Char(char),
+    Ctrl(char),
+    Code(KeyCode),
+}
+
+impl Key {
+    pub fn label(self) -> String {
+        match self {
+            Key::Char(' ') => "space".to_owned(),
+            Key::Char(c) => c.to_string(),
+            Key::Ctrl(c) => format!("ctrl-{c}"),
+            Key::Code(code) => match code {
+                KeyCode::Up => "↑".to_owned(),
+                KeyCode::Down => "↓".to_owned(),
+                KeyCode::Left => "←".to_owned(),
+                KeyCode::Right => "→".to_owned(),
+                KeyCode::Enter => "enter".to_owned(),
+                KeyCode::Esc => "esc".to_owned(),
+                KeyCode::Tab => "tab".to_owned(),
+                KeyCode::BackTab => "shift-tab".to_owned(),
+                KeyCode::Backspace => "backspace".to_owned(),
+                KeyCode::PageUp => "pgup".to_owned(),
+                KeyCode::PageDown => "pgdn".to_owned(),
+                KeyCode::Home => "home".to_owned(),
+                KeyCode::End => "end".to_owned(),
+                other => format!("{other:?}").to_lowercase(),
+            },
+        }
+    }
+
+    fn matches(self, ev: &KeyEvent) -> bool {
+        let ctrl = ev.modifiers.contains(KeyModifiers::CONTROL);
+        match (self, ev.code) {
+            (Key::Char(c), KeyCode::Char(got)) => !ctrl && c == got,
+            (Key::Ctrl(c), KeyCode::Char(got)) => ctrl && c.eq_ignore_ascii_case(&got),
+            (Key::Code(code), got) => code == got,
+            _ => false,
+        }
+    }
+}
+
+pub struct Binding {
+    pub context: Context,
+    pub keys: &'static [Key],
+    pub action: Action,
+    pub description: &'static str,
+    /// Shown in the hint bar (the rest only on the help screen).
+    pub hint: bool,
+}
+
+impl Binding {
+    pub fn label(&self) -> String {
+        self.keys
+            .iter()
+            .map(|k| k.label())
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+
+    /// The shortest key, for the hint bar.
+    pub fn short_label(&self) -> String {
+        self.keys.first().map(|k| k.label()).unwrap_or_default()
+    }
+}
+
+use Action::*;
+use Context::*;
+use Key::{Char, Code, Ctrl};
+
+const fn bind(
+    context: Context,
+    keys: &'static [Key],
+    action: Action,
+    description: &'static str,
+    hint: bool,
+) -> Binding {
+    Binding {
+        context,
+        keys,
+        action,
+        description,
+        hint,
+    }
+}
+
+pub const BINDINGS: &[Binding] = &[
+    // Contexts with text input or overlays come first in routing, not here.
+    bind(Finder, &[Code(KeyCode::Enter)], Focus, "make the selected declaration the root", true),
+    bind(Finder, &[Code(KeyCode::Esc)], Close, "close the finder", true),
+    bind(Finder, &[Code(KeyCode::Up), Ctrl('p')], Up, "previous result", true),
+    bind(Finder, &[Code(KeyCode::Down), Ctrl('n')], Down, "next result", true),
+    bind(Help, &[Code(KeyCode::Esc), Char('?'), Char('q')], Close, "close help", true),
+    bind(Help, &[Char('j'), Code(KeyCode::Down)], Down, "scroll down", false),
+    bind(Help, &[Char('k'), Code(KeyCode::Up)], Up, "scroll up", false),
+    bind(Tree, &[Char('j'), Code(KeyCode::Down)], Down, "move down", true),
+    bind(Tree, &[Char('k'), Code(KeyCode::Up)], Up, "move up", true),
+    bind(Tree, &[Char('l'), Code(KeyCode::Right)], Expand, "expand (again: go to first child)", true),
+    bind(Tree, &[Char('h'), Code(KeyCode::Left)], Collapse, "collapse (again: go to parent)", true),
+    bind(Tree, &[Code(KeyCode::Enter)], Focus, "make the selected node the root", true),
+    bind(Tree, &[Code(KeyCode::PageDown), Ctrl('d')], PageDown, "page down", false),
+    bind(Tree, &[Code(KeyCode::PageUp), Ctrl('u')], PageUp, "page up", false),
+    bind(Tree, &[Char('g'), Code(KeyCode::Home)], Top, "first row", false),
+    bind(Tree, &[Char('G'), Code(KeyCode::End)], Bottom, "last row", false),
+    bind(Source, &[Char('j'), Code(KeyCode::Down)], Down, "scroll down", true),
+    bind(Source, &[Char('k'), Code(KeyCode::Up)], Up, "scroll up", true),
+    bind(Source, &[Code(KeyCode::PageDown), Ctrl('d')], PageDown, "page down", false),
+    bind(Source, &[Code(KeyCode::PageUp), Ctrl('u')], PageUp, "page up", false),
+    bind(Source, &[Char('g'), Code(KeyCode::Home)], Top, "back to the declaration", false),
+    bind(Source, &[Char('G'), Code(KeyCode::End)], Bottom, "end of file", false),
+    bind(Blast, &[Char('j'), Code(KeyCode::Down)], Down, "scroll down", true),
+    bind(Blast, &[Char('k'), Code(KeyCode::Up)], Up, "scroll up", true),
+    bind(Overview, &[Char('j'), Code(KeyCode::Down)], Down, "move down", true),
+    bind(Overview, &[Char('k'), Code(KeyCode::Up)], Up, "move up", true),
+    bind(Overview, &[Code(KeyCode::Enter)], Focus, "explore the selected item", true),
+    bind(Overview, &[Code(KeyCode::Tab)], NextPane, "next list", true),
+    bind(Overview, &[Code(KeyCode::BackTab)], PrevPane, "previous list", false),
+    bind(Global, &[Char('/')], OpenFinder, "find a declaration (fuzzy)", true),
+    bind(Global, &[Char('c')], ToggleDirection, "toggle callers / callees", true),
+    bind(Global, &[Char('+'), Char('=')], DepthUp, "blast radius one hop deeper", true),
+    bind(Global, &[Char('-')], DepthDown, "blast radius one hop shallower", true),
+    bind(Global, &[Code(KeyCode::Tab)], NextPane, "next pane", true),
+    bind(Global, &[Code(KeyCode::BackTab)], PrevPane, "previous pane", false),
+    bind(Global, &[Code(KeyCode::Backspace), Char('[')], Back, "back to the previous root", false),
+    bind(Global, &[Char(']')], Forward, "forward again", false),
+    bind(Global, &[Char('o')], Overview, "overview of the repository", true),
+    bind(Global, &[Char('?')], Help, "help: every key", true),
+    bind(Global, &[Char('q'), Ctrl('c')], Quit, "quit", true),
+];
+
+/// The action bound to `ev` in the first of `contexts` that binds it.
+pub fn action_for(contexts: &[Context], ev: &KeyEvent) -> Option<Action> {
+    contexts.iter().find_map(|&ctx| {
+        BINDINGS
+            .iter()
+            .find(|b| b.context == ctx && b.keys.iter().any(|k| k.matches(ev)))
+            .map(|b| b.action)
+    })
+}
+
+/// Bindings shown in the hint bar for this routing stack, innermost first;
+/// a key already described by an inner context is not repeated.
+pub fn hints(contexts: &[Context]) -> Vec<&'static Binding> {
+    let mut out: Vec<&'static Binding> = Vec::new();
+    for &ctx in contexts {
+        for b in BINDINGS.iter().filter(|b| b.context == ctx && b.hint) {
+            if !out.iter().any(|o| o.action == b.action) {
+                out.push(b);
+            }
+        }
+    }
+    out
+}
+
+/// Contexts in the order the help screen lists them.
+pub const HELP_ORDER: &[Context] = &[Global, Tree, Source, Blast, Overview, Finder, Help];
+
+/// The README's key table (see the unit test that keeps the README in sync).
+pub fn markdown_table() -> String {
+    let mut s = String::from("| where | keys | action |\n|---|---|---|\n");
+    for &ctx in HELP_ORDER {
+        for b in BINDINGS.iter().filter(|b| b.context == ctx) {
+            let keys = b
+                .keys
+                .iter()
+                .map(|k| format!("`{}`", k.label().replace('|', "\\|")))
+                .collect::<Vec<_>>()
+                .join(" ");
+            s.push_str(&format!("| {} | {} | {} |\n", ctx.title(), keys, b.description));
+        }
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(code: KeyCode) -> KeyEvent {
+        KeyEvent::new(code, KeyModifiers::NONE)
+    }
+
+    #[test]
+    fn inner_contexts_win_and_global_is_the_fallback() {
+        let tree = [Tree, Global];
+        assert_eq!(action_for(&tree, &key(KeyCode::Char('j'))), Some(Down));
+        assert_eq!(action_for(&tree, &key(KeyCode::Char('q'))), Some(Quit));
+        let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(&tree, &ctrl_c), Some(Quit));
+        assert_eq!(action_for(&tree, &key(KeyCode::Char('c'))), Some(ToggleDirection));
+        assert_eq!(action_for(&[Help], &key(KeyCode::Char('q'))), Some(Close));
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for a in BINDINGS {
+            for b in BINDINGS {
+                if std::ptr::eq(a, b) || a.context != b.context {
+                    continue;
+                }
+                for k in a.keys {
+                    assert!(!b.keys.contains(k), "{k:?} bound twice in {:?}", a.context);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! One loaded index plus what the explorer derives from it once per refresh
+//! (off the UI thread): distinct fan-in/fan-out per declaration, which
+//! declarations call themselves, a name table to keep the selection across
+//! refreshes, and the overview. Everything here is read-only once built and
+//! shared with the worker threads through an `Arc`.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use crate::graph::{Direction, Graph};
+use crate::index::Index;
+use crate::model::DeclKind;
+use crate::resolve::DeclId;
+
+pub struct Snapshot {
+    pub index: Index,
+    /// Distinct callers (excluding itself) of each declaration.
+    pub fan_in: Vec<u32>,
+    /// Distinct callees (excluding itself) of each declaration.
+    pub fan_out: Vec<u32>,
+    /// Declarations with a call edge to themselves.
+    pub recursive: Vec<bool>,
+    pub by_name: HashMap<String, DeclId>,
+    pub overview: Overview,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct PackageRow {
+    pub name: String,
+    pub files: usize,
+    pub lines: u64,
+    pub decls: usize,
+    /// Other packages this one calls into.
+    pub uses: usize,
+    /// Other packages that call into this one.
+    pub used_by: usize,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Overview {
+    pub packages: Vec<PackageRow>,
+    /// Highest distinct fan-in first.
+    pub hotspots: Vec<(DeclId, u32)>,
+    /// Functions nothing calls that call the most (`main`, handlers, CLIs).
+    pub entry_points: Vec<(DeclId, u32)>,
+    pub import_cycles: Vec<Vec<String>>,
+}
+
+const OVERVIEW_ROWS: usize = 30;
+
+impl Snapshot {
+    pub fn new(index: Index) -> Snapshot {
+        let res = &index.res;
+        let n = res.decls.len();
+        let mut recursive = vec![false; n];
+        let mut pairs: Vec<(DeclId, DeclId)> = Vec::with_capacity(res.edges.len());
+        for e in &res.edges {
+            if e.caller == e.callee {
+                recursive[e.caller as usize] = true;
+            } else {
+                pairs.push((e.caller, e.callee));
+            }
+        }
+        pairs.sort_unstable();
+        pairs.dedup();
+        let mut fan_in = vec![0u32; n];
+        let mut fan_out = vec![0u32; n];
+        for &(a, b) in &pairs {
+            fan_out[a as usize] += 1;
+            fan_in[b as usize] += 1;
+        }
+        let mut by_name = HashMap::with_capacity(n);
+        for (i, d) in res.decls.iter().enumerate() {
+            by_name.entry(d.name.clone()).or_insert(i as DeclId);
+        }
+        let overview = overview(&index, &pairs, &fan_in, &fan_out);
+        Snapshot {
+            index,
+            fan_in,
+            fan_out,
+            recursive,
+            by_name,
+            overview,
+        }
+    }
+
+    pub fn fan(&self, decl: DeclId, dir: Direction) -> u32 {
+        match dir {
+            Direction::Callers => self.fan_in[decl as usize],
+            Direction::Callees => self.fan_out[decl as usize],
+        }
+    }
+
+    pub fn name(&self, decl: DeclId) -> &str {
+        &self.index.res.decls[decl as usize].name
+    }
+
+    /// A declaration's name with its module or import path shortened to the
+    /// last segment (`shop.auth.tokens.validate_token` → `tokens.validate_token`,
+    /// `(*github.com/acme/shipd/internal/shipping.Service).Quote` →
+    /// `(*shipping.Service).Quote`): unique enough beside a file:line.
+    pub fn display_name(&self, decl: DeclId) -> String {
+        let res = &self.index.res;
+        let d = &res.decls[decl as usize];
+        let Some(file) = d.file else {
+            return d.name.clone();
+        };
+        let module = &res.file_module[file as usize];
+        if module.is_empty() || d.name == *module {
+            return d.name.clone();
+        }
+        let short = module.rsplit(['.', '/']).next().unwrap_or(module);
+        d.name.replacen(module.as_str(), short, 1)
+    }
+
+    /// `path:line` of a declaration, or `external`.
+    pub fn location(&self, decl: DeclId) -> String {
+        let d = &self.index.res.decls[decl as usize];
+        match self.index.file_of(decl) {
+            Some(f) => format!("{}:{}", f.path, d.span.start_line),
+            None => "external".to_owned(),
+        }
+    }
+}
+
+fn overview(index: &Index, pairs: &[(DeclId, DeclId)], fan_in: &[u32], fan_out: &[u32]) -> Overview {
+    let res = &index.res;
+    let file_pkg: Vec<String> = index
+        .files
+        .iter()
+        .enumerate()
+        .map(|(i, f)| Graph::package_of_file(res, i as u32, &f.path))
+        .collect();
+    let mut packages: BTreeMap<&str, PackageRow> = BTreeMap::new();
+    for (i, f) in index.files.iter().enumerate() {
+        let row = packages.entry(&file_pkg[i]).or_default();
+        row.files += 1;
+        row.lines += f.facts.lines as u64;
+        row.decls += f.facts.decls.len();
+    }
+    let mut links: BTreeSet<(&str, &str)> = BTreeSet::new();
+    for &(a, b) in pairs {
+        let (Some(fa), Some(fb)) = (res.decls[a as usize].file, res.decls[b as usize].file) else {
+            continue;
+        };
+        let (pa, pb) = (&file_pkg[fa as usize], &file_pkg[fb as usize]);
+        if pa != pb {
+            links.insert((pa, pb));
+        }
+    }
+    for &(a, b) in &links {
+        if let Some(r) = packages.get_mut(a) {
+            r.uses += 1;
+        }
+        if let Some(r) = packages.get_mut(b) {
+            r.used_by += 1;
+        }
+    }
+    let mut packages: Vec<PackageRow> = packages
+        .into_iter()
+        .map(|(name, mut row)| {
+            row.name = name.to_owned();
+            row
+        })
+        .collect();
+    packages.sort_by(|a, b| b.lines.cmp(&a.lines).then(a.name.cmp(&b.name)));
+
+    let callable = |d: usize| {
+        let decl = &res.decls[d];
+        !decl.is_external()
+            && matches!(decl.kind, DeclKind::Function | DeclKind::Method | DeclKind::Closure)
+    };
+    let mut hotspots: Vec<(DeclId, u32)> = (0..res.decls.len())
+        .filter(|&d| callable(d) && fan_in[d] > 0)
+        .map(|d| (d as DeclId, fan_in[d]))
+        .collect();
+    hotspots.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    hotspots.truncate(OVERVIEW_ROWS);
+    let mut entry_points: Vec<(DeclId, u32)> = (0..res.decls.len())
+        .filter(|&d| callable(d) && fan_in[d] == 0 && fan_out[d] > 0 && !res.decls[d].is_test)
+        .map(|d| (d as DeclId, fan_out[d]))
+        .collect();
+    // `main` first whatever its size: it is where a reader starts.
+    entry_points.sort_by(|a, b| {
+        let main = |d: DeclId| !res.decls[d as usize].name.ends_with(".main");
+        main(a.0).cmp(&main(b.0)).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0))
+    });
+    entry_points.truncate(OVERVIEW_ROWS);
+    let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    let import_cycles = Graph::import_cycles(res, &paths);
+    Overview {
+        packages,
+        hotspots,
+        entry_points,
+        import_cycles,
+    }
+}

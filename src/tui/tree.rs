@@ -1,0 +1,328 @@
+//! The call tree pane: the root declaration and its callers (or callees) as
+//! a lazily expanded, collapsible tree. Children are computed only when a
+//! node is expanded; a declaration that already appears among a node's
+//! ancestors is shown once more, marked as a cycle, and never expands, so
+//! recursion and mutual recursion cannot unfold forever.
+
+use std::collections::HashMap;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+use crate::graph::Direction;
+use crate::model::Confidence;
+use crate::resolve::DeclId;
+
+use super::snapshot::Snapshot;
+use super::theme::Theme;
+
+#[derive(Debug, Clone)]
+pub struct Node {
+    pub decl: DeclId,
+    pub parent: Option<usize>,
+    /// The edge that links this node to its parent (index into `Resolution::edges`).
+    pub edge: Option<u32>,
+    /// Confidence of that edge (the root is certain).
+    pub confidence: Confidence,
+    /// Hops from the root.
+    pub depth: u32,
+    pub children: Option<Vec<usize>>,
+    pub expanded: bool,
+    /// Already an ancestor of this node: shown, marked, never expanded.
+    pub cycle: bool,
+}
+
+pub struct CallTree {
+    pub root: DeclId,
+    pub dir: Direction,
+    pub nodes: Vec<Node>,
+    /// Visible nodes, in display order.
+    pub rows: Vec<usize>,
+    pub cursor: usize,
+    pub offset: usize,
+}
+
+impl CallTree {
+    /// A tree rooted at `root` with its first level expanded.
+    pub fn new(snap: &Snapshot, root: DeclId, dir: Direction) -> CallTree {
+        let mut t = CallTree {
+            root,
+            dir,
+            nodes: vec![Node {
+                decl: root,
+                parent: None,
+                edge: None,
+                confidence: Confidence::Certain,
+                depth: 0,
+                children: None,
+                expanded: false,
+                cycle: false,
+            }],
+            rows: vec![0],
+            cursor: 0,
+            offset: 0,
+        };
+        t.expand(snap, 0);
+        t
+    }
+
+    pub fn selected(&self) -> &Node {
+        &self.nodes[self.rows[self.cursor]]
+    }
+
+    pub fn selected_index(&self) -> usize {
+        self.rows[self.cursor]
+    }
+
+    pub fn has_children(&self, snap: &Snapshot, node: usize) -> bool {
+        let n = &self.nodes[node];
+        !n.cycle && snap.fan(n.decl, self.dir) > 0
+    }
+
+    fn is_ancestor(&self, node: usize, decl: DeclId) -> bool {
+        let mut cur = Some(node);
+        while let Some(i) = cur {
+            if self.nodes[i].decl == decl {
+                return true;
+            }
+            cur = self.nodes[i].parent;
+        }
+        false
+    }
+
+    /// Expand `node`, computing its children the first time. Returns false
+    /// when there is nothing to expand.
+    pub fn expand(&mut self, snap: &Snapshot, node: usize) -> bool {
+        if !self.has_children(snap, node) {
+            return false;
+        }
+        if self.nodes[node].children.is_none() {
+            let res = &snap.index.res;
+            let decl = self.nodes[node].decl;
+            let depth = self.nodes[node].depth + 1;
+            let mut next = snap.index.graph.neighbours(res, decl, self.dir, Confidence::Possible);
+            // Certain first, tests last, then by name: the order a reader scans.
+            next.sort_by_cached_key(|&(d, c, _)| (c, res.decls[d as usize].is_test, snap.display_name(d)));
+            let mut kids = Vec::with_capacity(next.len());
+            for (d, c, e) in next {
+                let cycle = self.is_ancestor(node, d);
+                kids.push(self.nodes.len());
+                self.nodes.push(Node {
+                    decl: d,
+                    parent: Some(node),
+                    edge: Some(e),
+                    confidence: c,
+                    depth,
+                    children: None,
+                    expanded: false,
+                    cycle,
+                });
+            }
+            self.nodes[node].children = Some(kids);
+        }
+        self.nodes[node].expanded = true;
+        self.rebuild_rows();
+        true
+    }
+
+    pub fn collapse(&mut self, node: usize) {
+        self.nodes[node].expanded = false;
+        let selected = self.selected_index();
+        self.rebuild_rows();
+        // Keep the cursor on the selected node, or on the collapsed one if
+        // the selection disappeared inside it.
+        self.cursor = self
+            .rows
+            .iter()
+            .position(|&r| r == selected)
+            .or_else(|| self.rows.iter().position(|&r| r == node))
+            .unwrap_or(0);
+    }
+
+    fn rebuild_rows(&mut self) {
+        let mut rows = Vec::with_capacity(self.rows.len());
+        let mut stack = vec![0usize];
+        while let Some(n) = stack.pop() {
+            rows.push(n);
+            if self.nodes[n].expanded
+                && let Some(kids) = &self.nodes[n].children
+            {
+                stack.extend(kids.iter().rev());
+            }
+        }
+        self.rows = rows;
+        self.cursor = self.cursor.min(self.rows.len() - 1);
+    }
+
+    pub fn move_by(&mut self, delta: isize) {
+        let last = self.rows.len() as isize - 1;
+        self.cursor = (self.cursor as isize + delta).clamp(0, last) as usize;
+    }
+
+    pub fn select_node(&mut self, node: usize) {
+        if let Some(i) = self.rows.iter().position(|&r| r == node) {
+            self.cursor = i;
+        }
+    }
+
+    /// `l`/→: expand; on an expanded node, go to its first child.
+    pub fn expand_selected(&mut self, snap: &Snapshot) {
+        let node = self.selected_index();
+        if self.nodes[node].expanded {
+            if self.nodes[node].children.as_ref().is_some_and(|k| !k.is_empty()) {
+                self.move_by(1);
+            }
+        } else {
+            self.expand(snap, node);
+        }
+    }
+
+    /// `h`/←: collapse; on a collapsed node, go to its parent.
+    pub fn collapse_selected(&mut self) {
+        let node = self.selected_index();
+        if self.nodes[node].expanded && node != 0 {
+            self.collapse(node);
+        } else if let Some(p) = self.nodes[node].parent {
+            self.select_node(p);
+        } else if self.nodes[node].expanded {
+            self.collapse(node);
+        }
+    }
+
+    /// Scroll so the cursor is visible in `height` rows.
+    pub fn scroll_into_view(&mut self, height: usize) {
+        let height = height.max(1);
+        if self.cursor < self.offset {
+            self.offset = self.cursor;
+        } else if self.cursor >= self.offset + height {
+            self.offset = self.cursor + 1 - height;
+        }
+        self.offset = self.offset.min(self.rows.len().saturating_sub(height));
+    }
+
+    /// Names from the root down to `node`, to find the same place after a refresh.
+    pub fn name_path(&self, snap: &Snapshot, node: usize) -> Vec<String> {
+        let mut path = Vec::new();
+        let mut cur = Some(node);
+        while let Some(i) = cur {
+            path.push(snap.name(self.nodes[i].decl).to_owned());
+            cur = self.nodes[i].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Walk a name path (root first), expanding as needed; the node reached
+    /// (the deepest that still exists).
+    pub fn follow(&mut self, snap: &Snapshot, path: &[String]) -> usize {
+        let mut node = 0;
+        for name in path.iter().skip(1) {
+            self.expand(snap, node);
+            let Some(kids) = &self.nodes[node].children else {
+                break;
+            };
+            match kids.iter().find(|&&k| snap.name(self.nodes[k].decl) == name.as_str()) {
+                Some(&k) => node = k,
+                None => break,
+            }
+        }
+        node
+    }
+
+    /// Every expanded node, as name paths (for keeping the shape across refreshes).
+    pub fn expanded_paths(&self, snap: &Snapshot) -> Vec<Vec<String>> {
+        self.rows
+            .iter()
+            .filter(|&&n| self.nodes[n].expanded)
+            .map(|&n| self.name_path(snap, n))
+            .collect()
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, view: &TreeView) {
+        let theme = view.theme;
+        let snap = view.snap;
+        let title = format!(
+            " {} of {} ",
+            match self.dir {
+                Direction::Callers => "callers",
+                Direction::Callees => "callees",
+            },
+            snap.display_name(self.root)
+        );
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border(view.focused))
+            .title(Span::styled(title, theme.title(view.focused)));
+        let inner = block.inner(area);
+        let height = inner.height as usize;
+        let res = &snap.index.res;
+        let mut lines = Vec::with_capacity(height);
+        for (i, &n) in self.rows.iter().enumerate().skip(self.offset).take(height) {
+            let node = &self.nodes[n];
+            let d = &res.decls[node.decl as usize];
+            let arrow = if node.cycle {
+                "↺"
+            } else if !self.has_children(snap, n) {
+                "·"
+            } else if node.expanded {
+                "▾"
+            } else {
+                "▸"
+            };
+            let hop_style = view
+                .hops
+                .and_then(|h| h.get(&node.decl))
+                .map(|&h| theme.hop(h))
+                .unwrap_or_else(|| if node.depth == 0 { theme.bold() } else { theme.plain() });
+            let mut spans = vec![
+                Span::styled(format!("{:>2} ", node.depth), theme.dim()),
+                Span::raw("  ".repeat(node.depth as usize)),
+                Span::raw(format!("{arrow} ")),
+                Span::styled(snap.display_name(node.decl), hop_style),
+            ];
+            match node.confidence {
+                Confidence::Certain => {}
+                Confidence::Likely => spans.push(Span::styled(" ~likely", theme.confidence(Confidence::Likely))),
+                Confidence::Possible => {
+                    spans.push(Span::styled(" ?possible", theme.confidence(Confidence::Possible)))
+                }
+            }
+            if d.is_test {
+                spans.push(Span::styled(" [test]", theme.test_badge()));
+            }
+            if node.cycle {
+                spans.push(Span::styled(" (cycle)", theme.cycle()));
+            } else if snap.recursive[node.decl as usize] {
+                spans.push(Span::styled(" (recursive)", theme.cycle()));
+            }
+            if !node.expanded && self.has_children(snap, n) && node.depth > 0 {
+                spans.push(Span::styled(
+                    format!(" +{}", snap.fan(node.decl, self.dir)),
+                    theme.dim(),
+                ));
+            }
+            spans.push(Span::styled(format!("  {}", snap.location(node.decl)), theme.dim()));
+            let mut line = Line::from(spans);
+            if i == self.cursor {
+                line = line.patch_style(if view.focused {
+                    theme.selected()
+                } else {
+                    theme.bold()
+                });
+            }
+            lines.push(line);
+        }
+        frame.render_widget(Paragraph::new(lines).block(block), area);
+    }
+}
+
+/// What drawing the tree needs besides the tree.
+pub struct TreeView<'a> {
+    pub snap: &'a Snapshot,
+    pub theme: &'a Theme,
+    pub focused: bool,
+    /// Hop of every declaration inside the blast radius, when computed.
+    pub hops: Option<&'a HashMap<DeclId, u32>>,
+}
