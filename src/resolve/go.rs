@@ -166,6 +166,51 @@ const VALUE_RECEIVER_TYPES: &[&str] = &[
     "context.CancelFunc",
 ];
 
+/// Interfaces of the standard library that repository types commonly
+/// implement, with their method sets (the repository does not contain them).
+const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
+    ("error", &["Error"]),
+    ("fmt.Stringer", &["String"]),
+    ("fmt.Formatter", &["Format"]),
+    ("io.Reader", &["Read"]),
+    ("io.Writer", &["Write"]),
+    ("io.Closer", &["Close"]),
+    ("io.ReadWriter", &["Read", "Write"]),
+    ("io.ReadCloser", &["Read", "Close"]),
+    ("io.WriteCloser", &["Write", "Close"]),
+    ("io.ReadWriteCloser", &["Read", "Write", "Close"]),
+    ("io.StringWriter", &["WriteString"]),
+    ("io.ByteReader", &["ReadByte"]),
+    ("io.ByteWriter", &["WriteByte"]),
+    ("io.RuneReader", &["ReadRune"]),
+    ("io.ReaderFrom", &["ReadFrom"]),
+    ("io.WriterTo", &["WriteTo"]),
+    ("sort.Interface", &["Len", "Less", "Swap"]),
+    ("encoding.TextMarshaler", &["MarshalText"]),
+    ("encoding.TextUnmarshaler", &["UnmarshalText"]),
+    ("encoding.BinaryMarshaler", &["MarshalBinary"]),
+    ("encoding.BinaryUnmarshaler", &["UnmarshalBinary"]),
+    ("encoding/json.Marshaler", &["MarshalJSON"]),
+    ("encoding/json.Unmarshaler", &["UnmarshalJSON"]),
+    ("net/http.Handler", &["ServeHTTP"]),
+    ("flag.Value", &["String", "Set"]),
+    ("flag.Getter", &["String", "Set", "Get"]),
+    ("hash.Hash", &["Write", "Sum", "Reset", "Size", "BlockSize"]),
+];
+
+/// SSA name of a method of a type outside the repository. Whether it has a
+/// pointer receiver is not known here; Go takes the address of addressable
+/// values, so pointer is the better guess except for the standard
+/// library's value types.
+fn external_method(path: &str, tname: &str, pointer: bool, method: &str) -> String {
+    let value_type = VALUE_RECEIVER_TYPES.contains(&format!("{path}.{tname}").as_str());
+    if pointer || !value_type {
+        format!("(*{path}.{tname}).{method}")
+    } else {
+        format!("({path}.{tname}).{method}")
+    }
+}
+
 const BUILTIN_TYPES: &[&str] = &[
     "bool",
     "byte",
@@ -496,10 +541,9 @@ impl<'a> Analysis<'a> {
                                 RType::Unknown
                             }
                         }
-                        PkgRef::Ext(path) => RType::TypeValue(Box::new(RType::Named(
-                            PkgRef::Ext(path),
-                            name.to_owned(),
-                        ))),
+                        // Whether `pkg.Name` is a type or a function is not in the
+                        // repository: guessing would invent methods on functions.
+                        PkgRef::Ext(_) => RType::Unknown,
                     };
                 }
                 let bt = self.type_of(ci, scope, *base, depth + 1);
@@ -741,6 +785,60 @@ impl<'a> Analysis<'a> {
         out
     }
 
+    /// Repository types (not interfaces) that have every method in `methods`.
+    fn implementors_of(&mut self, methods: &[&str]) -> Vec<(usize, String)> {
+        let key = (usize::MAX, methods.join(","));
+        if let Some(v) = self.implementors.get(&key) {
+            return v.clone();
+        }
+        let mut out = Vec::new();
+        for (p, package) in self.pkgs.iter().enumerate() {
+            for (tname, &(tci, ti)) in &package.types {
+                if matches!(
+                    self.ctxs[tci].go.type_decls[ti].body,
+                    GoTypeBody::Interface { .. }
+                ) {
+                    continue;
+                }
+                if methods
+                    .iter()
+                    .all(|m| self.method(p, tname, m, 0).is_some())
+                {
+                    out.push((p, tname.clone()));
+                }
+            }
+        }
+        out.sort();
+        self.implementors.insert(key, out.clone());
+        out
+    }
+
+    /// The first embedded field type from outside the repository, searching
+    /// through embedded repository structs.
+    fn external_embedded(&self, pkg: usize, tname: &str, depth: u32) -> Option<(String, String)> {
+        if depth > 4 {
+            return None;
+        }
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        for f in fields.iter().filter(|f| f.name.is_none()) {
+            match self.resolve_type(tci, f.ty, 0).deref() {
+                RType::Named(PkgRef::Ext(path), n) if !path.is_empty() => {
+                    return Some((path.clone(), n.clone()));
+                }
+                RType::Named(PkgRef::Repo(p), n) => {
+                    if let Some(found) = self.external_embedded(*p, n, depth + 1) {
+                        return Some(found);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     fn callees(&mut self, ci: usize, scope: u32, callee: ExprId, depth: u32) -> Vec<Callee> {
         if depth > 8 {
             return vec![Callee::Unresolved("callee too deeply nested".to_owned())];
@@ -845,26 +943,48 @@ impl<'a> Analysis<'a> {
                             ))];
                         }
                         let _ = is_type_value;
+                        // Promoted from an embedded type outside the repository
+                        // (`struct { bytes.Buffer }` has WriteString).
+                        if let Some((path, ext)) = self.external_embedded(p, &tname, 0) {
+                            return vec![Callee::External(external_method(
+                                &path, &ext, true, name_s,
+                            ))];
+                        }
                         vec![Callee::Unresolved(format!(
                             "`{name_s}` not found on {tname}"
                         ))]
                     }
                     RType::Named(PkgRef::Ext(path), tname) => {
+                        // A well-known interface (io.Writer, error, fmt.Stringer…):
+                        // every repository type with that method set may be behind it.
+                        let qualified = if path.is_empty() {
+                            tname.clone()
+                        } else {
+                            format!("{path}.{tname}")
+                        };
+                        if let Some((_, methods)) =
+                            KNOWN_INTERFACES.iter().find(|(n, _)| *n == qualified)
+                        {
+                            let impls = self.implementors_of(methods);
+                            let mut out: Vec<Callee> = impls
+                                .iter()
+                                .filter_map(|(ip, it)| self.method(*ip, it, name_s, 0))
+                                .map(|m| Callee::Decl(m, Confidence::Possible))
+                                .collect();
+                            if out.is_empty() {
+                                out.push(Callee::External(format!("({qualified}).{name_s}")));
+                            }
+                            return out;
+                        }
                         if path.is_empty() {
-                            // Methods of builtin types (`err.Error()`) are not repository code.
                             return vec![Callee::External(format!("({tname}).{name_s}"))];
                         }
                         // Whether the method has a pointer receiver is not in the repository;
                         // Go takes the address of addressable values, so pointer is the
                         // better guess except for the standard library's value types.
-                        let value_type =
-                            VALUE_RECEIVER_TYPES.contains(&format!("{path}.{tname}").as_str());
-                        let recv = if pointer || !value_type {
-                            format!("(*{path}.{tname})")
-                        } else {
-                            format!("({path}.{tname})")
-                        };
-                        vec![Callee::External(format!("{recv}.{name_s}"))]
+                        vec![Callee::External(external_method(
+                            &path, &tname, pointer, name_s,
+                        ))]
                     }
                     _ => vec![Callee::Unresolved(format!(
                         "the receiver of `.{name_s}` has no known type"
