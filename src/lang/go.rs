@@ -117,6 +117,12 @@ pub struct GoFacts {
     pub bindings: Vec<(u32, Sym, Binding)>,
     /// Parallel to `FileFacts::calls`.
     pub calls: Vec<GoCall>,
+    /// `return` values: (function or closure, position, value).
+    pub returns: Vec<(u32, u8, ExprId)>,
+    /// Parameter names in order per function or closure (`None` for unnamed).
+    pub params: Vec<(u32, Vec<Option<Sym>>)>,
+    /// `x.f = v` assignments: (scope, the `x.f` selector, value).
+    pub field_assigns: Vec<(u32, ExprId, ExprId)>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -141,6 +147,8 @@ enum K {
     ParameterDecl,
     ParameterList,
     ShortVar,
+    Assign,
+    Return,
     VarSpec,
     ExpressionList,
     RangeClause,
@@ -209,6 +217,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "parameter_declaration" | "variadic_parameter_declaration" => K::ParameterDecl,
             "parameter_list" => K::ParameterList,
             "short_var_declaration" => K::ShortVar,
+            "assignment_statement" => K::Assign,
+            "return_statement" => K::Return,
             "var_spec" | "const_spec" => K::VarSpec,
             "expression_list" => K::ExpressionList,
             "range_clause" => K::RangeClause,
@@ -663,11 +673,7 @@ impl Extractor<'_> {
             K::FuncLit => {
                 let decl = frame.decl.unwrap_or(0);
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
-                    for (names, ty) in self.params[p as usize].clone() {
-                        for n in names {
-                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
-                        }
-                    }
+                    self.record_params(decl, p);
                 }
                 Lowered::Expr(self.push_expr(GoExpr::FuncLit(decl)))
             }
@@ -741,11 +747,7 @@ impl Extractor<'_> {
                     }
                 }
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
-                    for (names, ty) in self.params[p as usize].clone() {
-                        for n in names {
-                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
-                        }
-                    }
+                    self.record_params(decl, p);
                 }
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_result) {
                     for (names, ty) in self.params[p as usize].clone() {
@@ -760,6 +762,49 @@ impl Extractor<'_> {
                     recv,
                     results,
                 });
+                Lowered::None
+            }
+            K::Assign => {
+                // Flow-insensitive: `f = g` is one more value `f` may hold.
+                let left = Self::field(children, g.f_left);
+                let right = Self::field(children, g.f_right);
+                let names = self.list(&left);
+                let values = self.list(&right);
+                if node
+                    .child_by_field_name("operator")
+                    .is_some_and(|o| walk::text(&o, self.source) == "=")
+                {
+                    self.bind_values(&names, &values);
+                    if names.len() == values.len() {
+                        let scope = self.scope();
+                        for (n, v) in names.iter().zip(values.iter()) {
+                            if let Lowered::Expr(target) = n
+                                && matches!(
+                                    self.facts.exprs[*target as usize],
+                                    GoExpr::Selector(..)
+                                )
+                            {
+                                let value = self.as_expr(v);
+                                self.facts.field_assigns.push((scope, *target, value));
+                            }
+                        }
+                    }
+                }
+                Lowered::None
+            }
+            K::Return => {
+                let vals = kids(children);
+                let vals = match vals.as_slice() {
+                    [Lowered::List(i)] => self.lists[*i as usize].clone(),
+                    _ => vals,
+                };
+                let scope = self.scope();
+                for (i, v) in vals.iter().enumerate().take(8) {
+                    let e = self.as_expr(v);
+                    if e != 0 {
+                        self.facts.returns.push((scope, i as u8, e));
+                    }
+                }
                 Lowered::None
             }
             K::ShortVar => {
@@ -951,6 +996,21 @@ impl Extractor<'_> {
                 Lowered::None
             }
         }
+    }
+
+    /// Bind each parameter in the function's scope and keep their order.
+    fn record_params(&mut self, decl: u32, list: u32) {
+        let mut order = Vec::new();
+        for (names, ty) in self.params[list as usize].clone() {
+            if names.is_empty() {
+                order.push(None);
+            }
+            for n in names {
+                self.facts.bindings.push((decl, n, Binding::Type(ty)));
+                order.push(Some(n));
+            }
+        }
+        self.facts.params.push((decl, order));
     }
 
     fn result_types(&mut self, results: Option<Lowered>) -> Vec<TypeId> {

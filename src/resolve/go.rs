@@ -133,6 +133,11 @@ struct Analysis<'a> {
     pkg_by_path: HashMap<String, usize>,
     func_results: HashMap<DeclId, (usize, Vec<TypeId>)>,
     implementors: HashMap<(usize, String), Vec<(usize, String)>>,
+    returns_of: HashMap<DeclId, Vec<(usize, u32, u8, ExprId)>>,
+    params_of: HashMap<DeclId, Vec<Option<Sym>>>,
+    param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
+    /// Values assigned to struct fields, by (package, type, field).
+    field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
 }
 
 const BUILTIN_FUNCS: &[&str] = &[
@@ -165,6 +170,27 @@ const VALUE_RECEIVER_TYPES: &[&str] = &[
     "strings.Reader",
     "context.CancelFunc",
 ];
+
+const MAX_FLOW_DEPTH: u32 = 8;
+
+/// Where a value comes from: (file context, scope, expression).
+type ValueSource = (usize, u32, ExprId);
+
+fn push_decl(out: &mut Vec<DeclId>, d: DeclId) {
+    if out.len() < 32 && !out.contains(&d) {
+        out.push(d);
+    }
+}
+
+/// Callees reached through a function value: one candidate is likely, several are possible.
+fn func_value_callees(vals: Vec<DeclId>) -> Vec<Callee> {
+    let conf = if vals.len() == 1 {
+        Confidence::Likely
+    } else {
+        Confidence::Possible
+    };
+    vals.into_iter().map(|d| Callee::Decl(d, conf)).collect()
+}
 
 /// Interfaces of the standard library that repository types commonly
 /// implement, with their method sets (the repository does not contain them).
@@ -246,6 +272,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         pkg_by_path: HashMap::new(),
         func_results: HashMap::new(),
         implementors: HashMap::new(),
+        returns_of: HashMap::new(),
+        params_of: HashMap::new(),
+        param_sources: HashMap::new(),
+        field_sources: HashMap::new(),
     };
     for &fi in go_files {
         let facts = files[fi as usize].facts;
@@ -282,6 +312,17 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             imports,
             bindings,
         });
+    }
+    for (ci, c) in a.ctxs.iter().enumerate() {
+        for &(scope, pos, e) in &c.go.returns {
+            a.returns_of
+                .entry(c.base + scope)
+                .or_default()
+                .push((ci, scope, pos, e));
+        }
+        for (decl, order) in &c.go.params {
+            a.params_of.insert(c.base + decl, order.clone());
+        }
     }
     // Package symbol tables.
     let mut init_counts: HashMap<usize, u32> = HashMap::new();
@@ -348,6 +389,11 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             }
         }
     }
+    a.collect_field_sources();
+    // Function values passed as arguments: two passes let values travel
+    // through one function into another.
+    a.collect_param_sources();
+    a.collect_param_sources();
     for ci in 0..a.ctxs.len() {
         for call in 0..a.ctxs[ci].go.calls.len() {
             a.emit(b, ci, call);
@@ -408,7 +454,10 @@ impl<'a> Analysis<'a> {
         let mut s = Some(scope);
         while let Some(cur) = s {
             if let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)) {
-                return list.first().map(|b| (ci, *b));
+                // A declared type (parameter, `var x T`) is authoritative; else
+                // the first value assigned.
+                let typed = list.iter().find(|b| matches!(b, Binding::Type(_)));
+                return typed.or(list.first()).map(|b| (ci, *b));
             }
             s = self.scope_parent(ci, cur);
         }
@@ -839,6 +888,200 @@ impl<'a> Analysis<'a> {
         None
     }
 
+    /// Functions a name may hold: its bindings in the nearest scope that
+    /// binds it, arguments passed for it when it is a parameter, or the
+    /// package-level function or variable of that name.
+    fn ident_func_values(&mut self, ci: usize, scope: u32, name: Sym, depth: u32) -> Vec<DeclId> {
+        if depth > MAX_FLOW_DEPTH {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            if let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)).cloned() {
+                for b in list {
+                    match b {
+                        Binding::Value(e) => {
+                            for d in self.func_values(ci, cur, *e, depth + 1) {
+                                push_decl(&mut out, d);
+                            }
+                        }
+                        Binding::Type(_) => {
+                            let func = self.ctxs[ci].base + cur;
+                            let idx = self
+                                .params_of
+                                .get(&func)
+                                .and_then(|ps| ps.iter().position(|p| *p == Some(name)));
+                            if let Some(idx) = idx {
+                                let sources = self
+                                    .param_sources
+                                    .get(&(func, idx))
+                                    .cloned()
+                                    .unwrap_or_default();
+                                for (sci, sscope, e) in sources {
+                                    for d in self.func_values(sci, sscope, e, depth + 1) {
+                                        push_decl(&mut out, d);
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+                return out;
+            }
+            s = self.scope_parent(ci, cur);
+        }
+        let text = self.sym(ci, name);
+        let pkg = self.ctxs[ci].pkg;
+        if let Some(&(fci, fi)) = self.pkgs[pkg].funcs.get(text) {
+            return vec![self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl];
+        }
+        if let Some(&(vci, vname)) = self.pkgs[pkg].vars.get(text)
+            && (vci != ci || scope != 0)
+        {
+            return self.ident_func_values(vci, 0, vname, depth + 1);
+        }
+        out
+    }
+
+    /// Functions and closures an expression may evaluate to.
+    fn func_values(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
+        if depth > MAX_FLOW_DEPTH {
+            return Vec::new();
+        }
+        match self.expr(ci, e).clone() {
+            GoExpr::FuncLit(d) => vec![self.ctxs[ci].base + d],
+            GoExpr::Ident(n) => self.ident_func_values(ci, scope, n, depth + 1),
+            GoExpr::Index(inner) => self.func_values(ci, scope, inner, depth + 1),
+            GoExpr::Selector(base, name) => {
+                let name_s = self.sym(ci, name);
+                if let Some(pkg) = self.package_operand(ci, scope, base) {
+                    return match pkg {
+                        PkgRef::Repo(p) => match self.pkgs[p].funcs.get(name_s) {
+                            Some(&(fci, fi)) => vec![
+                                self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl,
+                            ],
+                            None => Vec::new(),
+                        },
+                        PkgRef::Ext(_) => Vec::new(),
+                    };
+                }
+                // A method value (`s.handle`) or expression (`T.handle`).
+                let t = match self.type_of(ci, scope, base, 0) {
+                    RType::TypeValue(t) => *t,
+                    other => other,
+                };
+                match t.deref() {
+                    RType::Named(PkgRef::Repo(p), tname) => {
+                        let (p, tname) = (*p, tname.clone());
+                        match self.method(p, &tname, name_s, 0) {
+                            Some(m) => vec![m],
+                            None => self.field_func_values(p, &tname, name_s, depth),
+                        }
+                    }
+                    _ => Vec::new(),
+                }
+            }
+            GoExpr::Call(c) => self.returned_func_values(ci, scope, c, 0, depth),
+            GoExpr::Nth(inner, n) => match self.expr(ci, inner).clone() {
+                GoExpr::Call(c) => self.returned_func_values(ci, scope, c, n, depth),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        }
+    }
+
+    /// Functions returned (at position `n`) by the functions a call reaches.
+    fn returned_func_values(
+        &mut self,
+        ci: usize,
+        scope: u32,
+        call: u32,
+        n: u8,
+        depth: u32,
+    ) -> Vec<DeclId> {
+        let callee = self.ctxs[ci].go.calls[call as usize].callee;
+        let mut out = Vec::new();
+        for t in self.callees(ci, scope, callee, depth + 1) {
+            let Callee::Decl(f, _) = t else { continue };
+            for (rci, rscope, pos, e) in self.returns_of.get(&f).cloned().unwrap_or_default() {
+                if pos == n {
+                    for d in self.func_values(rci, rscope, e, depth + 1) {
+                        push_decl(&mut out, d);
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Record, for every call with known targets, which argument expressions
+    /// flow into which parameters (what a function-typed parameter may hold).
+    fn collect_param_sources(&mut self) {
+        let mut sources: HashMap<(DeclId, usize), Vec<ValueSource>> = HashMap::new();
+        for ci in 0..self.ctxs.len() {
+            for call in 0..self.ctxs[ci].go.calls.len() {
+                let scope = self.ctxs[ci].facts.calls[call].caller;
+                let (callee, args) = {
+                    let c = &self.ctxs[ci].go.calls[call];
+                    (c.callee, c.args.clone())
+                };
+                if args.is_empty() {
+                    continue;
+                }
+                for t in self.callees(ci, scope, callee, 0) {
+                    let Callee::Decl(f, _) = t else { continue };
+                    for (i, &a) in args.iter().enumerate() {
+                        // Only arguments that can be functions are worth keeping.
+                        if matches!(
+                            self.expr(ci, a),
+                            GoExpr::FuncLit(_)
+                                | GoExpr::Ident(_)
+                                | GoExpr::Selector(..)
+                                | GoExpr::Call(_)
+                        ) {
+                            let list = sources.entry((f, i)).or_default();
+                            if list.len() < 64 {
+                                list.push((ci, scope, a));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        self.param_sources = sources;
+    }
+
+    fn collect_field_sources(&mut self) {
+        for ci in 0..self.ctxs.len() {
+            for &(scope, target, value) in &self.ctxs[ci].go.field_assigns {
+                let GoExpr::Selector(base, field) = self.expr(ci, target) else {
+                    continue;
+                };
+                if let RType::Named(PkgRef::Repo(p), t) = self.type_of(ci, scope, *base, 0).deref()
+                {
+                    let key = (*p, t.clone(), self.sym(ci, *field).to_owned());
+                    let list = self.field_sources.entry(key).or_default();
+                    if list.len() < 64 {
+                        list.push((ci, scope, value));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Functions assigned to a struct field anywhere in the repository.
+    fn field_func_values(&mut self, p: usize, tname: &str, field: &str, depth: u32) -> Vec<DeclId> {
+        let key = (p, tname.to_owned(), field.to_owned());
+        let mut out = Vec::new();
+        for (sci, sscope, e) in self.field_sources.get(&key).cloned().unwrap_or_default() {
+            for d in self.func_values(sci, sscope, e, depth + 1) {
+                push_decl(&mut out, d);
+            }
+        }
+        out
+    }
+
     fn callees(&mut self, ci: usize, scope: u32, callee: ExprId, depth: u32) -> Vec<Callee> {
         if depth > 8 {
             return vec![Callee::Unresolved("callee too deeply nested".to_owned())];
@@ -846,30 +1089,14 @@ impl<'a> Analysis<'a> {
         match self.expr(ci, callee).clone() {
             GoExpr::Ident(n) => {
                 let name = self.sym(ci, n);
-                if let Some((bci, b)) = self.local(ci, scope, n) {
-                    return match b {
-                        Binding::Value(v) => match self.expr(bci, *v) {
-                            GoExpr::FuncLit(d) => {
-                                vec![Callee::Decl(self.ctxs[bci].base + d, Confidence::Likely)]
-                            }
-                            GoExpr::Selector(..) | GoExpr::Ident(_) => self
-                                .callees(bci, if bci == ci { scope } else { 0 }, *v, depth + 1)
-                                .into_iter()
-                                .map(|c| match c {
-                                    Callee::Decl(d, conf) => {
-                                        Callee::Decl(d, conf.max(Confidence::Likely))
-                                    }
-                                    other => other,
-                                })
-                                .collect(),
-                            _ => vec![Callee::Unresolved(format!(
-                                "`{name}` holds a function value computed at run time"
-                            ))],
-                        },
-                        Binding::Type(_) => vec![Callee::Unresolved(format!(
-                            "`{name}` is a function-typed variable or parameter"
-                        ))],
-                    };
+                if self.local(ci, scope, n).is_some() {
+                    let vals = self.ident_func_values(ci, scope, n, depth);
+                    if vals.is_empty() {
+                        return vec![Callee::Unresolved(format!(
+                            "`{name}` holds a function value that could not be traced"
+                        ))];
+                    }
+                    return func_value_callees(vals);
                 }
                 let pkg = self.ctxs[ci].pkg;
                 if let Some(&(fci, fi)) = self.pkgs[pkg].funcs.get(name) {
@@ -938,9 +1165,13 @@ impl<'a> Analysis<'a> {
                             return out;
                         }
                         if let Some(RType::Func(_)) = self.field_type(p, &tname, name_s, 0) {
-                            return vec![Callee::Unresolved(format!(
-                                "`.{name_s}` is a function-valued field"
-                            ))];
+                            let vals = self.field_func_values(p, &tname, name_s, depth);
+                            if vals.is_empty() {
+                                return vec![Callee::Unresolved(format!(
+                                    "`.{name_s}` is a function-valued field with no traced assignment"
+                                ))];
+                            }
+                            return func_value_callees(vals);
                         }
                         let _ = is_type_value;
                         // Promoted from an embedded type outside the repository
@@ -991,7 +1222,17 @@ impl<'a> Analysis<'a> {
                     ))],
                 }
             }
-            GoExpr::Call(_) => vec![Callee::Unresolved(
+            GoExpr::Call(_) | GoExpr::Nth(..) => {
+                let vals = self.func_values(ci, scope, callee, depth);
+                if vals.is_empty() {
+                    return vec![Callee::Unresolved(
+                        "callee is a function returned by a call that could not be traced"
+                            .to_owned(),
+                    )];
+                }
+                func_value_callees(vals)
+            }
+            GoExpr::Unknown => vec![Callee::Unresolved(
                 "callee is a function returned by a call".to_owned(),
             )],
             _ => vec![Callee::Unresolved("dynamic callee".to_owned())],
