@@ -290,10 +290,19 @@ impl Index {
             key_input.push_str(&format!("{} {:016x}\n", f.path, f.hash));
         }
         let key = format!("{:016x}", content_hash(key_input.as_bytes()));
-        let cached = store
-            .snapshot(&key)?
-            .and_then(|blob| postcard::from_bytes::<Resolution>(&blob).ok())
-            .filter(|r| r.file_base.len() == files.len());
+        let cached = match store.snapshot(&key)? {
+            Some(blob) => match postcard::from_bytes::<Resolution>(&blob) {
+                Ok(r) if r.file_base.len() == files.len() => Some(r),
+                Ok(_) => None,
+                Err(e) => {
+                    if std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some() {
+                        eprintln!("snapshot does not decode: {e}");
+                    }
+                    None
+                }
+            },
+            None => None,
+        };
         let res = match cached {
             Some(res) => {
                 stats.snapshot = true;

@@ -210,6 +210,8 @@ pub fn scan(root: &Path) -> Inventory {
     };
     inv.files.sort_by(|a, b| a.path.cmp(&b.path));
     inv.skipped.sort_by(|a, b| a.path.cmp(&b.path));
+    // The walk is parallel: sort so that everything keyed on it is stable.
+    inv.go_mods.sort();
     inv
 }
 
