@@ -42,7 +42,7 @@ pub struct Cli {
     #[arg(long, global = true)]
     json: bool,
 
-    /// Open the repository at PATH (without a subcommand: print its overview).
+    /// Open the repository at PATH (without a subcommand: the explorer in a terminal, else its overview).
     #[arg(value_name = "PATH")]
     path: Option<PathBuf>,
 
@@ -199,6 +199,13 @@ pub fn run() -> Result<ExitCode> {
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
+    }
+    // In a terminal, `ripple [PATH]` opens the explorer; piped or with
+    // --json it prints the overview below, as scripts and CI expect.
+    if overview && !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        ripple::tui::run(&repo)
+            .with_context(|| format!("cannot open the explorer on {}", repo.display()))?;
+        return Ok(ExitCode::SUCCESS);
     }
     let index = open(&repo)?;
     let mut out = std::io::stdout().lock();
@@ -395,7 +402,7 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
     Ok(ExitCode::SUCCESS)
 }
 
-/// What `ripple PATH` prints until the explorer opens there: the index
+/// What `ripple PATH` prints when it is not in a terminal (or with --json): the index
 /// summary and the places to start (the most-called declarations).
 fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
     cmd_index(index, false, out)?;

@@ -9,3 +9,4 @@ pub mod lookup;
 pub mod model;
 pub mod resolve;
 pub mod store;
+pub mod tui;

@@ -6,7 +6,7 @@
 //! locals; and interface calls, which reach every method of that name on a
 //! repository type whose method set covers the interface (`Possible`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use super::{Builder, DeclId, SourceFile};
 use crate::lang::go::{Binding, ExprId, GoExpr, GoFacts, GoType, GoTypeBody, TypeId};
@@ -19,7 +19,7 @@ pub fn package_paths(
     go_files: &[u32],
     go_modules: &[(String, String)],
 ) -> HashMap<u32, String> {
-    let mut out = HashMap::new();
+    let mut out = HashMap::default();
     for &i in go_files {
         let path = files[i as usize].path;
         let dir = path.rsplit_once('/').map(|(d, _)| d).unwrap_or("");
@@ -138,6 +138,8 @@ struct Analysis<'a> {
     param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
     /// Values assigned to struct fields, by (package, type, field).
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
+    ident_memo: HashMap<(usize, u32, Sym), Vec<DeclId>>,
+    value_memo: HashMap<(usize, u32, ExprId), Vec<DeclId>>,
 }
 
 const BUILTIN_FUNCS: &[&str] = &[
@@ -269,13 +271,15 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     let mut a = Analysis {
         ctxs: Vec::new(),
         pkgs: Vec::new(),
-        pkg_by_path: HashMap::new(),
-        func_results: HashMap::new(),
-        implementors: HashMap::new(),
-        returns_of: HashMap::new(),
-        params_of: HashMap::new(),
-        param_sources: HashMap::new(),
-        field_sources: HashMap::new(),
+        pkg_by_path: HashMap::default(),
+        func_results: HashMap::default(),
+        implementors: HashMap::default(),
+        returns_of: HashMap::default(),
+        params_of: HashMap::default(),
+        param_sources: HashMap::default(),
+        field_sources: HashMap::default(),
+        ident_memo: HashMap::default(),
+        value_memo: HashMap::default(),
     };
     for &fi in go_files {
         let facts = files[fi as usize].facts;
@@ -294,7 +298,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                 a.pkgs.len() - 1
             }
         };
-        let mut bindings: HashMap<(u32, Sym), Vec<&Binding>> = HashMap::new();
+        let mut bindings: HashMap<(u32, Sym), Vec<&Binding>> = HashMap::default();
         for (scope, name, bind) in &go.bindings {
             bindings.entry((*scope, *name)).or_default().push(bind);
         }
@@ -325,7 +329,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         }
     }
     // Package symbol tables.
-    let mut init_counts: HashMap<usize, u32> = HashMap::new();
+    let mut init_counts: HashMap<usize, u32> = HashMap::default();
     for ci in 0..a.ctxs.len() {
         let (pkg, base, facts, go) = (
             a.ctxs[ci].pkg,
@@ -400,20 +404,22 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         }
     }
     // Per-file package-level decls merge into one `pkg.init`.
-    for ci in 0..a.ctxs.len() {
-        let canonical = a.pkgs[a.ctxs[ci].pkg].init.unwrap_or(a.ctxs[ci].base);
-        let own = a.ctxs[ci].base;
-        if own != canonical {
-            for e in &mut b.res.edges {
-                if e.caller == own {
-                    e.caller = canonical;
-                }
-            }
-            for u in &mut b.res.unresolved {
-                if u.caller == own {
-                    u.caller = canonical;
-                }
-            }
+    let redirect: HashMap<DeclId, DeclId> = a
+        .ctxs
+        .iter()
+        .filter_map(|c| {
+            let canonical = a.pkgs[c.pkg].init.unwrap_or(c.base);
+            (canonical != c.base).then_some((c.base, canonical))
+        })
+        .collect();
+    for e in &mut b.res.edges {
+        if let Some(&to) = redirect.get(&e.caller) {
+            e.caller = to;
+        }
+    }
+    for u in &mut b.res.unresolved {
+        if let Some(&to) = redirect.get(&u.caller) {
+            u.caller = to;
         }
     }
     let _ = DeclKind::Package;
@@ -895,6 +901,24 @@ impl<'a> Analysis<'a> {
         if depth > MAX_FLOW_DEPTH {
             return Vec::new();
         }
+        let key = (ci, scope, name);
+        if let Some(v) = self.ident_memo.get(&key) {
+            return v.clone();
+        }
+        // In progress: a cycle of assignments adds nothing new.
+        self.ident_memo.insert(key, Vec::new());
+        let out = self.ident_func_values_uncached(ci, scope, name, depth);
+        self.ident_memo.insert(key, out.clone());
+        out
+    }
+
+    fn ident_func_values_uncached(
+        &mut self,
+        ci: usize,
+        scope: u32,
+        name: Sym,
+        depth: u32,
+    ) -> Vec<DeclId> {
         let mut out = Vec::new();
         let mut s = Some(scope);
         while let Some(cur) = s {
@@ -949,6 +973,23 @@ impl<'a> Analysis<'a> {
         if depth > MAX_FLOW_DEPTH {
             return Vec::new();
         }
+        let key = (ci, scope, e);
+        if let Some(v) = self.value_memo.get(&key) {
+            return v.clone();
+        }
+        self.value_memo.insert(key, Vec::new());
+        let out = self.func_values_uncached(ci, scope, e, depth);
+        self.value_memo.insert(key, out.clone());
+        out
+    }
+
+    fn func_values_uncached(
+        &mut self,
+        ci: usize,
+        scope: u32,
+        e: ExprId,
+        depth: u32,
+    ) -> Vec<DeclId> {
         match self.expr(ci, e).clone() {
             GoExpr::FuncLit(d) => vec![self.ctxs[ci].base + d],
             GoExpr::Ident(n) => self.ident_func_values(ci, scope, n, depth + 1),
@@ -1018,7 +1059,7 @@ impl<'a> Analysis<'a> {
     /// Record, for every call with known targets, which argument expressions
     /// flow into which parameters (what a function-typed parameter may hold).
     fn collect_param_sources(&mut self) {
-        let mut sources: HashMap<(DeclId, usize), Vec<ValueSource>> = HashMap::new();
+        let mut sources: HashMap<(DeclId, usize), Vec<ValueSource>> = HashMap::default();
         for ci in 0..self.ctxs.len() {
             for call in 0..self.ctxs[ci].go.calls.len() {
                 let scope = self.ctxs[ci].facts.calls[call].caller;
@@ -1050,6 +1091,9 @@ impl<'a> Analysis<'a> {
             }
         }
         self.param_sources = sources;
+        // Traced values depend on the parameter sources just replaced.
+        self.ident_memo.clear();
+        self.value_memo.clear();
     }
 
     fn collect_field_sources(&mut self) {

@@ -147,7 +147,10 @@ impl Highlighter {
                 tree_sitter_python::LANGUAGE.into(),
                 tree_sitter_python::HIGHLIGHTS_QUERY,
             ),
-            go: Grammar::new(tree_sitter_go::LANGUAGE.into(), tree_sitter_go::HIGHLIGHTS_QUERY),
+            go: Grammar::new(
+                tree_sitter_go::LANGUAGE.into(),
+                tree_sitter_go::HIGHLIGHTS_QUERY,
+            ),
             parser: Parser::new(),
             recent: Vec::new(),
         }
@@ -242,7 +245,10 @@ impl Highlighter {
         }
         for line in first..last {
             let ls = starts[line] - begin;
-            let le = starts.get(line + 1).map(|&x| x - begin).unwrap_or(end - begin);
+            let le = starts
+                .get(line + 1)
+                .map(|&x| x - begin)
+                .unwrap_or(end - begin);
             let mut runs: Vec<Run> = Vec::new();
             let mut i = ls;
             while i < le {

@@ -113,7 +113,7 @@ impl Progress for ChannelProgress {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         let total = self.total.load(Ordering::Relaxed);
         // About a hundred updates per index, whatever its size.
-        if self.loud() && done % (total / 100).max(1) == 0 {
+        if self.loud() && done.is_multiple_of((total / 100).max(1)) {
             let _ = self
                 .events
                 .send(Event::Progress(IndexStatus::Parsing { done, total }));

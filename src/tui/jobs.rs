@@ -86,7 +86,7 @@ impl Jobs {
     }
 
     pub fn inline() -> Jobs {
-        Jobs::Inline(Box::new(Highlighter::new()))
+        Jobs::Inline(Box::default())
     }
 
     /// Queue a job; inline jobs return their result immediately.

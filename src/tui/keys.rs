@@ -8,9 +8,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     Quit,
-    Help,
+    ShowHelp,
     OpenFinder,
-    Overview,
+    ShowOverview,
     Back,
     Forward,
     ToggleDirection,
@@ -147,45 +147,249 @@ const fn bind(
 
 pub const BINDINGS: &[Binding] = &[
     // Contexts with text input or overlays come first in routing, not here.
-    bind(Finder, &[Code(KeyCode::Enter)], Focus, "make the selected declaration the root", true),
-    bind(Finder, &[Code(KeyCode::Esc)], Close, "close the finder", true),
-    bind(Finder, &[Code(KeyCode::Up), Ctrl('p')], Up, "previous result", true),
-    bind(Finder, &[Code(KeyCode::Down), Ctrl('n')], Down, "next result", true),
-    bind(Help, &[Code(KeyCode::Esc), Char('?'), Char('q')], Close, "close help", true),
-    bind(Help, &[Char('j'), Code(KeyCode::Down)], Down, "scroll down", false),
-    bind(Help, &[Char('k'), Code(KeyCode::Up)], Up, "scroll up", false),
-    bind(Tree, &[Char('j'), Code(KeyCode::Down)], Down, "move down", true),
+    bind(
+        Finder,
+        &[Code(KeyCode::Enter)],
+        Focus,
+        "make the selected declaration the root",
+        true,
+    ),
+    bind(
+        Finder,
+        &[Code(KeyCode::Esc)],
+        Close,
+        "close the finder",
+        true,
+    ),
+    bind(
+        Finder,
+        &[Code(KeyCode::Up), Ctrl('p')],
+        Up,
+        "previous result",
+        true,
+    ),
+    bind(
+        Finder,
+        &[Code(KeyCode::Down), Ctrl('n')],
+        Down,
+        "next result",
+        true,
+    ),
+    bind(
+        Help,
+        &[Code(KeyCode::Esc), Char('?'), Char('q')],
+        Close,
+        "close help",
+        true,
+    ),
+    bind(
+        Help,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "scroll down",
+        false,
+    ),
+    bind(
+        Help,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "scroll up",
+        false,
+    ),
+    bind(
+        Tree,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "move down",
+        true,
+    ),
     bind(Tree, &[Char('k'), Code(KeyCode::Up)], Up, "move up", true),
-    bind(Tree, &[Char('l'), Code(KeyCode::Right)], Expand, "expand (again: go to first child)", true),
-    bind(Tree, &[Char('h'), Code(KeyCode::Left)], Collapse, "collapse (again: go to parent)", true),
-    bind(Tree, &[Code(KeyCode::Enter)], Focus, "make the selected node the root", true),
-    bind(Tree, &[Code(KeyCode::PageDown), Ctrl('d')], PageDown, "page down", false),
-    bind(Tree, &[Code(KeyCode::PageUp), Ctrl('u')], PageUp, "page up", false),
-    bind(Tree, &[Char('g'), Code(KeyCode::Home)], Top, "first row", false),
-    bind(Tree, &[Char('G'), Code(KeyCode::End)], Bottom, "last row", false),
-    bind(Source, &[Char('j'), Code(KeyCode::Down)], Down, "scroll down", true),
-    bind(Source, &[Char('k'), Code(KeyCode::Up)], Up, "scroll up", true),
-    bind(Source, &[Code(KeyCode::PageDown), Ctrl('d')], PageDown, "page down", false),
-    bind(Source, &[Code(KeyCode::PageUp), Ctrl('u')], PageUp, "page up", false),
-    bind(Source, &[Char('g'), Code(KeyCode::Home)], Top, "back to the declaration", false),
-    bind(Source, &[Char('G'), Code(KeyCode::End)], Bottom, "end of file", false),
-    bind(Blast, &[Char('j'), Code(KeyCode::Down)], Down, "scroll down", true),
-    bind(Blast, &[Char('k'), Code(KeyCode::Up)], Up, "scroll up", true),
-    bind(Overview, &[Char('j'), Code(KeyCode::Down)], Down, "move down", true),
-    bind(Overview, &[Char('k'), Code(KeyCode::Up)], Up, "move up", true),
-    bind(Overview, &[Code(KeyCode::Enter)], Focus, "explore the selected item", true),
+    bind(
+        Tree,
+        &[Char('l'), Code(KeyCode::Right)],
+        Expand,
+        "expand (again: go to first child)",
+        true,
+    ),
+    bind(
+        Tree,
+        &[Char('h'), Code(KeyCode::Left)],
+        Collapse,
+        "collapse (again: go to parent)",
+        true,
+    ),
+    bind(
+        Tree,
+        &[Code(KeyCode::Enter)],
+        Focus,
+        "make the selected node the root",
+        true,
+    ),
+    bind(
+        Tree,
+        &[Code(KeyCode::PageDown), Ctrl('d')],
+        PageDown,
+        "page down",
+        false,
+    ),
+    bind(
+        Tree,
+        &[Code(KeyCode::PageUp), Ctrl('u')],
+        PageUp,
+        "page up",
+        false,
+    ),
+    bind(
+        Tree,
+        &[Char('g'), Code(KeyCode::Home)],
+        Top,
+        "first row",
+        false,
+    ),
+    bind(
+        Tree,
+        &[Char('G'), Code(KeyCode::End)],
+        Bottom,
+        "last row",
+        false,
+    ),
+    bind(
+        Source,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "scroll down",
+        true,
+    ),
+    bind(
+        Source,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "scroll up",
+        true,
+    ),
+    bind(
+        Source,
+        &[Code(KeyCode::PageDown), Ctrl('d')],
+        PageDown,
+        "page down",
+        false,
+    ),
+    bind(
+        Source,
+        &[Code(KeyCode::PageUp), Ctrl('u')],
+        PageUp,
+        "page up",
+        false,
+    ),
+    bind(
+        Source,
+        &[Char('g'), Code(KeyCode::Home)],
+        Top,
+        "back to the declaration",
+        false,
+    ),
+    bind(
+        Source,
+        &[Char('G'), Code(KeyCode::End)],
+        Bottom,
+        "end of file",
+        false,
+    ),
+    bind(
+        Blast,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "scroll down",
+        true,
+    ),
+    bind(
+        Blast,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "scroll up",
+        true,
+    ),
+    bind(
+        Overview,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "move down",
+        true,
+    ),
+    bind(
+        Overview,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "move up",
+        true,
+    ),
+    bind(
+        Overview,
+        &[Code(KeyCode::Enter)],
+        Focus,
+        "explore the selected item",
+        true,
+    ),
     bind(Overview, &[Code(KeyCode::Tab)], NextPane, "next list", true),
-    bind(Overview, &[Code(KeyCode::BackTab)], PrevPane, "previous list", false),
-    bind(Global, &[Char('/')], OpenFinder, "find a declaration (fuzzy)", true),
-    bind(Global, &[Char('c')], ToggleDirection, "toggle callers / callees", true),
-    bind(Global, &[Char('+'), Char('=')], DepthUp, "blast radius one hop deeper", true),
-    bind(Global, &[Char('-')], DepthDown, "blast radius one hop shallower", true),
+    bind(
+        Overview,
+        &[Code(KeyCode::BackTab)],
+        PrevPane,
+        "previous list",
+        false,
+    ),
+    bind(
+        Global,
+        &[Char('/')],
+        OpenFinder,
+        "find a declaration (fuzzy)",
+        true,
+    ),
+    bind(
+        Global,
+        &[Char('c')],
+        ToggleDirection,
+        "toggle callers / callees",
+        true,
+    ),
+    bind(
+        Global,
+        &[Char('+'), Char('=')],
+        DepthUp,
+        "blast radius one hop deeper",
+        true,
+    ),
+    bind(
+        Global,
+        &[Char('-')],
+        DepthDown,
+        "blast radius one hop shallower",
+        true,
+    ),
     bind(Global, &[Code(KeyCode::Tab)], NextPane, "next pane", true),
-    bind(Global, &[Code(KeyCode::BackTab)], PrevPane, "previous pane", false),
-    bind(Global, &[Code(KeyCode::Backspace), Char('[')], Back, "back to the previous root", false),
+    bind(
+        Global,
+        &[Code(KeyCode::BackTab)],
+        PrevPane,
+        "previous pane",
+        false,
+    ),
+    bind(
+        Global,
+        &[Code(KeyCode::Backspace), Char('[')],
+        Back,
+        "back to the previous root",
+        false,
+    ),
     bind(Global, &[Char(']')], Forward, "forward again", false),
-    bind(Global, &[Char('o')], Overview, "overview of the repository", true),
-    bind(Global, &[Char('?')], Help, "help: every key", true),
+    bind(
+        Global,
+        &[Char('o')],
+        ShowOverview,
+        "overview of the repository",
+        true,
+    ),
+    bind(Global, &[Char('?')], ShowHelp, "help: every key", true),
     bind(Global, &[Char('q'), Ctrl('c')], Quit, "quit", true),
 ];
 
@@ -227,7 +431,12 @@ pub fn markdown_table() -> String {
                 .map(|k| format!("`{}`", k.label().replace('|', "\\|")))
                 .collect::<Vec<_>>()
                 .join(" ");
-            s.push_str(&format!("| {} | {} | {} |\n", ctx.title(), keys, b.description));
+            s.push_str(&format!(
+                "| {} | {} | {} |\n",
+                ctx.title(),
+                keys,
+                b.description
+            ));
         }
     }
     s
@@ -248,7 +457,10 @@ mod tests {
         assert_eq!(action_for(&tree, &key(KeyCode::Char('q'))), Some(Quit));
         let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
         assert_eq!(action_for(&tree, &ctrl_c), Some(Quit));
-        assert_eq!(action_for(&tree, &key(KeyCode::Char('c'))), Some(ToggleDirection));
+        assert_eq!(
+            action_for(&tree, &key(KeyCode::Char('c'))),
+            Some(ToggleDirection)
+        );
         assert_eq!(action_for(&[Help], &key(KeyCode::Char('q'))), Some(Close));
     }
 

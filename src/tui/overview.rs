@@ -6,7 +6,7 @@
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::resolve::DeclId;
 
@@ -57,8 +57,11 @@ pub struct Areas {
 
 impl Areas {
     pub fn of(main: Rect) -> Areas {
-        let [summary, body] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(main);
-        let [left, right] = Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)]).areas(body);
+        let [summary, body] =
+            Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(main);
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(45), Constraint::Percentage(55)])
+                .areas(body);
         let [hotspots, entry_points, cycles] = Layout::vertical([
             Constraint::Percentage(42),
             Constraint::Percentage(42),
@@ -105,7 +108,7 @@ impl OverviewState {
 
     pub fn scroll_into_view(&mut self, main: Rect) {
         let s = self.section.slot();
-        let height = list_height(Areas::of(main).of_section(self.section));
+        let height = list_height(Areas::of(main).of_section(self.section), self.section);
         if self.cursor[s] < self.offset[s] {
             self.offset[s] = self.cursor[s];
         } else if self.cursor[s] >= self.offset[s] + height {
@@ -128,7 +131,11 @@ impl OverviewState {
         let areas = Areas::of(main);
         for s in Section::ALL {
             let a = areas.of_section(s);
-            if col >= a.x && col < a.x + a.width && row > a.y + header_rows(s) && row < a.y + a.height - 1 {
+            if col >= a.x
+                && col < a.x + a.width
+                && row > a.y + header_rows(s)
+                && row < a.y + a.height - 1
+            {
                 let i = self.offset[s.slot()] + (row - a.y - 1 - header_rows(s)) as usize;
                 if i < OverviewState::len(snap, s) {
                     self.section = s;
@@ -177,7 +184,7 @@ impl OverviewState {
             .map(|p| {
                 Line::from(format!(
                     "{:>7} {:>5} {:>5} {:>5}  {}",
-                    p.lines, p.decls, p.uses, p.used_by, p.name
+                    p.lines, p.decls, p.uses, p.used_by, p.label
                 ))
             })
             .collect();
@@ -187,7 +194,10 @@ impl OverviewState {
             Section::Packages,
             " packages (enter: find in it) ",
             Some(Line::styled(
-                format!("{:>7} {:>5} {:>5} {:>5}  {}", "lines", "decls", "uses", "used", "package"),
+                format!(
+                    "{:>7} {:>5} {:>5} {:>5}  {}",
+                    "lines", "decls", "uses", "used", "package"
+                ),
                 theme.dim(),
             )),
             packages,
@@ -227,7 +237,7 @@ impl OverviewState {
                 .collect()
         };
         frame.render_widget(
-            Paragraph::new(cycles).block(
+            Paragraph::new(cycles).wrap(Wrap { trim: true }).block(
                 Block::default()
                     .borders(Borders::ALL)
                     .border_style(theme.border(false))
@@ -253,14 +263,23 @@ impl OverviewState {
             .borders(Borders::ALL)
             .border_style(theme.border(focused))
             .title(Span::styled(title.to_owned(), theme.title(focused)));
-        let height = list_height(area);
+        let height = list_height(area, s);
         let mut lines: Vec<Line> = header.into_iter().collect();
         if rows.is_empty() {
             lines.push(Line::styled("none", theme.dim()));
         }
-        for (i, mut line) in rows.into_iter().enumerate().skip(self.offset[s.slot()]).take(height) {
+        for (i, mut line) in rows
+            .into_iter()
+            .enumerate()
+            .skip(self.offset[s.slot()])
+            .take(height)
+        {
             if i == self.cursor[s.slot()] {
-                line = line.patch_style(if focused { theme.selected() } else { theme.bold() });
+                line = line.patch_style(if focused {
+                    theme.selected()
+                } else {
+                    theme.bold()
+                });
             }
             lines.push(line);
         }
@@ -272,6 +291,7 @@ fn header_rows(s: Section) -> u16 {
     (s == Section::Packages) as u16
 }
 
-fn list_height(area: Rect) -> usize {
-    area.height.saturating_sub(2) as usize
+/// List rows inside a section's box (borders and header excluded).
+fn list_height(area: Rect, s: Section) -> usize {
+    area.height.saturating_sub(2 + header_rows(s)).max(1) as usize
 }

@@ -34,10 +34,13 @@ impl BlastView {
     pub fn compute(snap: &Snapshot, root: DeclId, depth: u32) -> BlastView {
         let index = &snap.index;
         let radius = crate::blast::compute(index, root, depth);
-        let everything =
-            index
-                .graph
-                .traverse(&index.res, root, Direction::Callers, 0, Confidence::Possible);
+        let everything = index.graph.traverse(
+            &index.res,
+            root,
+            Direction::Callers,
+            0,
+            Confidence::Possible,
+        );
         let mut all = Counts::default();
         let mut all_hops = 0;
         let mut hops = HashMap::new();
@@ -73,32 +76,35 @@ impl BlastView {
                 Span::styled("(+/-)", theme.dim()),
             ]),
             Line::styled(
-                format!("{:<12}{:>6}{:>8}{:>7}{:>9}", "", "total", "certain", "likely", "possible"),
+                format!(
+                    "{:<8}{:>6}{:>8}{:>7}{:>7}",
+                    "", "all", "certain", "likely", "poss."
+                ),
                 theme.dim(),
             ),
         ];
         let row = |label: String, c: &Counts| {
             format!(
-                "{label:<12}{:>6}{:>8}{:>7}{:>9}",
+                "{label:<8}{:>6}{:>8}{:>7}{:>7}",
                 c.total, c.certain, c.likely, c.possible
             )
         };
         for h in &r.hops {
-            let label = if h.hop == 1 {
-                "hop 1 direct".to_owned()
-            } else {
-                format!("hop {}", h.hop)
-            };
+            let label = format!("hop {}", h.hop);
             out.push(Line::styled(row(label, &h.counts), theme.hop(h.hop)));
         }
         if r.hops.is_empty() {
             out.push(Line::styled("no callers", theme.dim()));
         }
-        out.push(Line::styled(row(format!("≤ {} hops", self.depth), &r.total), theme.bold()));
         out.push(Line::styled(
-            row(format!("all ({} hops)", self.all_hops), &self.all),
+            row(format!("≤ {}", self.depth), &r.total),
+            theme.bold(),
+        ));
+        out.push(Line::styled(
+            row(format!("any ({})", self.all_hops), &self.all),
             theme.plain(),
         ));
+        out.push(Line::styled("hop 1 = direct · any = no limit", theme.dim()));
         out.push(Line::raw(""));
         out.push(Line::from(format!(
             "files {} · packages {} · tests {}",
@@ -111,9 +117,13 @@ impl BlastView {
             out.push(Line::styled("⚠ a lower bound, because:", theme.warning()));
             if r.unresolved_inside > 0 {
                 out.push(Line::from(format!(
-                    "  {} unresolved call sites inside the radius may hide more paths",
+                    "  {} unresolved call sites inside",
                     r.unresolved_inside
                 )));
+                out.push(Line::styled(
+                    "    the radius may hide more paths",
+                    theme.dim(),
+                ));
             }
             if !r.possibly_missing_callers.is_empty() {
                 out.push(Line::from(format!(
@@ -142,14 +152,26 @@ impl BlastView {
         list(
             &mut out,
             format!("tests reached ({})", r.tests.len()),
-            r.tests.iter().map(|t| t.name.clone()).collect(),
+            r.tests
+                .iter()
+                .map(|t| {
+                    snap.by_name
+                        .get(&t.name)
+                        .map(|&d| snap.display_name(d))
+                        .unwrap_or_else(|| t.name.clone())
+                })
+                .collect(),
         );
         list(
             &mut out,
             format!("packages ({})", r.packages.len()),
             r.packages.clone(),
         );
-        list(&mut out, format!("files ({})", r.files.len()), r.files.clone());
+        list(
+            &mut out,
+            format!("files ({})", r.files.len()),
+            r.files.clone(),
+        );
         out
     }
 }
@@ -172,7 +194,9 @@ pub fn draw(
         _ => vec![Line::styled("computing…", theme.dim())],
     };
     frame.render_widget(
-        Paragraph::new(lines).block(block).scroll((scroll as u16, 0)),
+        Paragraph::new(lines)
+            .block(block)
+            .scroll((scroll as u16, 0)),
         area,
     );
 }

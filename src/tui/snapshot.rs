@@ -26,6 +26,9 @@ pub struct Snapshot {
 #[derive(Debug, Clone, Default)]
 pub struct PackageRow {
     pub name: String,
+    /// The name as listed: Go import paths lose the prefix all of them share
+    /// (`github.com/acme/shipd/internal/auth` → `internal/auth`).
+    pub label: String,
     pub files: usize,
     pub lines: u64,
     pub decls: usize,
@@ -122,7 +125,12 @@ impl Snapshot {
     }
 }
 
-fn overview(index: &Index, pairs: &[(DeclId, DeclId)], fan_in: &[u32], fan_out: &[u32]) -> Overview {
+fn overview(
+    index: &Index,
+    pairs: &[(DeclId, DeclId)],
+    fan_in: &[u32],
+    fan_out: &[u32],
+) -> Overview {
     let res = &index.res;
     let file_pkg: Vec<String> = index
         .files
@@ -163,11 +171,15 @@ fn overview(index: &Index, pairs: &[(DeclId, DeclId)], fan_in: &[u32], fan_out: 
         })
         .collect();
     packages.sort_by(|a, b| b.lines.cmp(&a.lines).then(a.name.cmp(&b.name)));
+    shorten_import_paths(&mut packages);
 
     let callable = |d: usize| {
         let decl = &res.decls[d];
         !decl.is_external()
-            && matches!(decl.kind, DeclKind::Function | DeclKind::Method | DeclKind::Closure)
+            && matches!(
+                decl.kind,
+                DeclKind::Function | DeclKind::Method | DeclKind::Closure
+            )
     };
     let mut hotspots: Vec<(DeclId, u32)> = (0..res.decls.len())
         .filter(|&d| callable(d) && fan_in[d] > 0)
@@ -175,14 +187,22 @@ fn overview(index: &Index, pairs: &[(DeclId, DeclId)], fan_in: &[u32], fan_out: 
         .collect();
     hotspots.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     hotspots.truncate(OVERVIEW_ROWS);
+    // Closures and lambdas are reached through their enclosing function, not
+    // entered from outside, so they are not entry points.
+    let named = |d: usize| matches!(res.decls[d].kind, DeclKind::Function | DeclKind::Method);
     let mut entry_points: Vec<(DeclId, u32)> = (0..res.decls.len())
-        .filter(|&d| callable(d) && fan_in[d] == 0 && fan_out[d] > 0 && !res.decls[d].is_test)
+        .filter(|&d| {
+            callable(d) && named(d) && fan_in[d] == 0 && fan_out[d] > 0 && !res.decls[d].is_test
+        })
         .map(|d| (d as DeclId, fan_out[d]))
         .collect();
     // `main` first whatever its size: it is where a reader starts.
     entry_points.sort_by(|a, b| {
         let main = |d: DeclId| !res.decls[d as usize].name.ends_with(".main");
-        main(a.0).cmp(&main(b.0)).then(b.1.cmp(&a.1)).then(a.0.cmp(&b.0))
+        main(a.0)
+            .cmp(&main(b.0))
+            .then(b.1.cmp(&a.1))
+            .then(a.0.cmp(&b.0))
     });
     entry_points.truncate(OVERVIEW_ROWS);
     let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
@@ -192,5 +212,54 @@ fn overview(index: &Index, pairs: &[(DeclId, DeclId)], fan_in: &[u32], fan_out: 
         hotspots,
         entry_points,
         import_cycles,
+    }
+}
+
+fn shorten_import_paths(packages: &mut [PackageRow]) {
+    let paths: Vec<&str> = packages
+        .iter()
+        .map(|p| p.name.as_str())
+        .filter(|n| n.contains('/'))
+        .collect();
+    let mut prefix: &str = paths.first().map_or("", |p| match p.rfind('/') {
+        Some(i) => &p[..=i],
+        None => "",
+    });
+    for p in &paths {
+        while !prefix.is_empty() && !p.starts_with(prefix) {
+            let trimmed = &prefix[..prefix.len() - 1];
+            prefix = match trimmed.rfind('/') {
+                Some(i) => &prefix[..=i],
+                None => "",
+            };
+        }
+    }
+    let prefix = prefix.to_owned();
+    for p in packages.iter_mut() {
+        p.label = match p.name.strip_prefix(&prefix) {
+            Some(rest) if p.name.contains('/') && !rest.is_empty() => rest.to_owned(),
+            _ => p.name.clone(),
+        };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_import_paths_lose_their_shared_prefix_python_names_stay() {
+        let row = |n: &str| PackageRow {
+            name: n.to_owned(),
+            ..PackageRow::default()
+        };
+        let mut rows = vec![
+            row("github.com/acme/shipd/internal/auth"),
+            row("github.com/acme/shipd/cmd/shipd"),
+            row("shop.auth"),
+        ];
+        shorten_import_paths(&mut rows);
+        let labels: Vec<&str> = rows.iter().map(|r| r.label.as_str()).collect();
+        assert_eq!(labels, ["internal/auth", "cmd/shipd", "shop.auth"]);
     }
 }

@@ -172,7 +172,10 @@ impl SourceView {
         let block = Block::default()
             .borders(Borders::ALL)
             .border_style(theme.border(focused))
-            .title(Span::styled(format!(" {} ", self.title), theme.title(focused)));
+            .title(Span::styled(
+                format!(" {} ", self.title),
+                theme.title(focused),
+            ));
         let inner = block.inner(area);
         let mut lines: Vec<Line> = Vec::with_capacity(inner.height as usize);
         if let Some(note) = &self.note {

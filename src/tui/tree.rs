@@ -102,9 +102,14 @@ impl CallTree {
             let res = &snap.index.res;
             let decl = self.nodes[node].decl;
             let depth = self.nodes[node].depth + 1;
-            let mut next = snap.index.graph.neighbours(res, decl, self.dir, Confidence::Possible);
+            let mut next = snap
+                .index
+                .graph
+                .neighbours(res, decl, self.dir, Confidence::Possible);
             // Certain first, tests last, then by name: the order a reader scans.
-            next.sort_by_cached_key(|&(d, c, _)| (c, res.decls[d as usize].is_test, snap.display_name(d)));
+            next.sort_by_cached_key(|&(d, c, _)| {
+                (c, res.decls[d as usize].is_test, snap.display_name(d))
+            });
             let mut kids = Vec::with_capacity(next.len());
             for (d, c, e) in next {
                 let cycle = self.is_ancestor(node, d);
@@ -171,7 +176,11 @@ impl CallTree {
     pub fn expand_selected(&mut self, snap: &Snapshot) {
         let node = self.selected_index();
         if self.nodes[node].expanded {
-            if self.nodes[node].children.as_ref().is_some_and(|k| !k.is_empty()) {
+            if self.nodes[node]
+                .children
+                .as_ref()
+                .is_some_and(|k| !k.is_empty())
+            {
                 self.move_by(1);
             }
         } else {
@@ -223,7 +232,10 @@ impl CallTree {
             let Some(kids) = &self.nodes[node].children else {
                 break;
             };
-            match kids.iter().find(|&&k| snap.name(self.nodes[k].decl) == name.as_str()) {
+            match kids
+                .iter()
+                .find(|&&k| snap.name(self.nodes[k].decl) == name.as_str())
+            {
                 Some(&k) => node = k,
                 None => break,
             }
@@ -275,7 +287,13 @@ impl CallTree {
                 .hops
                 .and_then(|h| h.get(&node.decl))
                 .map(|&h| theme.hop(h))
-                .unwrap_or_else(|| if node.depth == 0 { theme.bold() } else { theme.plain() });
+                .unwrap_or_else(|| {
+                    if node.depth == 0 {
+                        theme.bold()
+                    } else {
+                        theme.plain()
+                    }
+                });
             let mut spans = vec![
                 Span::styled(format!("{:>2} ", node.depth), theme.dim()),
                 Span::raw("  ".repeat(node.depth as usize)),
@@ -284,10 +302,14 @@ impl CallTree {
             ];
             match node.confidence {
                 Confidence::Certain => {}
-                Confidence::Likely => spans.push(Span::styled(" ~likely", theme.confidence(Confidence::Likely))),
-                Confidence::Possible => {
-                    spans.push(Span::styled(" ?possible", theme.confidence(Confidence::Possible)))
-                }
+                Confidence::Likely => spans.push(Span::styled(
+                    " ~likely",
+                    theme.confidence(Confidence::Likely),
+                )),
+                Confidence::Possible => spans.push(Span::styled(
+                    " ?possible",
+                    theme.confidence(Confidence::Possible),
+                )),
             }
             if d.is_test {
                 spans.push(Span::styled(" [test]", theme.test_badge()));
@@ -303,7 +325,10 @@ impl CallTree {
                     theme.dim(),
                 ));
             }
-            spans.push(Span::styled(format!("  {}", snap.location(node.decl)), theme.dim()));
+            spans.push(Span::styled(
+                format!("  {}", snap.location(node.decl)),
+                theme.dim(),
+            ));
             let mut line = Line::from(spans);
             if i == self.cursor {
                 line = line.patch_style(if view.focused {

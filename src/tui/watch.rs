@@ -19,7 +19,10 @@ pub fn watch(root: &Path, events: Sender<Event>) -> notify::Result<notify::Recom
         if matches!(ev.kind, EventKind::Access(_)) {
             return;
         }
-        let structural = matches!(ev.kind, EventKind::Remove(_) | EventKind::Modify(notify::event::ModifyKind::Name(_)));
+        let structural = matches!(
+            ev.kind,
+            EventKind::Remove(_) | EventKind::Modify(notify::event::ModifyKind::Name(_))
+        );
         if ev
             .paths
             .iter()
@@ -35,14 +38,21 @@ pub fn watch(root: &Path, events: Sender<Event>) -> notify::Result<notify::Recom
 /// Whether a change at `path` can change the index.
 pub fn relevant(root: &Path, path: &Path, structural: bool) -> bool {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    if rel
-        .components()
-        .any(|c| c.as_os_str().to_string_lossy().starts_with('.') && c.as_os_str() != ".gitignore" && c.as_os_str() != ".rippleignore")
-    {
+    if rel.components().any(|c| {
+        c.as_os_str().to_string_lossy().starts_with('.')
+            && c.as_os_str() != ".gitignore"
+            && c.as_os_str() != ".rippleignore"
+    }) {
         return false;
     }
-    let name = rel.file_name().map(|n| n.to_string_lossy()).unwrap_or_default();
-    let ext = rel.extension().map(|e| e.to_string_lossy()).unwrap_or_default();
+    let name = rel
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default();
+    let ext = rel
+        .extension()
+        .map(|e| e.to_string_lossy())
+        .unwrap_or_default();
     matches!(ext.as_ref(), "py" | "go")
         || name == "go.mod"
         || name == ".gitignore"

@@ -1,0 +1,939 @@
+//! The explorer's state and the only place it changes. [`App::handle`] takes
+//! one [`Event`] at a time (input, index ready, files changed, a worker
+//! result) and marks the screen dirty; [`App::draw`] only reads. Keys are
+//! routed innermost first — help, finder, the focused pane, then global —
+//! through the one key table.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use crossterm::event::{
+    Event as Input, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
+    MouseEventKind,
+};
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::graph::Direction;
+use crate::resolve::DeclId;
+
+use super::Event;
+use super::finder::Finder;
+use super::help;
+use super::indexer::{IndexStatus, Indexed, Indexer};
+use super::jobs::{Job, JobResult, Jobs};
+use super::keys::{Action, Context, action_for};
+use super::layout::{self, Areas};
+use super::overview::{OverviewState, Pick};
+use super::radius::{self, BlastView};
+use super::snapshot::Snapshot;
+use super::source::{CallMark, FileText, SourceView};
+use super::theme::Theme;
+use super::tree::{CallTree, TreeView};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    Overview,
+    Explorer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pane {
+    Tree,
+    Source,
+    Blast,
+}
+
+impl Pane {
+    fn context(self) -> Context {
+        match self {
+            Pane::Tree => Context::Tree,
+            Pane::Source => Context::Source,
+            Pane::Blast => Context::Blast,
+        }
+    }
+
+    fn next(self, delta: isize) -> Pane {
+        const ALL: [Pane; 3] = [Pane::Tree, Pane::Source, Pane::Blast];
+        let i = ALL.iter().position(|&p| p == self).unwrap_or(0) as isize;
+        ALL[(i + delta).rem_euclid(3) as usize]
+    }
+}
+
+pub const DEFAULT_DEPTH: u32 = 3;
+const MAX_DEPTH: u32 = 9;
+const FILE_CACHE: usize = 8;
+const MOUSE_STEP: isize = 3;
+
+pub struct App {
+    root_path: PathBuf,
+    theme: Theme,
+    size: Rect,
+    snap: Option<Arc<Snapshot>>,
+    index_status: Option<IndexStatus>,
+    index_error: Option<String>,
+    refreshing: bool,
+    message: Option<String>,
+    screen: Screen,
+    pane: Pane,
+    tree: Option<CallTree>,
+    dir: Direction,
+    depth: u32,
+    blast: Option<BlastView>,
+    blast_scroll: usize,
+    blast_generation: u64,
+    source: SourceView,
+    source_generation: u64,
+    files: Vec<Arc<FileText>>,
+    finder: Option<Finder>,
+    help: Option<usize>,
+    back: Vec<String>,
+    forward: Vec<String>,
+    overview: OverviewState,
+    jobs: Jobs,
+    indexer: Option<Indexer>,
+    quit: bool,
+    dirty: bool,
+}
+
+impl App {
+    pub fn new(root_path: PathBuf, jobs: Jobs, theme: Theme) -> App {
+        App {
+            root_path,
+            theme,
+            size: Rect::new(0, 0, 80, 24),
+            snap: None,
+            index_status: Some(IndexStatus::Scanning),
+            index_error: None,
+            refreshing: false,
+            message: None,
+            screen: Screen::Overview,
+            pane: Pane::Tree,
+            tree: None,
+            dir: Direction::Callers,
+            depth: DEFAULT_DEPTH,
+            blast: None,
+            blast_scroll: 0,
+            blast_generation: 0,
+            source: SourceView::default(),
+            source_generation: 0,
+            files: Vec::new(),
+            finder: None,
+            help: None,
+            back: Vec::new(),
+            forward: Vec::new(),
+            overview: OverviewState::default(),
+            jobs,
+            indexer: None,
+            quit: false,
+            dirty: true,
+        }
+    }
+
+    /// Where file-change refreshes are sent.
+    pub fn set_indexer(&mut self, indexer: Indexer) {
+        self.indexer = Some(indexer);
+    }
+
+    pub fn should_quit(&self) -> bool {
+        self.quit
+    }
+
+    /// Whether something changed since the last [`App::mark_drawn`].
+    pub fn is_dirty(&self) -> bool {
+        self.dirty
+    }
+
+    pub fn mark_drawn(&mut self) {
+        self.dirty = false;
+    }
+
+    pub fn snapshot(&self) -> Option<&Arc<Snapshot>> {
+        self.snap.as_ref()
+    }
+
+    pub fn screen(&self) -> Screen {
+        self.screen
+    }
+
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    /// The declaration the tree cursor is on.
+    pub fn selected(&self) -> Option<DeclId> {
+        self.tree.as_ref().map(|t| t.selected().decl)
+    }
+
+    /// Rows the call tree currently shows (expanded nodes' children included).
+    pub fn tree_rows(&self) -> usize {
+        self.tree.as_ref().map_or(0, |t| t.rows.len())
+    }
+
+    pub fn root(&self) -> Option<DeclId> {
+        self.tree.as_ref().map(|t| t.root)
+    }
+
+    pub fn resize(&mut self, width: u16, height: u16) {
+        self.size = Rect::new(0, 0, width, height);
+        self.after_resize();
+    }
+
+    fn areas(&self) -> Areas {
+        layout::areas(self.size)
+    }
+
+    fn tree_height(&self) -> usize {
+        layout::inner_height(self.areas().tree)
+    }
+
+    fn source_height(&self) -> usize {
+        layout::inner_height(self.areas().source)
+    }
+
+    pub fn handle(&mut self, event: Event) {
+        match event {
+            Event::Input(input) => self.on_input(input),
+            Event::Progress(status) => {
+                if self.snap.is_none() || self.refreshing {
+                    self.index_status = Some(status);
+                    self.dirty = true;
+                }
+            }
+            Event::Indexed(indexed) => self.on_indexed(*indexed),
+            Event::FilesChanged => {
+                if let Some(ix) = &self.indexer {
+                    ix.refresh();
+                    if !self.refreshing {
+                        self.refreshing = true;
+                        self.dirty = true;
+                    }
+                }
+            }
+            Event::Job(result) => self.apply(result),
+        }
+    }
+
+    fn submit(&mut self, job: Job) {
+        if let Some(result) = self.jobs.submit(job) {
+            self.apply(result);
+        }
+    }
+
+    fn apply(&mut self, result: JobResult) {
+        match result {
+            JobResult::Highlighted(h) if h.generation == self.source_generation => {
+                self.source.highlights = Some(h);
+                self.dirty = true;
+            }
+            JobResult::Blast { generation, view } if generation == self.blast_generation => {
+                self.blast = Some(*view);
+                self.dirty = true;
+            }
+            JobResult::Found { generation, hits } => {
+                if let Some(f) = &mut self.finder
+                    && f.generation == generation
+                {
+                    f.hits = hits;
+                    f.cursor = 0;
+                    f.offset = 0;
+                    f.pending = false;
+                    self.dirty = true;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    // ---- index lifecycle ----
+
+    fn on_indexed(&mut self, indexed: Indexed) {
+        self.dirty = true;
+        self.refreshing = false;
+        self.index_status = None;
+        let snap = match indexed.result {
+            Ok(s) => s,
+            Err(e) => {
+                self.index_error = Some(e);
+                return;
+            }
+        };
+        self.index_error = None;
+        if let Some(reason) = &snap.index.stats.rebuilt {
+            self.message = Some(reason.clone());
+        }
+        let Some(old) = self.snap.replace(snap.clone()) else {
+            return;
+        };
+        // A refresh: keep the root, the tree's shape and the selection by name.
+        self.files.clear();
+        if let Some(tree) = self.tree.take() {
+            let root_name = old.name(tree.root).to_owned();
+            let expanded = tree.expanded_paths(&old);
+            let selected = tree.name_path(&old, tree.selected_index());
+            let scroll = self.source.scroll;
+            match snap.by_name.get(&root_name) {
+                Some(&root) => {
+                    let mut t = CallTree::new(&snap, root, self.dir);
+                    for path in &expanded {
+                        let n = t.follow(&snap, path);
+                        t.expand(&snap, n);
+                    }
+                    let n = t.follow(&snap, &selected);
+                    t.select_node(n);
+                    t.scroll_into_view(self.tree_height());
+                    let same = snap.name(t.selected().decl) == selected.last().map_or("", |s| s);
+                    self.tree = Some(t);
+                    self.request_blast();
+                    self.sync_source();
+                    if same {
+                        self.source.scroll = scroll;
+                        self.source.scroll_by(0, self.source_height());
+                        self.request_highlight();
+                    }
+                }
+                None => {
+                    self.message = Some(format!("{root_name} no longer exists"));
+                    self.screen = Screen::Overview;
+                    self.blast = None;
+                }
+            }
+        }
+        if self.finder.is_some() {
+            self.run_finder();
+        }
+    }
+
+    // ---- input routing ----
+
+    fn on_input(&mut self, input: Input) {
+        match input {
+            Input::Key(key) if key.kind != KeyEventKind::Release => self.on_key(key),
+            Input::Mouse(m) => self.on_mouse(m),
+            Input::Resize(w, h) => self.resize(w, h),
+            _ => {}
+        }
+    }
+
+    /// The routing stack for the current state, innermost first.
+    pub fn contexts(&self) -> Vec<Context> {
+        if self.help.is_some() {
+            return vec![Context::Help];
+        }
+        if self.finder.is_some() {
+            return vec![Context::Finder];
+        }
+        match self.screen {
+            Screen::Overview => vec![Context::Overview, Context::Global],
+            Screen::Explorer => vec![self.pane.context(), Context::Global],
+        }
+    }
+
+    fn on_key(&mut self, key: KeyEvent) {
+        let ctrl_c =
+            key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl_c {
+            self.quit = true;
+            return;
+        }
+        let contexts = self.contexts();
+        let action = action_for(&contexts, &key);
+        self.message = None;
+        self.dirty = true;
+        if self.help.is_some() {
+            self.on_help(action);
+        } else if self.finder.is_some() {
+            self.on_finder(action, key);
+        } else if let Some(action) = action {
+            self.on_action(action);
+        }
+    }
+
+    fn on_help(&mut self, action: Option<Action>) {
+        let Some(scroll) = &mut self.help else { return };
+        match action {
+            Some(Action::Close) => self.help = None,
+            Some(Action::Down) => *scroll += 1,
+            Some(Action::Up) => *scroll = scroll.saturating_sub(1),
+            _ => {}
+        }
+    }
+
+    fn finder_height(&self) -> usize {
+        Finder::list_height(Finder::area(self.areas().main))
+    }
+
+    fn on_finder(&mut self, action: Option<Action>, key: KeyEvent) {
+        let height = self.finder_height();
+        let Some(f) = &mut self.finder else { return };
+        match action {
+            Some(Action::Close) => self.finder = None,
+            Some(Action::Up) => f.move_by(-1, height),
+            Some(Action::Down) => f.move_by(1, height),
+            Some(Action::Focus) => {
+                // Enter typed faster than the worker answered: the results on
+                // screen are for an older query, so answer this one now.
+                if f.pending
+                    && let Some(snap) = &self.snap
+                {
+                    f.hits = crate::lookup::fuzzy(&snap.index.res, &f.query, 1);
+                    f.cursor = 0;
+                    f.pending = false;
+                }
+                if let Some(d) = f.selected() {
+                    self.finder = None;
+                    self.set_root(d, true);
+                }
+            }
+            _ => match key.code {
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    f.query.push(c);
+                    self.run_finder();
+                }
+                KeyCode::Backspace => {
+                    f.query.pop();
+                    self.run_finder();
+                }
+                _ => {}
+            },
+        }
+    }
+
+    fn run_finder(&mut self) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let Some(f) = &mut self.finder else { return };
+        f.generation += 1;
+        f.pending = true;
+        let job = Job::Find {
+            generation: f.generation,
+            snap,
+            query: f.query.clone(),
+        };
+        self.submit(job);
+    }
+
+    fn open_finder(&mut self, query: String) {
+        self.finder = Some(Finder {
+            query,
+            ..Finder::default()
+        });
+        self.run_finder();
+    }
+
+    fn on_action(&mut self, action: Action) {
+        match (self.screen, action) {
+            (_, Action::Quit) => self.quit = true,
+            (_, Action::ShowHelp) => self.help = Some(0),
+            (_, Action::OpenFinder) => self.open_finder(String::new()),
+            (_, Action::ShowOverview) => {
+                self.screen = match self.screen {
+                    Screen::Overview if self.tree.is_some() => Screen::Explorer,
+                    _ => Screen::Overview,
+                }
+            }
+            (_, Action::Back) => self.go_back(),
+            (_, Action::Forward) => self.go_forward(),
+            (_, Action::ToggleDirection) => self.toggle_direction(),
+            (_, Action::DepthUp) => self.set_depth(self.depth + 1),
+            (_, Action::DepthDown) => self.set_depth(self.depth.saturating_sub(1)),
+            (Screen::Overview, a) => self.on_overview(a),
+            (Screen::Explorer, Action::NextPane) => self.pane = self.pane.next(1),
+            (Screen::Explorer, Action::PrevPane) => self.pane = self.pane.next(-1),
+            (Screen::Explorer, a) => match self.pane {
+                Pane::Tree => self.on_tree(a),
+                Pane::Source => self.on_source(a),
+                Pane::Blast => self.on_blast(a),
+            },
+        }
+    }
+
+    fn on_overview(&mut self, action: Action) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let main = self.areas().main;
+        let page = (layout::inner_height(main) / 2).max(1) as isize;
+        match action {
+            Action::Up => self.overview.move_by(&snap, -1, main),
+            Action::Down => self.overview.move_by(&snap, 1, main),
+            Action::PageUp => self.overview.move_by(&snap, -page, main),
+            Action::PageDown => self.overview.move_by(&snap, page, main),
+            Action::NextPane => self.overview.section = self.overview.section.next(1),
+            Action::PrevPane => self.overview.section = self.overview.section.next(-1),
+            Action::Focus => match self.overview.pick(&snap) {
+                Some(Pick::Decl(d)) => self.set_root(d, true),
+                Some(Pick::Package(p)) => self.open_finder(format!("{p}.")),
+                None => {}
+            },
+            _ => {}
+        }
+    }
+
+    fn on_tree(&mut self, action: Action) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let height = self.tree_height();
+        let Some(tree) = &mut self.tree else { return };
+        let before = tree.selected_index();
+        let page = height.max(2) as isize - 1;
+        match action {
+            Action::Up => tree.move_by(-1),
+            Action::Down => tree.move_by(1),
+            Action::PageUp => tree.move_by(-page),
+            Action::PageDown => tree.move_by(page),
+            Action::Top => tree.move_by(isize::MIN / 2),
+            Action::Bottom => tree.move_by(isize::MAX / 2),
+            Action::Expand => tree.expand_selected(&snap),
+            Action::Collapse => tree.collapse_selected(),
+            Action::Focus => {
+                let d = tree.selected().decl;
+                if d != tree.root {
+                    self.set_root(d, true);
+                }
+                return;
+            }
+            _ => return,
+        }
+        tree.scroll_into_view(height);
+        if tree.selected_index() != before {
+            self.sync_source();
+        }
+    }
+
+    fn on_source(&mut self, action: Action) {
+        let h = self.source_height();
+        let page = h.max(2) as isize - 1;
+        match action {
+            Action::Up => self.source.scroll_by(-1, h),
+            Action::Down => self.source.scroll_by(1, h),
+            Action::PageUp => self.source.scroll_by(-page, h),
+            Action::PageDown => self.source.scroll_by(page, h),
+            Action::Top => self.source.scroll_home(h),
+            Action::Bottom => self.source.scroll_end(h),
+            _ => return,
+        }
+        self.request_highlight();
+    }
+
+    fn on_blast(&mut self, action: Action) {
+        match action {
+            Action::Up => self.blast_scroll = self.blast_scroll.saturating_sub(1),
+            Action::Down => self.blast_scroll += 1,
+            Action::PageUp => self.blast_scroll = self.blast_scroll.saturating_sub(10),
+            Action::PageDown => self.blast_scroll += 10,
+            Action::Top => self.blast_scroll = 0,
+            _ => {}
+        }
+    }
+
+    fn on_mouse(&mut self, m: MouseEvent) {
+        let step = match m.kind {
+            MouseEventKind::ScrollDown => MOUSE_STEP,
+            MouseEventKind::ScrollUp => -MOUSE_STEP,
+            MouseEventKind::Down(MouseButton::Left) => 0,
+            _ => return,
+        };
+        self.dirty = true;
+        let (col, row) = (m.column, m.row);
+        if let Some(scroll) = &mut self.help {
+            *scroll = (*scroll as isize + step).max(0) as usize;
+            return;
+        }
+        let areas = self.areas();
+        if self.finder.is_some() {
+            let fa = Finder::area(areas.main);
+            let height = self.finder_height();
+            let Some(f) = &mut self.finder else { return };
+            if step != 0 {
+                f.move_by(step, height);
+            } else if layout::contains(fa, col, row) && row >= fa.y + 2 {
+                let i = f.offset + (row - fa.y - 2) as usize;
+                if i < f.hits.len() {
+                    f.cursor = i;
+                }
+            }
+            return;
+        }
+        match self.screen {
+            Screen::Overview => {
+                let Some(snap) = self.snap.clone() else {
+                    return;
+                };
+                if step == 0 {
+                    self.overview.click(&snap, areas.main, col, row);
+                } else {
+                    self.overview.move_by(&snap, step, areas.main);
+                }
+            }
+            Screen::Explorer => {
+                let pane = if layout::contains(areas.tree, col, row) {
+                    Pane::Tree
+                } else if layout::contains(areas.source, col, row) {
+                    Pane::Source
+                } else if layout::contains(areas.blast, col, row) {
+                    Pane::Blast
+                } else {
+                    return;
+                };
+                if step != 0 {
+                    let action = if step > 0 { Action::Down } else { Action::Up };
+                    let saved = self.pane;
+                    self.pane = pane;
+                    for _ in 0..step.unsigned_abs() {
+                        self.on_action(action);
+                    }
+                    self.pane = saved;
+                    return;
+                }
+                self.pane = pane;
+                if pane == Pane::Tree
+                    && let Some(tree) = &mut self.tree
+                    && row > areas.tree.y
+                {
+                    let i = tree.offset + (row - areas.tree.y - 1) as usize;
+                    if i < tree.rows.len() && i != tree.cursor {
+                        tree.cursor = i;
+                        self.sync_source();
+                    }
+                }
+            }
+        }
+    }
+
+    fn after_resize(&mut self) {
+        self.dirty = true;
+        let th = self.tree_height();
+        if let Some(t) = &mut self.tree {
+            t.scroll_into_view(th);
+        }
+        let sh = self.source_height();
+        self.source.scroll_by(0, sh);
+        self.request_highlight();
+        let main = self.areas().main;
+        self.overview.scroll_into_view(main);
+    }
+
+    // ---- roots, history, depth ----
+
+    fn set_root(&mut self, decl: DeclId, record: bool) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        if record
+            && let Some(t) = &self.tree
+            && t.root != decl
+        {
+            self.back.push(snap.name(t.root).to_owned());
+            self.forward.clear();
+        }
+        let same_root = self.tree.as_ref().is_some_and(|t| t.root == decl);
+        self.tree = Some(CallTree::new(&snap, decl, self.dir));
+        self.screen = Screen::Explorer;
+        self.pane = Pane::Tree;
+        if !same_root {
+            self.blast = None;
+            self.blast_scroll = 0;
+        }
+        self.request_blast();
+        self.sync_source();
+    }
+
+    fn go_back(&mut self) {
+        self.travel(true);
+    }
+
+    fn go_forward(&mut self) {
+        self.travel(false);
+    }
+
+    fn travel(&mut self, back: bool) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let (from, to) = if back {
+            (&mut self.back, &mut self.forward)
+        } else {
+            (&mut self.forward, &mut self.back)
+        };
+        while let Some(name) = from.pop() {
+            if let Some(&d) = snap.by_name.get(&name) {
+                if let Some(t) = &self.tree {
+                    to.push(snap.name(t.root).to_owned());
+                }
+                self.set_root(d, false);
+                return;
+            }
+        }
+        self.message = Some(if back {
+            "no earlier root".to_owned()
+        } else {
+            "no later root".to_owned()
+        });
+    }
+
+    fn toggle_direction(&mut self) {
+        self.dir = match self.dir {
+            Direction::Callers => Direction::Callees,
+            Direction::Callees => Direction::Callers,
+        };
+        if let (Some(snap), Some(t)) = (self.snap.clone(), &self.tree) {
+            let root = t.root;
+            self.tree = Some(CallTree::new(&snap, root, self.dir));
+            self.sync_source();
+        }
+    }
+
+    fn set_depth(&mut self, depth: u32) {
+        let depth = depth.clamp(1, MAX_DEPTH);
+        if depth != self.depth {
+            self.depth = depth;
+            self.request_blast();
+        }
+    }
+
+    fn request_blast(&mut self) {
+        let (Some(snap), Some(t)) = (self.snap.clone(), &self.tree) else {
+            return;
+        };
+        self.blast_generation += 1;
+        let job = Job::Blast {
+            generation: self.blast_generation,
+            snap,
+            root: t.root,
+            depth: self.depth,
+        };
+        self.submit(job);
+    }
+
+    // ---- source ----
+
+    fn file(&mut self, path: &str, lang: crate::model::Lang) -> Result<Arc<FileText>, String> {
+        if let Some(i) = self.files.iter().position(|f| f.path == path) {
+            let f = self.files.remove(i);
+            self.files.push(f.clone());
+            return Ok(f);
+        }
+        let f = Arc::new(
+            FileText::read(&self.root_path, path, lang)
+                .map_err(|e| format!("cannot read {path}: {e}"))?,
+        );
+        if self.files.len() >= FILE_CACHE {
+            self.files.remove(0);
+        }
+        self.files.push(f.clone());
+        Ok(f)
+    }
+
+    /// Show the selected node's declaration and the call site it came through.
+    fn sync_source(&mut self) {
+        let (Some(snap), Some(tree)) = (self.snap.clone(), &self.tree) else {
+            return;
+        };
+        let node = tree.selected().clone();
+        let parent = node.parent.map(|p| tree.nodes[p].decl);
+        let dir = tree.dir;
+        let index = &snap.index;
+        let d = &index.res.decls[node.decl as usize];
+        let height = self.source_height();
+        let Some(file) = index.file_of(node.decl) else {
+            self.source.show(
+                None,
+                format!("{} (external)", d.name),
+                (0, 0),
+                None,
+                Some("outside the repository: no source".to_owned()),
+                height,
+            );
+            return;
+        };
+        let (path, lang) = (file.path.clone(), file.lang);
+        let span = d.span;
+        let mut call = None;
+        let mut note = None;
+        if let Some(e) = node.edge {
+            let edge = index.res.edges[e as usize];
+            if let Some((site_path, site)) = index.call_site(edge.file, edge.call) {
+                let here = Some(edge.file) == d.file
+                    && site.span.start_line >= span.start_line
+                    && site.span.start_line <= span.end_line;
+                if here {
+                    call = Some(CallMark {
+                        line: site.span.start_line as usize,
+                        bytes: (site.span.start_byte as usize, site.span.end_byte as usize),
+                    });
+                } else {
+                    let who = parent.map(|p| snap.display_name(p)).unwrap_or_default();
+                    let verb = match dir {
+                        Direction::Callees => "called from",
+                        Direction::Callers => "calls through",
+                    };
+                    note = Some(format!(
+                        "{verb} {who} at {site_path}:{}: {}",
+                        site.span.start_line, site.callee_text
+                    ));
+                }
+            }
+        }
+        let title = format!("{path}:{}-{}", span.start_line, span.end_line);
+        let text = match self.file(&path, lang) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                note = Some(e);
+                None
+            }
+        };
+        self.source.show(
+            text,
+            title,
+            (span.start_line as usize, span.end_line as usize),
+            call,
+            note,
+            height,
+        );
+        self.request_highlight();
+    }
+
+    fn request_highlight(&mut self) {
+        let height = self.source_height();
+        let Some(lines) = self.source.highlight_wanted(height) else {
+            return;
+        };
+        let Some(file) = &self.source.file else {
+            return;
+        };
+        self.source_generation += 1;
+        let job = Job::Highlight(super::highlight::HighlightRequest {
+            generation: self.source_generation,
+            path: file.path.clone(),
+            lang: file.lang,
+            text: file.text.clone(),
+            lines,
+        });
+        self.submit(job);
+    }
+
+    // ---- drawing (reads only) ----
+
+    pub fn draw(&self, frame: &mut Frame) {
+        let areas = layout::areas(frame.area());
+        let theme = &self.theme;
+        frame.render_widget(Paragraph::new(self.status_line()), areas.status);
+        match self.screen {
+            Screen::Overview => self
+                .overview
+                .draw(frame, areas.main, self.snap.as_deref(), theme),
+            Screen::Explorer => self.draw_explorer(frame, &areas),
+        }
+        frame.render_widget(
+            Paragraph::new(help::hint_bar(&self.contexts(), areas.hints.width, theme)),
+            areas.hints,
+        );
+        if let Some(f) = &self.finder {
+            f.draw(frame, Finder::area(areas.main), self.snap.as_deref(), theme);
+        }
+        if let Some(scroll) = self.help {
+            help::draw(frame, areas.main, scroll, theme);
+        }
+    }
+
+    fn draw_explorer(&self, frame: &mut Frame, areas: &Areas) {
+        let theme = &self.theme;
+        let (Some(snap), Some(tree)) = (self.snap.as_deref(), &self.tree) else {
+            return;
+        };
+        let hops = self
+            .blast
+            .as_ref()
+            .filter(|b| b.root == tree.root)
+            .map(|b| &b.hops);
+        tree.draw(
+            frame,
+            areas.tree,
+            &TreeView {
+                snap,
+                theme,
+                focused: self.pane == Pane::Tree,
+                hops,
+            },
+        );
+        self.source
+            .draw(frame, areas.source, theme, self.pane == Pane::Source);
+        radius::draw(
+            frame,
+            areas.blast,
+            self.blast.as_ref().filter(|b| b.root == tree.root),
+            Some(snap),
+            self.blast_scroll,
+            theme,
+            self.pane == Pane::Blast,
+        );
+    }
+
+    fn status_line(&self) -> Line<'static> {
+        let theme = &self.theme;
+        let mut spans = vec![Span::styled(" ripple ", theme.title(true))];
+        match &self.snap {
+            Some(s) => spans.push(Span::styled(
+                format!(
+                    "{} · {} declarations · {} edges ",
+                    s.index.root.display(),
+                    s.index.stats.declarations,
+                    s.index.stats.edges
+                ),
+                theme.dim(),
+            )),
+            None => spans.push(Span::styled(
+                format!("{} ", self.root_path.display()),
+                theme.dim(),
+            )),
+        }
+        if let Some(t) = &self.tree {
+            spans.push(Span::raw(format!(
+                "· {} · depth {} ",
+                match t.dir {
+                    Direction::Callers => "callers",
+                    Direction::Callees => "callees",
+                },
+                self.depth
+            )));
+        }
+        if let Some(status) = self.index_status {
+            let text = match status {
+                IndexStatus::Scanning => "indexing: scanning files…".to_owned(),
+                IndexStatus::Parsing { done, total } => {
+                    format!("indexing: parsed {done}/{total} files…")
+                }
+                IndexStatus::Resolving => "indexing: resolving calls…".to_owned(),
+            };
+            spans.push(Span::styled(text, theme.warning()));
+        } else if self.refreshing {
+            spans.push(Span::styled("↻ refreshing…", theme.warning()));
+        }
+        if let Some(e) = &self.index_error {
+            spans.push(Span::styled(format!(" error: {e}"), theme.error()));
+        }
+        if let Some(m) = &self.message {
+            spans.push(Span::styled(format!(" {m}"), theme.warning()));
+        }
+        Line::from(spans)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::overview::Section;
+    use super::*;
+
+    #[test]
+    fn panes_cycle_both_ways() {
+        assert_eq!(Pane::Tree.next(1), Pane::Source);
+        assert_eq!(Pane::Tree.next(-1), Pane::Blast);
+        assert_eq!(Pane::Blast.next(1), Pane::Tree);
+        assert_eq!(Section::Packages.next(-1), Section::EntryPoints);
+    }
+}

@@ -1,0 +1,245 @@
+//! The explorer: an interactive terminal UI over the call graph (what
+//! `ripple PATH` opens in a terminal).
+//!
+//! Data flow, one direction only (yazi's and gitui's habits):
+//! threads — terminal input, the [indexer](indexer) (first index, refreshes),
+//! the [watcher](watch), the [worker](jobs) (highlighting, blast radius,
+//! finder) — send [`Event`]s into one channel; the loop in [`run`] drains
+//! every queued event into [`App::handle`], the only place state changes,
+//! then draws once if anything changed. Nothing redraws while idle.
+//!
+//! Panes: [`tree`] (callers/callees), [`source`], [`radius`] (blast radius),
+//! plus the [`overview`], the [`finder`] and the [`help`] generated from the
+//! one key table in [`keys`].
+
+mod app;
+pub mod bench;
+mod finder;
+mod help;
+mod highlight;
+mod indexer;
+mod jobs;
+pub mod keys;
+pub mod layout;
+mod overview;
+mod radius;
+mod snapshot;
+mod source;
+mod theme;
+mod tree;
+mod watch;
+
+use std::io::{self, Stdout};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+
+use crossterm::event::{DisableMouseCapture, EnableMouseCapture};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+
+pub use app::{App, DEFAULT_DEPTH, Screen};
+pub use highlight::{HighlightRequest, Highlighter, Highlights, Kind};
+pub use indexer::{IndexStatus, Indexed};
+pub use jobs::{JobResult, Jobs};
+pub use snapshot::{Overview, PackageRow, Snapshot};
+pub use theme::Theme;
+
+use crate::index::{Index, IndexError, NoProgress};
+
+/// Everything that can change the explorer's state.
+pub enum Event {
+    /// A key, mouse or resize event from the terminal.
+    Input(crossterm::event::Event),
+    /// Progress of the index being built.
+    Progress(IndexStatus),
+    /// An index (first or refreshed) is ready, or failed.
+    Indexed(Box<Indexed>),
+    /// The watcher saw a change that may alter the index.
+    FilesChanged,
+    /// A worker job finished.
+    Job(JobResult),
+}
+
+impl Event {
+    /// A loaded snapshot, as the indexer would report it.
+    pub fn indexed(snap: Arc<Snapshot>) -> Event {
+        Event::Indexed(Box::new(Indexed {
+            generation: 1,
+            result: Ok(snap),
+            elapsed: Duration::ZERO,
+        }))
+    }
+}
+
+/// Index `root` synchronously and derive the explorer's snapshot (tests, benchmarks).
+pub fn load(root: &Path, db: Option<&Path>) -> Result<Arc<Snapshot>, IndexError> {
+    Ok(Arc::new(Snapshot::new(Index::open_with(
+        root,
+        db,
+        &NoProgress,
+    )?)))
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum TuiError {
+    #[error("{} is not a directory", path.display())]
+    NotADirectory { path: PathBuf },
+    #[error("terminal: {0}")]
+    Terminal(#[from] io::Error),
+}
+
+/// At most one frame per this interval; events arriving meanwhile are batched.
+const FRAME: Duration = Duration::from_millis(10);
+
+/// Open the explorer on `root` until the user quits. The first frame is
+/// drawn at once; the index is built in the background.
+pub fn run(root: &Path) -> Result<(), TuiError> {
+    if !root.is_dir() {
+        return Err(TuiError::NotADirectory {
+            path: root.to_path_buf(),
+        });
+    }
+    let root = root.canonicalize()?;
+    let (tx, rx) = mpsc::channel();
+    let mut app = App::new(root.clone(), Jobs::spawn(tx.clone()), Theme::from_env());
+    app.set_indexer(indexer::Indexer::spawn(root.clone(), None, tx.clone()));
+    // Watching is a convenience: without it (inotify limits) the explorer still works.
+    let _watcher = watch::watch(&root, tx.clone()).ok();
+
+    let mut terminal = TerminalGuard::enter()?;
+    let stop = Arc::new(AtomicBool::new(false));
+    spawn_input(tx, stop.clone());
+    let size = terminal.terminal.size()?;
+    app.resize(size.width, size.height);
+    let result = event_loop(&mut terminal.terminal, &mut app, &rx);
+    stop.store(true, Ordering::Relaxed);
+    drop(terminal);
+    result.map_err(TuiError::from)
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    rx: &Receiver<Event>,
+) -> io::Result<()> {
+    terminal.draw(|f| app.draw(f))?;
+    app.mark_drawn();
+    let mut last_draw = Instant::now();
+    loop {
+        let Ok(event) = rx.recv() else {
+            return Ok(());
+        };
+        app.handle(event);
+        // Drain everything queued, and whatever arrives before the next
+        // frame is due, then draw once.
+        loop {
+            for event in rx.try_iter() {
+                app.handle(event);
+            }
+            if app.should_quit() {
+                return Ok(());
+            }
+            let since = last_draw.elapsed();
+            if since >= FRAME {
+                break;
+            }
+            match rx.recv_timeout(FRAME - since) {
+                Ok(event) => app.handle(event),
+                Err(RecvTimeoutError::Timeout) => break,
+                Err(RecvTimeoutError::Disconnected) => return Ok(()),
+            }
+        }
+        if app.should_quit() {
+            return Ok(());
+        }
+        if app.is_dirty() {
+            terminal.draw(|f| app.draw(f))?;
+            app.mark_drawn();
+            last_draw = Instant::now();
+        }
+    }
+}
+
+fn spawn_input(tx: Sender<Event>, stop: Arc<AtomicBool>) {
+    std::thread::Builder::new()
+        .name("ripple-input".into())
+        .spawn(move || {
+            while !stop.load(Ordering::Relaxed) {
+                // Poll so the thread notices `stop` and never reads input
+                // after the terminal is handed back.
+                match crossterm::event::poll(Duration::from_millis(100)) {
+                    Ok(true) => match crossterm::event::read() {
+                        Ok(ev) => {
+                            if tx.send(Event::Input(ev)).is_err() {
+                                return;
+                            }
+                        }
+                        Err(_) => return,
+                    },
+                    Ok(false) => {}
+                    Err(_) => return,
+                }
+            }
+        })
+        .expect("cannot start the input thread");
+}
+
+/// Raw mode, the alternate screen and mouse capture, undone on drop, on
+/// error and on panic (the panic hook restores the terminal before the
+/// message is printed, so the message is readable).
+struct TerminalGuard {
+    terminal: Terminal<CrosstermBackend<Stdout>>,
+}
+
+impl TerminalGuard {
+    fn enter() -> io::Result<TerminalGuard> {
+        install_panic_hook();
+        enable_raw_mode()?;
+        let mut out = io::stdout();
+        if let Err(e) = execute!(out, EnterAlternateScreen, EnableMouseCapture) {
+            restore_terminal();
+            return Err(e);
+        }
+        match Terminal::new(CrosstermBackend::new(out)) {
+            Ok(terminal) => Ok(TerminalGuard { terminal }),
+            Err(e) => {
+                restore_terminal();
+                Err(e)
+            }
+        }
+    }
+}
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+}
+
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous(info);
+        // A panic on a worker thread would otherwise leave the UI running
+        // on a terminal that is no longer in raw mode.
+        std::process::exit(101);
+    }));
+}

@@ -1,0 +1,250 @@
+//! The real binary in a real terminal, through tmux: open the demo, find a
+//! function, expand its callers, change the depth, toggle callees, watch a
+//! file change arrive, quit — checking what the screen shows at each step.
+//! Without tmux these tests print why they are skipped and pass (CI's
+//! `.ci/run` installs tmux, so there they always run).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A private tmux server (own socket) running one session, killed on drop.
+struct Tmux {
+    socket: String,
+    session: &'static str,
+}
+
+impl Tmux {
+    fn available() -> bool {
+        Command::new("tmux")
+            .arg("-V")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+
+    fn start(name: &str, cwd: &Path, command: &str) -> Tmux {
+        let t = Tmux {
+            socket: format!("ripple-e2e-{}-{name}", std::process::id()),
+            session: "e2e",
+        };
+        let ok = t
+            .cmd()
+            .args([
+                "new-session",
+                "-d",
+                "-s",
+                t.session,
+                "-x",
+                "160",
+                "-y",
+                "45",
+            ])
+            .arg("-c")
+            .arg(cwd)
+            .arg(command)
+            .status()
+            .expect("tmux runs");
+        assert!(ok.success(), "tmux new-session failed");
+        t
+    }
+
+    fn cmd(&self) -> Command {
+        let mut c = Command::new("tmux");
+        c.args(["-L", &self.socket]);
+        c.env_remove("TMUX");
+        c
+    }
+
+    fn send(&self, keys: &[&str]) {
+        let ok = self
+            .cmd()
+            .args(["send-keys", "-t", self.session])
+            .args(keys)
+            .status()
+            .expect("tmux send-keys");
+        assert!(ok.success());
+    }
+
+    /// Type literal text.
+    fn type_text(&self, text: &str) {
+        let ok = self
+            .cmd()
+            .args(["send-keys", "-t", self.session, "-l", text])
+            .status()
+            .expect("tmux send-keys");
+        assert!(ok.success());
+    }
+
+    fn screen(&self) -> String {
+        let out = self
+            .cmd()
+            .args(["capture-pane", "-p", "-t", self.session])
+            .output()
+            .expect("tmux capture-pane");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    /// Wait until the screen satisfies `pred`; panic with the screen if it never does.
+    fn wait(&self, what: &str, pred: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let s = self.screen();
+            if pred(&s) {
+                return s;
+            }
+            if Instant::now() > deadline {
+                panic!("timed out waiting for {what}; screen:\n{s}");
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait(&format!("{text:?}"), |s| s.contains(text))
+    }
+
+    fn alive(&self) -> bool {
+        self.cmd()
+            .args(["has-session", "-t", self.session])
+            .output()
+            .is_ok_and(|o| o.status.success())
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = self.cmd().arg("kill-server").output();
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name();
+        if name == ".ripple" {
+            continue;
+        }
+        let target = to.join(&name);
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A writable copy of the demo (the explorer writes `.ripple/` into it).
+fn demo_copy() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo"),
+        &root,
+    );
+    (dir, root)
+}
+
+fn ripple_command(root: &Path, env: &str) -> String {
+    format!(
+        "{env} '{}' '{}'; echo ripple-exited-$?; sleep 30",
+        env!("CARGO_BIN_EXE_ripple"),
+        root.display()
+    )
+}
+
+macro_rules! require_tmux {
+    () => {
+        if !Tmux::available() {
+            eprintln!("skipped: tmux is not installed (`.ci/run` installs it)");
+            return;
+        }
+    };
+}
+
+#[test]
+fn find_expand_depth_toggle_and_quit_in_a_real_terminal() {
+    require_tmux!();
+    let (_dir, root) = demo_copy();
+    let t = Tmux::start("tour", &root, &ripple_command(&root, ""));
+    t.wait_for("hotspots: most callers");
+    t.wait_for("tokens.validate_token");
+
+    // Find a function with the fuzzy finder.
+    t.send(&["/"]);
+    t.wait_for("find a declaration");
+    t.type_text("validate_token");
+    t.wait("finder results", |s| {
+        s.contains("tokens.validate_token") && s.contains("matches")
+    });
+    t.send(&["Enter"]);
+    // Tree first; source highlighting and the blast radius arrive from the worker.
+    t.wait_for("callers of tokens.validate_token");
+    t.wait("source and blast radius", |s| {
+        s.contains("def validate_token") && s.contains("hop 1") && s.contains("tests reached")
+    });
+
+    // Expand the callers of the first caller that has any.
+    t.send(&["j"]);
+    t.send(&["l"]);
+    t.wait("an expanded caller with second-hop rows", |s| {
+        s.lines().filter(|l| l.contains("▾")).count() >= 2 && s.lines().any(|l| l.contains("│ 2 "))
+    });
+
+    // Change the depth of the blast radius.
+    t.send(&["+"]);
+    t.wait_for("depth 4 (+/-)");
+    t.send(&["-", "-", "-"]);
+    let s = t.wait_for("depth 1 (+/-)");
+    assert!(
+        !s.contains("hop 2 "),
+        "depth 1 shows only direct callers:\n{s}"
+    );
+
+    // Callees instead of callers.
+    t.send(&["c"]);
+    t.wait_for("callees of tokens.validate_token");
+
+    // Help, then quit: the terminal is handed back and ripple exits 0.
+    t.send(&["?"]);
+    t.wait_for("help (esc closes)");
+    t.send(&["Escape"]);
+    t.send(&["q"]);
+    let s = t.wait_for("ripple-exited-");
+    assert!(s.contains("ripple-exited-0"), "{s}");
+    assert!(t.alive());
+}
+
+#[test]
+fn an_edit_on_disk_shows_up_without_a_restart() {
+    require_tmux!();
+    let (_dir, root) = demo_copy();
+    let t = Tmux::start("watch", &root, &ripple_command(&root, ""));
+    t.wait_for("hotspots: most callers");
+    t.send(&["/"]);
+    t.type_text("money.to_money");
+    t.wait_for("/ money.to_money");
+    t.send(&["Enter"]);
+    t.wait_for("callers of money.to_money");
+    let extra = "\n\ndef brand_new_caller_of_to_money(x):\n    return to_money(x)\n";
+    let path = root.join("shop/billing/money.py");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    text.push_str(extra);
+    std::fs::write(&path, text).unwrap();
+    t.wait_for("brand_new_caller_of_to_money");
+    t.send(&["C-c"]);
+    let s = t.wait_for("ripple-exited-");
+    assert!(s.contains("ripple-exited-0"), "ctrl-c quits cleanly:\n{s}");
+}
+
+#[test]
+fn piped_output_still_prints_the_text_overview() {
+    // Not a terminal: the CLI keeps printing the overview (CI, scripts).
+    let out = Command::new(env!("CARGO_BIN_EXE_ripple"))
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo"))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("hotspots"), "{text}");
+}

@@ -1,0 +1,172 @@
+//! The call tree on small repositories written for the case: recursion and
+//! cycles shown once and marked, and a refresh that keeps the root, the
+//! tree's shape and the selection by name.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ripple::tui::{App, Event, Indexed, Jobs, Snapshot, Theme};
+
+const REC: &str = "\
+def fact(n):
+    return 1 if n <= 1 else n * fact(n - 1)
+
+
+def ping(n):
+    if n:
+        pong(n - 1)
+
+
+def pong(n):
+    if n:
+        ping(n - 1)
+
+
+def main():
+    fact(3)
+    ping(2)
+";
+
+struct Repo {
+    dir: tempfile::TempDir,
+    db: tempfile::TempDir,
+}
+
+impl Repo {
+    fn new() -> Repo {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("pkg")).unwrap();
+        std::fs::write(dir.path().join("pkg/__init__.py"), "").unwrap();
+        std::fs::write(dir.path().join("pkg/rec.py"), REC).unwrap();
+        Repo {
+            dir,
+            db: tempfile::tempdir().unwrap(),
+        }
+    }
+
+    fn root(&self) -> &Path {
+        self.dir.path()
+    }
+
+    fn load(&self) -> Arc<Snapshot> {
+        ripple::tui::load(self.root(), Some(&self.db.path().join("index.db"))).unwrap()
+    }
+}
+
+fn press(app: &mut App, keys: &str) {
+    for c in keys.chars() {
+        let code = match c {
+            '\n' => KeyCode::Enter,
+            c => KeyCode::Char(c),
+        };
+        app.handle(Event::Input(Input::Key(KeyEvent::new(
+            code,
+            KeyModifiers::NONE,
+        ))));
+    }
+}
+
+fn screen(app: &App) -> String {
+    let mut term = Terminal::new(TestBackend::new(120, 20)).unwrap();
+    term.draw(|f| app.draw(f)).unwrap();
+    let buf = term.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+                .trim_end()
+                .to_owned()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn open(snap: Arc<Snapshot>, root: &Path) -> App {
+    let mut app = App::new(root.to_path_buf(), Jobs::inline(), Theme { color: true });
+    app.resize(120, 20);
+    app.handle(Event::indexed(snap));
+    app
+}
+
+#[test]
+fn mutual_recursion_is_shown_once_and_marked_as_a_cycle() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    press(&mut app, "/pkg.rec.ping\n");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.ping");
+    // Callers of ping: pong and main. Expand pong: its caller is ping again.
+    while snap.name(app.selected().unwrap()) != "pkg.rec.pong" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "l");
+    let s = screen(&app);
+    assert!(s.contains("↺ rec.ping (cycle)"), "{s}");
+    // The cycle node does not expand: `l` twice stays where it is.
+    press(&mut app, "jl");
+    let rows = app.tree_rows();
+    press(&mut app, "l");
+    assert_eq!(app.tree_rows(), rows, "a cycle never expands");
+}
+
+#[test]
+fn direct_recursion_is_a_mark_not_a_child() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    press(&mut app, "/pkg.rec.fact\n");
+    let s = screen(&app);
+    assert!(s.contains("rec.fact (recursive)"), "{s}");
+    // Its only caller is main; fact itself is not listed under fact.
+    assert_eq!(app.tree_rows(), 2, "{s}");
+}
+
+#[test]
+fn a_refresh_keeps_root_shape_and_selection_by_name() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    press(&mut app, "/pkg.rec.ping\n");
+    while snap.name(app.selected().unwrap()) != "pkg.rec.pong" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "l");
+    // A new caller of ping appears at the top of the file, shifting every id.
+    let edited = format!("def extra():\n    ping(1)\n\n\n{REC}");
+    std::fs::write(repo.root().join("pkg/rec.py"), edited).unwrap();
+    let fresh = repo.load();
+    app.handle(Event::Indexed(Box::new(Indexed {
+        generation: 2,
+        result: Ok(fresh.clone()),
+        elapsed: std::time::Duration::ZERO,
+    })));
+    assert_eq!(fresh.name(app.root().unwrap()), "pkg.rec.ping");
+    assert_eq!(fresh.name(app.selected().unwrap()), "pkg.rec.pong");
+    let s = screen(&app);
+    assert!(s.contains("rec.extra"), "the new caller shows: {s}");
+    assert!(s.contains("(cycle)"), "pong is still expanded: {s}");
+}
+
+#[test]
+fn an_index_error_is_shown_not_fatal() {
+    let repo = Repo::new();
+    let mut app = App::new(
+        repo.root().to_path_buf(),
+        Jobs::inline(),
+        Theme { color: false },
+    );
+    app.resize(120, 20);
+    app.handle(Event::Indexed(Box::new(Indexed {
+        generation: 1,
+        result: Err("disk on fire".into()),
+        elapsed: std::time::Duration::ZERO,
+    })));
+    let s = screen(&app);
+    assert!(s.contains("error: disk on fire"), "{s}");
+    press(&mut app, "j/x");
+    assert!(!app.should_quit());
+}
