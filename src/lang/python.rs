@@ -134,6 +134,12 @@ pub struct PyDeclInfo {
     pub is_property: bool,
     /// Base class expressions, for classes.
     pub bases: Vec<ExprId>,
+    /// Annotated fields of a class body, in order.
+    pub fields: Vec<Sym>,
+    /// Decorated with `@dataclass` (or attrs): the constructor assigns `fields`.
+    pub is_dataclass: bool,
+    /// A pytest fixture: tests receive its return (or yielded) value by naming it.
+    pub is_fixture: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -899,6 +905,16 @@ impl<'s> Extractor<'s> {
             K::Assignment | K::AugAssignment => {
                 let left = Self::field(self.children(start), g.f_left).cloned();
                 let right = Self::field(self.children(start), g.f_right).cloned();
+                // `name: T` / `name: T = v` in a class body: a field, in order
+                // (what a dataclass's generated `__init__` assigns).
+                let scope = self.scope();
+                if frame.kind == K::Assignment
+                    && node.child_by_field_name("type").is_some()
+                    && self.decls[scope as usize].kind == DeclKind::Class
+                    && let Some(Lowered::Ident(name, _)) = &left
+                {
+                    self.facts.decl_info[scope as usize].fields.push(*name);
+                }
                 match (left, right) {
                     (Some(left), Some(right)) => {
                         let target = self.as_expr(&left);
@@ -1533,6 +1549,27 @@ impl<'s> Extractor<'s> {
                     self.facts.decl_info[decl as usize].is_classmethod = true;
                     continue;
                 }
+                t if [
+                    "dataclass",
+                    "dataclasses.dataclass",
+                    "attr.s",
+                    "attrs.define",
+                    "attr.define",
+                    "define",
+                    "frozen",
+                ]
+                .iter()
+                .any(|d| t == *d || t.starts_with(&format!("{d}("))) =>
+                {
+                    self.facts.decl_info[decl as usize].is_dataclass = true;
+                }
+                t if t == "pytest.fixture"
+                    || t == "fixture"
+                    || t.starts_with("pytest.fixture(")
+                    || t.starts_with("fixture(") =>
+                {
+                    self.facts.decl_info[decl as usize].is_fixture = true;
+                }
                 "property" | "functools.cached_property" | "cached_property" => {
                     self.facts.decl_info[decl as usize].is_property = true;
                     continue;
@@ -1554,10 +1591,11 @@ impl<'s> Extractor<'s> {
             current = self.push_expr(PyExpr::Call(call));
         }
         if let Some(&target) = self.name_targets.get(&decl) {
-            self.facts.flows.push(PyFlow::Assign {
-                target,
-                value: current,
+            let value = self.push_expr(PyExpr::Decorated {
+                result: current,
+                original,
             });
+            self.facts.flows.push(PyFlow::Assign { target, value });
         }
         Lowered::Decl(decl)
     }

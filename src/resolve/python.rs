@@ -170,6 +170,8 @@ struct Analysis<'a> {
     /// Classes whose instances had an attribute assigned, by name.
     inst_definers: HashMap<GSym, Vec<DeclId>>,
     hierarchy_dirty: bool,
+    /// (file context, function, parameter, fixture) for parameters pytest fills.
+    fixture_uses: Vec<(usize, DeclId, GSym, DeclId)>,
     constraints: Vec<Constraint>,
     current: std::cell::Cell<u32>,
     worklist: Vec<u32>,
@@ -201,6 +203,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         class_definers: HashMap::default(),
         inst_definers: HashMap::default(),
         hierarchy_dirty: false,
+        fixture_uses: Vec::new(),
         constraints: Vec::new(),
         current: std::cell::Cell::new(NO_CONSTRAINT),
         worklist: Vec::new(),
@@ -236,6 +239,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     }
     a.seed();
     let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
+    a.find_fixture_uses(files);
     for ci in 0..a.files.len() {
         let cs = a.constraints_of(ci);
         a.constraints.extend(cs);
@@ -457,6 +461,71 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// pytest passes a fixture's value to every test or fixture that names
+    /// it as a parameter; the fixture is the one in the same module, else the
+    /// one in the nearest `conftest.py` above it.
+    fn find_fixture_uses(&mut self, files: &[SourceFile]) {
+        let mut fixtures: HashMap<GSym, Vec<(String, DeclId)>> = HashMap::default();
+        for ci in 0..self.files.len() {
+            let path = files[self.files[ci].file as usize].path;
+            let dir = path
+                .rsplit_once('/')
+                .map(|(d, _)| d)
+                .unwrap_or("")
+                .to_owned();
+            let facts = self.files[ci].facts;
+            for (local, info) in self.files[ci].py.decl_info.iter().enumerate() {
+                if info.is_fixture {
+                    let name = facts.decls[local]
+                        .local_name
+                        .rsplit('.')
+                        .next()
+                        .unwrap_or("");
+                    let g = self.intern(name);
+                    let key = if path.ends_with("conftest.py") {
+                        dir.clone()
+                    } else {
+                        path.to_owned()
+                    };
+                    fixtures
+                        .entry(g)
+                        .or_default()
+                        .push((key, self.gdecl(ci, local as u32)));
+                }
+            }
+        }
+        if fixtures.is_empty() {
+            return;
+        }
+        for ci in 0..self.files.len() {
+            let path = files[self.files[ci].file as usize].path;
+            let facts = self.files[ci].facts;
+            for (local, info) in self.files[ci].py.decl_info.iter().enumerate() {
+                let d = &facts.decls[local];
+                if !(d.is_test || info.is_fixture) {
+                    continue;
+                }
+                for p in &info.params {
+                    let g = self.gsym(ci, p.name);
+                    let Some(candidates) = fixtures.get(&g) else {
+                        continue;
+                    };
+                    // Same module first, then the deepest conftest directory containing the test.
+                    let best = candidates
+                        .iter()
+                        .filter(|(key, _)| {
+                            key == path || key.is_empty() || path.starts_with(&format!("{key}/"))
+                        })
+                        .max_by_key(|(key, _)| if key == path { usize::MAX } else { key.len() });
+                    if let Some(&(_, fixture)) = best {
+                        let func = self.gdecl(ci, local as u32);
+                        self.fixture_uses.push((ci, func, g, fixture));
+                    }
+                }
+            }
+        }
+    }
+
     /// Every constraint of a file: its flows, container literals and calls.
     fn constraints_of(&self, ci: usize) -> Vec<Constraint> {
         let py = self.files[ci].py;
@@ -482,6 +551,15 @@ impl<'a> Analysis<'a> {
             kind: ConsKind::Call,
             idx: i,
         }));
+        for (i, &(file_ctx, _, _, _)) in self.fixture_uses.iter().enumerate() {
+            if file_ctx == ci as usize {
+                out.push(Constraint {
+                    ci,
+                    kind: ConsKind::Fixture,
+                    idx: i as u32,
+                });
+            }
+        }
         for (local, d) in self.files[ci as usize].facts.decls.iter().enumerate() {
             if d.kind == DeclKind::Class && !py.decl_info[local].bases.is_empty() {
                 out.push(Constraint {
@@ -532,6 +610,12 @@ impl<'a> Analysis<'a> {
                 }
             }
             ConsKind::Call => self.bind_call(ci, c.idx as usize),
+            ConsKind::Fixture => {
+                let (_, func, param, fixture) = self.fixture_uses[c.idx as usize];
+                let mut vals = self.get(Slot::Ret(fixture));
+                vals.extend(self.get(Slot::Yield(fixture)));
+                self.add(Slot::Var(func, param), &vals);
+            }
             ConsKind::ClassBases => {
                 let class = self.gdecl(ci, c.idx);
                 let bases = self.bases(class);
@@ -1366,7 +1450,7 @@ impl Analysis<'_> {
                                 "{}.__init__",
                                 self.strings[p as usize]
                             ))),
-                            None => out.push(Target::NoInit),
+                            None => out.push(Target::NoInit(c)),
                         },
                     }
                 }
@@ -1428,6 +1512,40 @@ impl Analysis<'_> {
         None
     }
 
+    /// A dataclass's generated `__init__` stores its arguments in the
+    /// annotated fields (those of its bases first).
+    fn bind_dataclass_fields(
+        &mut self,
+        class: DeclId,
+        args: &[Vec<Value>],
+        kwargs: &[(GSym, Vec<Value>)],
+    ) {
+        let mut fields: Vec<GSym> = Vec::new();
+        let mut any = false;
+        for k in self.mro(class).into_iter().rev() {
+            if let Some((info, kci)) = self.py_info(k) {
+                any |= info.is_dataclass;
+                for &f in &info.fields {
+                    let g = self.gsym(kci, f);
+                    if !fields.contains(&g) {
+                        fields.push(g);
+                    }
+                }
+            }
+        }
+        if !any {
+            return;
+        }
+        for (vals, &f) in args.iter().zip(fields.iter()) {
+            self.add(Slot::InstAttr(class, f), vals);
+        }
+        for (k, vals) in kwargs {
+            if fields.contains(k) {
+                self.add(Slot::InstAttr(class, *k), vals);
+            }
+        }
+    }
+
     fn bind_call(&mut self, ci: usize, call: usize) {
         let targets = self.call_targets(ci, call);
         if targets.is_empty() {
@@ -1442,6 +1560,10 @@ impl Analysis<'_> {
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
             .collect();
         for t in targets {
+            if let Target::NoInit(class) = t {
+                self.bind_dataclass_fields(class, &args, &kwargs);
+                continue;
+            }
             let Target::Decl { decl, shift } = t else {
                 continue;
             };
@@ -1553,13 +1675,13 @@ impl Analysis<'_> {
                     let id = match t {
                         Target::Decl { decl, .. } => *decl,
                         Target::External(name) => b.external(name, crate::model::Lang::Python),
-                        Target::NoInit => continue,
+                        Target::NoInit(_) => continue,
                     };
                     if !decls.contains(&id) {
                         decls.push(id);
                     }
                 }
-                let has_class = targets.iter().any(|t| matches!(t, Target::NoInit));
+                let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
                         let reason = self.unresolved_reason(ci, call);
@@ -1663,6 +1785,8 @@ enum ConsKind {
     Call,
     /// Resolve a class's bases; a change reshapes the hierarchy.
     ClassBases,
+    /// A test (or fixture) parameter named like a pytest fixture receives its value.
+    Fixture,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -1679,7 +1803,7 @@ enum Target {
     },
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
-    NoInit,
+    NoInit(DeclId),
 }
 
 fn push_unique(out: &mut Vec<Value>, v: Value) {
