@@ -285,7 +285,7 @@ fn open(repo: &std::path::Path) -> Result<Index> {
         )
     })?;
     if let Some(reason) = &index.stats.rebuilt {
-        eprintln!("ripple: warning: {reason}");
+        eprintln!("ripple: note: {reason}");
     }
     Ok(index)
 }

@@ -63,46 +63,54 @@ impl Store {
     }
 
     pub fn open_at(path: &Path) -> Result<Store, StoreError> {
+        match Store::try_open(path) {
+            Ok(Ok(store)) => Ok(store),
+            Ok(Err(reason)) => Store::rebuild(path, reason),
+            Err(_) => Store::rebuild(
+                path,
+                Some(
+                    "the index was written by another version of ripple or is damaged; rebuilt it"
+                        .to_owned(),
+                ),
+            ),
+        }
+    }
+
+    /// Start a fresh database at `path`, saying why when one was replaced.
+    fn rebuild(path: &Path, reason: Option<String>) -> Result<Store, StoreError> {
         let err = |source| StoreError::Sqlite {
             path: path.to_path_buf(),
             source,
         };
-        match Store::try_open(path) {
-            Ok(Some(store)) => Ok(store),
-            Ok(None) | Err(_) => {
-                let reason = if path.exists() {
-                    Some("the index was written by another version of ripple or is damaged; rebuilt it".to_owned())
-                } else {
-                    None
-                };
-                let _ = std::fs::remove_file(path);
-                let _ = std::fs::remove_file(path.with_extension("db-wal"));
-                let _ = std::fs::remove_file(path.with_extension("db-shm"));
-                let conn = Connection::open(path).map_err(err)?;
-                Store::init(&conn).map_err(err)?;
-                Ok(Store {
-                    conn,
-                    path: path.to_path_buf(),
-                    rebuilt_reason: reason,
-                })
-            }
-        }
+        let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(path.with_extension("db-wal"));
+        let _ = std::fs::remove_file(path.with_extension("db-shm"));
+        let conn = Connection::open(path).map_err(err)?;
+        Store::init(&conn).map_err(err)?;
+        Ok(Store {
+            conn,
+            path: path.to_path_buf(),
+            rebuilt_reason: reason,
+        })
     }
 
-    /// Open an existing, valid database; `None` when it must be rebuilt.
-    fn try_open(path: &Path) -> rusqlite::Result<Option<Store>> {
+    /// Open an existing, valid database; `Err(Some(reason))` when it must be
+    /// rebuilt and the user should be told why, `Err(None)` when it simply does not exist.
+    fn try_open(path: &Path) -> rusqlite::Result<Result<Store, Option<String>>> {
         if !path.exists() {
-            return Ok(None);
+            return Ok(Err(None));
         }
+        let foreign =
+            "the index was written by another version of ripple or is damaged; rebuilt it";
         let conn = Connection::open(path)?;
         let app: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if app != APPLICATION_ID || version != SCHEMA_VERSION {
-            return Ok(None);
+            return Ok(Err(Some(foreign.to_owned())));
         }
         let ok: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
         if ok != "ok" {
-            return Ok(None);
+            return Ok(Err(Some(foreign.to_owned())));
         }
         let fingerprint: Option<String> = conn
             .query_row("SELECT value FROM meta WHERE key = 'extractor'", [], |r| {
@@ -110,10 +118,12 @@ impl Store {
             })
             .optional()?;
         if fingerprint.as_deref() != Some(extractor_fingerprint().as_str()) {
-            return Ok(None);
+            return Ok(Err(Some(
+                "this ripple parses source differently from the one that built the index; re-indexed".to_owned(),
+            )));
         }
         Store::pragmas(&conn)?;
-        Ok(Some(Store {
+        Ok(Ok(Store {
             conn,
             path: path.to_path_buf(),
             rebuilt_reason: None,

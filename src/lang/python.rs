@@ -397,14 +397,19 @@ struct Extractor<'s> {
     syntax_errors: u32,
 }
 
-pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
+/// Whether pytest/unittest would treat a file as test code.
+pub fn is_test_path(rel_path: &str) -> bool {
     let file_name = rel_path.rsplit('/').next().unwrap_or(rel_path);
-    let is_test_file = file_name.starts_with("test_")
+    file_name.starts_with("test_")
         || file_name.ends_with("_test.py")
         || file_name == "conftest.py"
         || rel_path
             .split('/')
-            .any(|part| part == "tests" || part == "test");
+            .any(|part| part == "tests" || part == "test")
+}
+
+pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
+    let is_test_file = is_test_path(rel_path);
     let mut ex = Extractor {
         source,
         is_test_file,
@@ -623,16 +628,17 @@ impl<'s> Extractor<'s> {
             };
         let signature = self.signature(node, kind);
         let short = local_name.rsplit('.').next().unwrap_or("");
-        let in_test_class = self.decls[parent as usize].kind == DeclKind::Class
-            && self.decls[parent as usize]
-                .local_name
-                .rsplit('.')
-                .next()
-                .is_some_and(|n| n.starts_with("Test"));
+        // pytest collects module-level `test*` functions; unittest and pytest
+        // collect `test*` methods of test classes (unittest's need not be
+        // named `Test*`, so any class in a test file counts).
+        let parent_kind = self.decls[parent as usize].kind;
         let is_test = self.is_test_file
-            && matches!(kind, DeclKind::Function | DeclKind::Method)
             && short.starts_with("test")
-            && (kind == DeclKind::Function || in_test_class);
+            && match kind {
+                DeclKind::Function => parent_kind == DeclKind::Module,
+                DeclKind::Method => true,
+                _ => false,
+            };
         let idx = self.decls.len() as u32;
         let range =
             node.start_byte().min(self.source.len())..node.end_byte().min(self.source.len());
