@@ -85,6 +85,22 @@ enum Command {
         #[arg(long, default_value_t = 3)]
         depth: u32,
     },
+    /// What a model would see for a change to NAME: the context pack, ranked and cut to a token budget.
+    Context {
+        name: String,
+        /// Caller hops to consider.
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Token budget of the pack (o200k tokens).
+        #[arg(long, default_value_t = 8000)]
+        budget: u64,
+        /// The change you intend to make (sent with the pack).
+        #[arg(long)]
+        change: Option<String>,
+        /// Print the pack exactly as the model would read it.
+        #[arg(long)]
+        prompt: bool,
+    },
     /// Test functions that reach NAME through the call graph.
     Tests { name: String },
     /// Call sites that could not be resolved (whole repo, or inside NAME's blast radius).
@@ -248,6 +264,15 @@ pub fn run() -> Result<ExitCode> {
         }),
         Command::Blast { name, depth } => with_decl(&index, &name, json, |d| {
             cmd_blast(&index, d, depth, json, &mut out)
+        }),
+        Command::Context {
+            name,
+            depth,
+            budget,
+            change,
+            prompt,
+        } => with_decl(&index, &name, json, |d| {
+            cmd_context(&index, d, depth, budget, change, prompt, json, &mut out)
         }),
         Command::Tests { name } => with_decl(&index, &name, json, |d| {
             cmd_tests(&index, d, json, &mut out)
@@ -634,6 +659,69 @@ fn cmd_blast(
             )?;
         }
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn cmd_context(
+    index: &Index,
+    decl: DeclId,
+    depth: u32,
+    budget: u64,
+    change: Option<String>,
+    prompt: bool,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let exclude = |_: &str| false;
+    let opts = ripple::context::PackOptions {
+        depth,
+        budget: ripple::tokens::TokenCount(budget),
+        change,
+        exclude: &exclude,
+    };
+    let pack = ripple::context::build(index, decl, &opts);
+    if json {
+        print_json(out, &serde_json::to_value(&pack)?)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if prompt {
+        write!(out, "{}", ripple::context::render(&pack))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "context pack for {} ({})",
+        pack.target.name,
+        location(&pack.target)
+    )?;
+    for i in &pack.items {
+        writeln!(
+            out,
+            "  {:>6}  {:<15} {}  — {}",
+            i.tokens.0,
+            format!("{:?}", i.kind).to_lowercase(),
+            i.name,
+            i.why
+        )?;
+    }
+    if !pack.cut.is_empty() {
+        writeln!(out, "cut ({}):", pack.cut.len())?;
+        for i in pack.cut.iter().take(15) {
+            writeln!(out, "  {:>6}  {}  — {}", i.tokens.0, i.name, i.why)?;
+        }
+        if pack.cut.len() > 15 {
+            writeln!(out, "  … {} more (`--json` lists all)", pack.cut.len() - 15)?;
+        }
+    }
+    writeln!(
+        out,
+        "pack: {} tokens of {} budget · whole repository: {} tokens · {:.2}% of the repository",
+        pack.tokens,
+        pack.budget,
+        pack.repo_tokens,
+        pack.ratio * 100.0
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

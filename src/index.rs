@@ -70,6 +70,8 @@ pub struct Timings {
 
 pub struct Index {
     pub root: PathBuf,
+    /// Where the index database lives (for lazily computed extras such as token counts).
+    pub db_path: PathBuf,
     pub files: Vec<IndexedFile>,
     pub res: Resolution,
     pub graph: Graph,
@@ -127,6 +129,10 @@ impl Index {
         stats.timings_ms.scan = ms(t0);
 
         let t = Instant::now();
+        let db_path = match db {
+            Some(db) => db.to_path_buf(),
+            None => Store::default_path(&root),
+        };
         let mut store = match db {
             Some(db) => Store::open_at(db)?,
             None => Store::open(&root)?,
@@ -334,11 +340,50 @@ impl Index {
         stats.timings_ms.total = ms(t0);
         Ok(Index {
             root,
+            db_path,
             files,
             res,
             graph,
             stats,
         })
+    }
+
+    /// Tokens of every indexed file (o200k), counted on first use and
+    /// cached by content hash.
+    pub fn file_tokens(&self) -> Result<Vec<crate::tokens::TokenCount>, IndexError> {
+        let mut store = Store::open_at(&self.db_path)?;
+        let cached = store.token_counts()?;
+        let missing: Vec<usize> = (0..self.files.len())
+            .filter(|&i| !cached.contains_key(&self.files[i].hash))
+            .collect();
+        let counted: Vec<(u64, u64)> = missing
+            .par_iter()
+            .map(|&i| {
+                let f = &self.files[i];
+                let text = std::fs::read(self.root.join(&f.path)).unwrap_or_default();
+                (
+                    f.hash,
+                    crate::tokens::count(&String::from_utf8_lossy(&text)).get(),
+                )
+            })
+            .collect();
+        if !counted.is_empty() {
+            store.put_token_counts(&counted)?;
+        }
+        let fresh: HashMap<u64, u64> = counted.into_iter().collect();
+        Ok(self
+            .files
+            .iter()
+            .map(|f| {
+                crate::tokens::TokenCount(
+                    cached
+                        .get(&f.hash)
+                        .or_else(|| fresh.get(&f.hash))
+                        .copied()
+                        .unwrap_or(0),
+                )
+            })
+            .collect())
     }
 
     /// The file a declaration lives in.

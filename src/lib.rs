@@ -1,6 +1,7 @@
 //! ripple: the blast radius of any function in a Python or Go repository.
 pub mod bench;
 pub mod blast;
+pub mod context;
 pub mod graph;
 pub mod index;
 pub mod inventory;
@@ -9,4 +10,5 @@ pub mod lookup;
 pub mod model;
 pub mod resolve;
 pub mod store;
+pub mod tokens;
 pub mod tui;

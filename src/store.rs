@@ -13,7 +13,7 @@ use rusqlite::{Connection, OptionalExtension, params};
 use crate::model::FileFacts;
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 4;
+pub const SCHEMA_VERSION: i64 = 5;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 
 #[derive(Debug, thiserror::Error)]
@@ -47,6 +47,11 @@ pub struct Store {
 
 impl Store {
     /// Open (or create) the index of the repository at `root`.
+    /// Where the index of `root` lives by default.
+    pub fn default_path(root: &Path) -> PathBuf {
+        root.join(".ripple").join("index.db")
+    }
+
     pub fn open(root: &Path) -> Result<Store, StoreError> {
         let dir = root.join(".ripple");
         std::fs::create_dir_all(&dir).map_err(|source| StoreError::CreateDir {
@@ -148,7 +153,8 @@ impl Store {
                 facts BLOB NOT NULL
             );
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS snapshot (key TEXT PRIMARY KEY, data BLOB NOT NULL);",
+            CREATE TABLE IF NOT EXISTS snapshot (key TEXT PRIMARY KEY, data BLOB NOT NULL);
+            CREATE TABLE IF NOT EXISTS tokens (hash INTEGER PRIMARY KEY, count INTEGER NOT NULL);",
         )?;
         conn.execute(
             "INSERT OR REPLACE INTO meta (key, value) VALUES ('extractor', ?1)",
@@ -272,6 +278,39 @@ impl Store {
             params![key, data],
         )
         .map_err(err)?;
+        tx.commit().map_err(err)
+    }
+
+    /// Cached token counts by content hash.
+    pub fn token_counts(&self) -> Result<HashMap<u64, u64>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT hash, count FROM tokens")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get::<_, i64>(0)? as u64, r.get::<_, i64>(1)? as u64))
+            })
+            .map_err(|e| self.err(e))?;
+        rows.collect::<Result<HashMap<_, _>, _>>()
+            .map_err(|e| self.err(e))
+    }
+
+    pub fn put_token_counts(&mut self, counts: &[(u64, u64)]) -> Result<(), StoreError> {
+        let path = self.path.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(err)?;
+        {
+            let mut stmt = tx
+                .prepare("INSERT OR REPLACE INTO tokens (hash, count) VALUES (?1, ?2)")
+                .map_err(err)?;
+            for (h, c) in counts {
+                stmt.execute(params![*h as i64, *c as i64]).map_err(err)?;
+            }
+        }
         tx.commit().map_err(err)
     }
 
