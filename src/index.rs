@@ -330,6 +330,13 @@ impl Index {
             }
         };
         stats.timings_ms.resolve = ms(t);
+        // Flow facts only serve resolution; declarations and call sites stay.
+        for f in &mut files {
+            f.facts.lang_facts = match f.lang {
+                Lang::Python => crate::model::LangFacts::Python(Default::default()),
+                Lang::Go => crate::model::LangFacts::Go(Default::default()),
+            };
+        }
 
         let t = Instant::now();
         let graph = Graph::build(&res);
