@@ -5,6 +5,7 @@ pub mod graph;
 pub mod index;
 pub mod inventory;
 pub mod lang;
+pub mod llm;
 pub mod lookup;
 pub mod model;
 pub mod resolve;
