@@ -158,40 +158,46 @@ pub enum LlmError {
     Unauthorized {
         provider: &'static str,
         env_var: String,
-        failure: ApiFailure,
+        failure: Box<ApiFailure>,
     },
     #[error(
         "the API key may not use this model or endpoint ({failure}); check the key's permissions"
     )]
-    Forbidden { failure: ApiFailure },
+    Forbidden { failure: Box<ApiFailure> },
     #[error(
         "model `{model}` was not found at {base_url} ({failure}); check --model (or `model` under [llm]) and that --base-url is the API root"
     )]
     ModelNotFound {
         model: String,
         base_url: String,
-        failure: ApiFailure,
+        failure: Box<ApiFailure>,
     },
     #[error(
         "the prompt does not fit the model's context window ({failure}); lower the context budget or choose a model with a larger window"
     )]
-    ContextTooLong { failure: ApiFailure },
+    ContextTooLong { failure: Box<ApiFailure> },
     #[error("the provider rejected the request ({failure})")]
-    BadRequest { failure: ApiFailure },
+    BadRequest { failure: Box<ApiFailure> },
     #[error(
         "the account is out of credit or over its spend limit ({failure}); check billing — retrying will not help"
     )]
-    Quota { failure: ApiFailure },
+    Quota { failure: Box<ApiFailure> },
     #[error(
         "rate limited, gave up after {attempts} attempt(s) ({failure}); wait a minute and retry"
     )]
-    RateLimited { attempts: u32, failure: ApiFailure },
+    RateLimited {
+        attempts: u32,
+        failure: Box<ApiFailure>,
+    },
     #[error(
         "the provider is failing or overloaded, gave up after {attempts} attempt(s) ({failure}); retry later"
     )]
-    Unavailable { attempts: u32, failure: ApiFailure },
+    Unavailable {
+        attempts: u32,
+        failure: Box<ApiFailure>,
+    },
     #[error("the provider answered {failure}")]
-    Http { failure: ApiFailure },
+    Http { failure: Box<ApiFailure> },
     #[error(
         "could not connect to {base_url} ({detail}); is the server running there? Check --base-url"
     )]
@@ -318,7 +324,7 @@ mod tests {
         let err = LlmError::Unauthorized {
             provider: "OpenAI",
             env_var: "OPENAI_API_KEY".into(),
-            failure,
+            failure: Box::new(failure),
         }
         .redact(Some("sk-XYZ"));
         let text = format!("{err} {err:?}");

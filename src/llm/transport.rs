@@ -13,7 +13,7 @@ use std::hash::{BuildHasher, RandomState};
 use std::time::{Duration, Instant, SystemTime};
 
 use reqwest::header::{HeaderMap, HeaderValue};
-use reqwest::{Client, StatusCode, Url};
+use reqwest::{Client, Url};
 
 use super::sse::{SseEvent, SseParser};
 use super::{
@@ -125,7 +125,7 @@ enum Failure {
 }
 
 enum Retryable {
-    Status(ApiFailure),
+    Status(Box<ApiFailure>),
     /// The connection dropped before the response headers.
     Connection(String),
     /// The stream ended before its marker and before any text.
@@ -501,10 +501,8 @@ impl Call<'_> {
     fn classify(&self, failure: ApiFailure) -> Failure {
         let config = self.config;
         let fatal = Failure::Fatal;
-        match StatusCode::from_u16(failure.status)
-            .map(|s| s.as_u16())
-            .unwrap_or(0)
-        {
+        let failure = Box::new(failure);
+        match failure.status {
             401 => fatal(LlmError::Unauthorized {
                 provider: config.provider.label(),
                 env_var: config.api_key_env.clone(),
