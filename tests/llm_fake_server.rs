@@ -361,6 +361,22 @@ fn server_errors_and_overload_back_off_then_succeed() {
 }
 
 #[test]
+fn retry_after_beyond_a_minute_is_reported_not_waited() {
+    let server = FakeLlm::start(vec![
+        Reply::json(429, r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#)
+            .header("retry-after", "120"),
+    ]);
+    let run = call(&config(ProviderKind::OpenAi, &server));
+    let err = run.err();
+    assert!(
+        matches!(err, LlmError::RateLimited { attempts: 1, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("retry after 120 s"), "{err}");
+    assert!(run.retries().is_empty() && run.elapsed < Duration::from_millis(500));
+}
+
+#[test]
 fn gives_up_after_max_retries() {
     let server = FakeLlm::start(vec![
         Reply::json(529, OVERLOADED),

@@ -37,6 +37,9 @@ impl fmt::Display for ApiFailure {
         if !self.message.is_empty() {
             write!(f, ": {}", self.message)?;
         }
+        if let Some(wait) = self.retry_after {
+            write!(f, " (server asks to retry after {} s)", wait.as_secs_f64())?;
+        }
         if let Some(id) = &self.request_id {
             write!(f, " [request id {id}]")?;
         }

@@ -170,7 +170,7 @@ async fn guarded<F: Future>(
     idle: Duration,
 ) -> Result<F::Output, Interrupt> {
     let mut fut = std::pin::pin!(fut);
-    let deadline = Instant::now() + idle;
+    let deadline = far_deadline(idle);
     loop {
         if cancel.is_cancelled() {
             return Err(Interrupt::Cancelled);
@@ -185,8 +185,15 @@ async fn guarded<F: Future>(
     }
 }
 
+/// `now + d`, saturating: a configured timeout of centuries must not panic.
+fn far_deadline(d: Duration) -> Instant {
+    let now = Instant::now();
+    now.checked_add(d)
+        .unwrap_or_else(|| now + Duration::from_secs(100 * 365 * 24 * 3600))
+}
+
 async fn sleep_unless_cancelled(wait: Duration, cancel: &CancelToken) -> Result<(), LlmError> {
-    let deadline = Instant::now() + wait;
+    let deadline = far_deadline(wait);
     loop {
         if cancel.is_cancelled() {
             return Err(LlmError::Cancelled);
