@@ -87,6 +87,7 @@ pub enum StreamEvent {
     Text(String),
     /// An attempt failed before any text and another follows after `wait`.
     Retrying {
+        /// Which attempt failed: 1 is the first request.
         attempt: u32,
         wait: Duration,
         reason: String,
