@@ -1,5 +1,5 @@
 //! Server-sent events over raw bytes, following the WHATWG parsing rules
-//! (https://html.spec.whatwg.org/multipage/server-sent-events.html): bytes are
+//! (<https://html.spec.whatwg.org/multipage/server-sent-events.html>): bytes are
 //! buffered and cut on `\n`, `\r\n` or `\r`, and only complete lines are
 //! decoded, because TCP splits a stream anywhere — mid-line and mid-character.
 //! Comment lines (`:`) are keep-alives and are dropped; `data:` lines of one
