@@ -6,6 +6,7 @@ pub mod graph;
 pub mod index;
 pub mod inventory;
 pub mod lang;
+pub mod llm;
 pub mod lookup;
 pub mod model;
 pub mod resolve;
