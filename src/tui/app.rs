@@ -881,7 +881,7 @@ impl App {
             Some(s) => spans.push(Span::styled(
                 format!(
                     "{} · {} declarations · {} edges ",
-                    s.index.root.display(),
+                    super::display_root(&s.index.root),
                     s.index.stats.declarations,
                     s.index.stats.edges
                 ),

@@ -243,3 +243,23 @@ fn install_panic_hook() {
         std::process::exit(101);
     }));
 }
+
+/// The repository as the user named it: relative to the working directory
+/// when inside it (`assets/demo`), else with `~` for the home directory.
+/// Shorter than an absolute path, and the same on every checkout.
+pub fn display_root(root: &std::path::Path) -> String {
+    if let Ok(cwd) = std::env::current_dir()
+        && let Ok(cwd) = cwd.canonicalize()
+        && let Ok(rel) = root.strip_prefix(&cwd)
+    {
+        let rel = rel.display().to_string();
+        return if rel.is_empty() { ".".to_owned() } else { rel };
+    }
+    if let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from)
+        && let Ok(rel) = root.strip_prefix(&home)
+        && !home.as_os_str().is_empty()
+    {
+        return format!("~/{}", rel.display());
+    }
+    root.display().to_string()
+}
