@@ -1,6 +1,7 @@
 //! ripple: the blast radius of any function in a Python or Go repository.
 pub mod bench;
 pub mod blast;
+pub mod conventions;
 pub mod graph;
 pub mod index;
 pub mod inventory;
