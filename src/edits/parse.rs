@@ -192,8 +192,7 @@ impl EditStreamParser {
                     p.raw.push('\n');
                     self.state = State::Replace(p);
                 } else if is_marker(line, '<', Some("SEARCH")) {
-                    self.discard(p, "a new `<<<<<<< SEARCH` came before `=======`");
-                    self.start_block(line);
+                    self.restart(p, "a new `<<<<<<< SEARCH` came before `=======`", line);
                 } else if is_marker(line, '>', Some("REPLACE")) {
                     self.discard(p, "`>>>>>>> REPLACE` came before `=======`");
                 } else {
@@ -209,8 +208,7 @@ impl EditStreamParser {
                     return self.complete(p);
                 }
                 if is_marker(line, '<', Some("SEARCH")) {
-                    self.discard(p, "a new `<<<<<<< SEARCH` came before `>>>>>>> REPLACE`");
-                    self.start_block(line);
+                    self.restart(p, "a new `<<<<<<< SEARCH` came before `>>>>>>> REPLACE`", line);
                 } else if is_marker(line, '=', None) {
                     push_line(&mut p.raw, line);
                     self.state = State::Skip(DiscardedBlock {
@@ -347,6 +345,32 @@ impl EditStreamParser {
             replace: p.replace,
             reply_line: p.reply_line,
         })
+    }
+
+    /// A new `<<<<<<< SEARCH` inside an unfinished block: drop the block, and
+    /// let the new one find its path line among the dropped block's last
+    /// lines (where it landed when the closing marker went missing).
+    fn restart(&mut self, p: Partial, reason: &str, marker_line: &str) {
+        let body = if p.replace.is_empty() { &p.search } else { &p.replace };
+        let tail: Vec<Recent> = body
+            .split_terminator('\n')
+            .rev()
+            .take(LOOKBACK)
+            .map(|line| Recent {
+                kind: if line.trim().is_empty() {
+                    RecentKind::Blank
+                } else if fence_of(line).is_some() {
+                    RecentKind::FenceOpen
+                } else {
+                    RecentKind::Text(line.to_owned())
+                },
+                // Not prose lines: nothing to take back out of the prose.
+                prose_index: usize::MAX,
+            })
+            .collect();
+        self.discard(p, reason);
+        self.recent = tail.into_iter().rev().collect();
+        self.start_block(marker_line);
     }
 
     fn discard(&mut self, p: Partial, reason: &str) {
