@@ -81,7 +81,12 @@ fn expected_blocks() -> Vec<(&'static str, PathOrigin, &'static str, &'static st
             "def get(id):\n    return load(id)\n",
             "def get(id):\n    return load(id, strict=True)\n",
         ),
-        ("src/app/orders.py", PathOrigin::Named, "x = load(1)\n", "x = load(1, strict=True)\n"),
+        (
+            "src/app/orders.py",
+            PathOrigin::Named,
+            "x = load(1)\n",
+            "x = load(1, strict=True)\n",
+        ),
         ("src/app/orders.py", PathOrigin::Reused, "y = load(2)\n", ""),
         (
             "docs/usage.md",
@@ -89,17 +94,32 @@ fn expected_blocks() -> Vec<(&'static str, PathOrigin, &'static str, &'static st
             "```python\nload(1)\n```\n",
             "```python\nload(1, strict=True)\n```\n",
         ),
-        ("src/app/strict.py", PathOrigin::Named, "", "STRICT = True\n"),
+        (
+            "src/app/strict.py",
+            PathOrigin::Named,
+            "",
+            "STRICT = True\n",
+        ),
     ]
 }
 
 fn check(blocks: &[EditBlock], summary: &ParseSummary) {
     let got: Vec<_> = blocks
         .iter()
-        .map(|b| (b.path.as_str(), b.path_origin, b.search.as_str(), b.replace.as_str()))
+        .map(|b| {
+            (
+                b.path.as_str(),
+                b.path_origin,
+                b.search.as_str(),
+                b.replace.as_str(),
+            )
+        })
         .collect();
     assert_eq!(got, expected_blocks());
-    assert_eq!(blocks.iter().map(|b| b.index).collect::<Vec<_>>(), [0, 1, 2, 3, 4]);
+    assert_eq!(
+        blocks.iter().map(|b| b.index).collect::<Vec<_>>(),
+        [0, 1, 2, 3, 4]
+    );
     assert_eq!(summary.block_count, 5);
     assert!(summary.discarded.is_empty(), "{:?}", summary.discarded);
     assert_eq!(
@@ -119,7 +139,9 @@ fn whole_reply_at_once() {
 
 #[test]
 fn split_once_at_every_position() {
-    let cuts: Vec<usize> = (0..=REPLY.len()).filter(|&i| REPLY.is_char_boundary(i)).collect();
+    let cuts: Vec<usize> = (0..=REPLY.len())
+        .filter(|&i| REPLY.is_char_boundary(i))
+        .collect();
     for cut in cuts {
         let (blocks, summary) = parse_in(&[&REPLY[..cut], &REPLY[cut..]]);
         check(&blocks, &summary);
@@ -142,7 +164,9 @@ fn pseudo_random_fragment_sizes() {
         let mut fragments = Vec::new();
         let mut at = 0;
         while at < REPLY.len() {
-            state = state.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1);
             let mut end = (at + 1 + (state >> 33) as usize % 23).min(REPLY.len());
             while !REPLY.is_char_boundary(end) {
                 end += 1;
@@ -169,19 +193,36 @@ fn crlf_replies_parse_like_lf_even_when_cut_between_cr_and_lf() {
 #[test]
 fn a_block_is_returned_as_soon_as_its_replace_marker_line_ends() {
     let mut parser = EditStreamParser::new();
-    assert!(parser.push("a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPL").is_empty());
-    assert!(parser.push("ACE").is_empty(), "the marker line is not complete yet");
+    assert!(
+        parser
+            .push("a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPL")
+            .is_empty()
+    );
+    assert!(
+        parser.push("ACE").is_empty(),
+        "the marker line is not complete yet"
+    );
     let blocks = parser.push("\n");
     assert_eq!(blocks.len(), 1);
-    assert_eq!((blocks[0].search.as_str(), blocks[0].replace.as_str()), ("x\n", "y\n"));
+    assert_eq!(
+        (blocks[0].search.as_str(), blocks[0].replace.as_str()),
+        ("x\n", "y\n")
+    );
     assert!(parser.push("```\n").is_empty());
-    assert!(parser.finish().prose.is_empty(), "the closing fence belongs to the block");
+    assert!(
+        parser.finish().prose.is_empty(),
+        "the closing fence belongs to the block"
+    );
 }
 
 #[test]
 fn a_final_replace_marker_without_lf_completes_at_finish() {
     let mut parser = EditStreamParser::new();
-    assert!(parser.push("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE").is_empty());
+    assert!(
+        parser
+            .push("a.py\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE")
+            .is_empty()
+    );
     let summary = parser.finish();
     assert_eq!(summary.final_blocks.len(), 1);
     assert_eq!(summary.block_count, 1);
@@ -195,7 +236,11 @@ fn a_truncated_block_is_discarded_and_reported() {
     let d = &summary.discarded[0];
     assert_eq!((d.reply_line, d.path.as_deref()), (3, Some("a.py")));
     assert!(d.reason.contains("ended before"), "{}", d.reason);
-    assert!(d.text.contains("<<<<<<< SEARCH\nx\n=======\ny\n"), "{}", d.text);
+    assert!(
+        d.text.contains("<<<<<<< SEARCH\nx\n=======\ny\n"),
+        "{}",
+        d.text
+    );
 }
 
 #[test]
@@ -204,16 +249,24 @@ fn a_block_missing_its_replace_marker_is_discarded_and_the_next_one_kept() {
         "a.py\n```\n<<<<<<< SEARCH\nx\n=======\ny\n```\n\nb.py\n```\n<<<<<<< SEARCH\nq\n=======\nr\n>>>>>>> REPLACE\n```\n",
     ]);
     assert_eq!(summary.discarded.len(), 1);
-    assert!(summary.discarded[0].reason.contains("before `>>>>>>> REPLACE`"));
+    assert!(
+        summary.discarded[0]
+            .reason
+            .contains("before `>>>>>>> REPLACE`")
+    );
     assert_eq!(blocks.len(), 1);
     // The second block's path line was inside the broken block's body.
-    assert_eq!((blocks[0].path.as_str(), blocks[0].path_origin), ("b.py", PathOrigin::Named));
+    assert_eq!(
+        (blocks[0].path.as_str(), blocks[0].path_origin),
+        ("b.py", PathOrigin::Named)
+    );
     assert_eq!(blocks[0].search, "q\n");
 }
 
 #[test]
 fn a_block_with_no_path_anywhere_is_discarded() {
-    let (blocks, summary) = parse_in(&["Here you go:\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n"]);
+    let (blocks, summary) =
+        parse_in(&["Here you go:\n```\n<<<<<<< SEARCH\nx\n=======\ny\n>>>>>>> REPLACE\n```\n"]);
     assert!(blocks.is_empty());
     assert_eq!(summary.discarded.len(), 1);
     assert!(summary.discarded[0].reason.contains("no file path"));
@@ -222,7 +275,9 @@ fn a_block_with_no_path_anywhere_is_discarded() {
 
 #[test]
 fn marker_like_lines_of_other_lengths_are_body_text() {
-    let (blocks, _) = parse_in(&["doc.rst\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nNew title\n=========\n>>>>>>> REPLACE\n```\n"]);
+    let (blocks, _) = parse_in(&[
+        "doc.rst\n```\n<<<<<<< SEARCH\nTitle\n=====\n=======\nNew title\n=========\n>>>>>>> REPLACE\n```\n",
+    ]);
     assert_eq!(blocks.len(), 1);
     assert_eq!(blocks[0].search, "Title\n=====\n");
     assert_eq!(blocks[0].replace, "New title\n=========\n");

@@ -208,7 +208,11 @@ impl EditStreamParser {
                     return self.complete(p);
                 }
                 if is_marker(line, '<', Some("SEARCH")) {
-                    self.restart(p, "a new `<<<<<<< SEARCH` came before `>>>>>>> REPLACE`", line);
+                    self.restart(
+                        p,
+                        "a new `<<<<<<< SEARCH` came before `>>>>>>> REPLACE`",
+                        line,
+                    );
                 } else if is_marker(line, '=', None) {
                     push_line(&mut p.raw, line);
                     self.state = State::Skip(DiscardedBlock {
@@ -351,7 +355,11 @@ impl EditStreamParser {
     /// let the new one find its path line among the dropped block's last
     /// lines (where it landed when the closing marker went missing).
     fn restart(&mut self, p: Partial, reason: &str, marker_line: &str) {
-        let body = if p.replace.is_empty() { &p.search } else { &p.replace };
+        let body = if p.replace.is_empty() {
+            &p.search
+        } else {
+            &p.replace
+        };
         let tail: Vec<Recent> = body
             .split_terminator('\n')
             .rev()
