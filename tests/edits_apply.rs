@@ -382,3 +382,14 @@ fn syntax_errors_after_an_edit_are_counted() {
     assert!(syntax_errors_after(Lang::Python, b"def f(x:\n    return x\n") > 0);
     assert!(syntax_errors_after(Lang::Go, b"package p\nfunc f( {\n") > 0);
 }
+
+#[test]
+fn a_byte_order_mark_is_kept_and_does_not_hide_the_first_line() {
+    let repo = Repo::new(&[("bom.py", "\u{feff}import os\r\nx = 1\r\n".as_bytes())]);
+    repo.apply(&repo.plan(&block("bom.py", "import os\n", "import sys\n")))
+        .unwrap();
+    assert_eq!(
+        repo.read("bom.py"),
+        "\u{feff}import sys\r\nx = 1\r\n".as_bytes()
+    );
+}

@@ -157,7 +157,10 @@ pub fn prepare(root: &Path, hunks: &[&Hunk]) -> Result<Vec<PreparedFile>, EditEr
                 path: rel.clone(),
                 reason: "not UTF-8 text".to_owned(),
             })?,
-            None => FileText { lines: Vec::new() },
+            None => FileText {
+                bom: false,
+                lines: Vec::new(),
+            },
         };
         for (start, end, h) in &ranges {
             if let Resolution::Resolved { replacement, .. } = &h.resolution {

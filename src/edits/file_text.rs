@@ -7,6 +7,9 @@
 /// or `""` (only on the last line, when the file has no final newline).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileText {
+    /// A UTF-8 byte-order mark, kept out of the first line so SEARCH text
+    /// (which never carries one) can match it, and written back unchanged.
+    pub bom: bool,
     pub lines: Vec<Line>,
 }
 
@@ -21,6 +24,10 @@ impl FileText {
     /// such files are refused rather than edited lossily.
     pub fn parse(bytes: &[u8]) -> Option<FileText> {
         let text = std::str::from_utf8(bytes).ok()?;
+        let (bom, text) = match text.strip_prefix('\u{feff}') {
+            Some(rest) => (true, rest),
+            None => (false, text),
+        };
         let mut lines = Vec::new();
         let mut rest = text;
         while !rest.is_empty() {
@@ -40,7 +47,7 @@ impl FileText {
             });
             rest = next;
         }
-        Some(FileText { lines })
+        Some(FileText { bom, lines })
     }
 
     /// The ending new lines get: CRLF when most existing lines use it.
@@ -85,6 +92,9 @@ impl FileText {
 
     pub fn to_bytes(&self) -> Vec<u8> {
         let mut out = Vec::new();
+        if self.bom {
+            out.extend_from_slice("\u{feff}".as_bytes());
+        }
         for l in &self.lines {
             out.extend_from_slice(l.text.as_bytes());
             out.extend_from_slice(l.eol.as_bytes());
@@ -114,6 +124,11 @@ mod tests {
         roundtrip(b"a\r\nb\r\n");
         roundtrip(b"a\r\nb\nc");
         roundtrip(b"\n\n");
+        roundtrip("\u{feff}a\r\nb".as_bytes());
+        assert_eq!(
+            FileText::parse("\u{feff}a\n".as_bytes()).unwrap().texts(),
+            ["a"]
+        );
         assert!(FileText::parse(&[0xff, 0xfe]).is_none());
     }
 

@@ -7,6 +7,8 @@
 //! Nothing is ever fuzzy-applied; when every rule finds nothing, the nearest
 //! region (line similarity ≥ 0.6) is offered as a hint only.
 
+use std::time::{Duration, Instant};
+
 use serde::Serialize;
 use similar::TextDiff;
 
@@ -62,6 +64,9 @@ pub enum Outcome {
 
 /// The similarity a region needs to be suggested as "did you mean".
 pub const NEAREST_THRESHOLD: f32 = 0.6;
+
+/// Time allowed for the nearest-region search of one block.
+const NEAREST_BUDGET: Duration = Duration::from_millis(250);
 
 #[derive(Debug, Clone, Copy)]
 enum Mode {
@@ -274,7 +279,13 @@ fn nearest_region(file: &[&str], search: &[&str]) -> Option<(usize, Vec<String>)
         .collect();
     let width = search.len().min(file.len());
     let mut best: Option<(f32, usize)> = None;
+    // A hint must not stall the review pane on a huge file: past the budget,
+    // the best region so far is offered (or none).
+    let started = Instant::now();
     for start in 0..=file.len() - width {
+        if started.elapsed() > NEAREST_BUDGET {
+            break;
+        }
         let window: Vec<&str> = file[start..start + width]
             .iter()
             .map(|l| l.trim())
