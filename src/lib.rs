@@ -2,6 +2,8 @@
 pub mod bench;
 pub mod blast;
 pub mod context;
+pub mod conventions;
+pub mod edits;
 pub mod graph;
 pub mod index;
 pub mod inventory;
