@@ -101,6 +101,41 @@ enum Command {
         #[arg(long)]
         prompt: bool,
     },
+    /// Ask a model to migrate NAME's callers for a change: stream its impact
+    /// assessment, then write a patch or apply the edits that apply cleanly.
+    ///
+    /// Exit codes: 0 done; 3 some edits conflicted, were refused or need
+    /// --allow-stable; 4 the reply was cut off (nothing applied); 1 error.
+    Migrate {
+        name: String,
+        /// The change, in words or as the new signature.
+        #[arg(long)]
+        change: String,
+        /// anthropic | openai | ollama (default: ripple.toml [llm] provider, else anthropic).
+        #[arg(long)]
+        provider: Option<String>,
+        #[arg(long)]
+        model: Option<String>,
+        /// API root: https://api.anthropic.com, https://api.openai.com/v1, http://localhost:11434/v1 …
+        #[arg(long)]
+        base_url: Option<String>,
+        #[arg(long, default_value_t = 2)]
+        depth: u32,
+        /// Token budget of the context pack.
+        #[arg(long, default_value_t = 12000)]
+        budget: u64,
+        /// Write the edits as a unified diff to FILE (`-` for stdout) instead of applying them.
+        #[arg(long, value_name = "FILE", conflicts_with = "apply")]
+        patch: Option<PathBuf>,
+        /// Apply every edit that applies cleanly (atomic, journaled: `ripple undo` reverts).
+        #[arg(long)]
+        apply: bool,
+        /// Also apply edits to stable interfaces (ripple.toml [conventions] stable).
+        #[arg(long)]
+        allow_stable: bool,
+    },
+    /// Revert the last batch of applied edits, restoring the exact previous bytes.
+    Undo,
     /// Test functions that reach NAME through the call graph.
     Tests { name: String },
     /// Call sites that could not be resolved (whole repo, or inside NAME's blast radius).
@@ -213,6 +248,9 @@ pub fn run() -> Result<ExitCode> {
         let path = path.clone().unwrap_or(repo);
         return bench(&path, *runs, json);
     }
+    if let Command::Undo = &command {
+        return cmd_undo(&repo, json);
+    }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
     }
@@ -274,6 +312,33 @@ pub fn run() -> Result<ExitCode> {
         } => with_decl(&index, &name, json, |d| {
             cmd_context(&index, d, depth, budget, change, prompt, json, &mut out)
         }),
+        Command::Migrate {
+            name,
+            change,
+            provider,
+            model,
+            base_url,
+            depth,
+            budget,
+            patch,
+            apply,
+            allow_stable,
+        } => {
+            let opts = MigrateOpts {
+                change,
+                provider,
+                model,
+                base_url,
+                depth,
+                budget,
+                patch,
+                apply,
+                allow_stable,
+            };
+            with_decl(&index, &name, json, |d| {
+                cmd_migrate(&index, d, opts, json, &mut out)
+            })
+        }
         Command::Tests { name } => with_decl(&index, &name, json, |d| {
             cmd_tests(&index, d, json, &mut out)
         }),
@@ -288,7 +353,9 @@ pub fn run() -> Result<ExitCode> {
             format,
             min_confidence,
         } => cmd_edges(&index, format, min_confidence.into(), &mut out),
-        Command::Hook { .. } | Command::Bench { .. } => unreachable!("handled above"),
+        Command::Hook { .. } | Command::Bench { .. } | Command::Undo => {
+            unreachable!("handled above")
+        }
     };
     match result {
         Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
@@ -657,6 +724,240 @@ fn cmd_blast(
                 "    {} call sites inside the radius could not be resolved (`ripple unresolved {}`)",
                 b.unresolved_inside, b.root.name
             )?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+struct MigrateOpts {
+    change: String,
+    provider: Option<String>,
+    model: Option<String>,
+    base_url: Option<String>,
+    depth: u32,
+    budget: u64,
+    patch: Option<PathBuf>,
+    apply: bool,
+    allow_stable: bool,
+}
+
+const EXIT_PARTIAL: u8 = 3;
+const EXIT_TRUNCATED: u8 = 4;
+
+fn cmd_migrate(
+    index: &Index,
+    decl: DeclId,
+    o: MigrateOpts,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    use ripple::edits::{self, Resolution};
+    let root = index.root.clone();
+    let conventions =
+        ripple::conventions::Conventions::load(&root).context("cannot read ripple.toml")?;
+    let target = &index.res.decls[decl as usize];
+    let target_path = index
+        .file_of(decl)
+        .map(|f| f.path.clone())
+        .unwrap_or_default();
+    if conventions.class_of_path(&target_path) == Some(ripple::conventions::Class::OffLimits)
+        || conventions.class_of_symbol(&target.name, &target_path)
+            == Some(ripple::conventions::Class::OffLimits)
+    {
+        anyhow::bail!(
+            "{} is off-limits in ripple.toml; ripple never sends it to a model or edits it",
+            target.name
+        );
+    }
+    let mut whole = toml::Table::new();
+    if let Some(llm) = conventions.llm_table() {
+        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
+    }
+    let provider = o
+        .provider
+        .as_deref()
+        .map(str::parse::<ripple::llm::ProviderKind>)
+        .transpose()?;
+    let config = ripple::llm::LlmConfig::from_env_and_toml(
+        provider,
+        o.model.as_deref(),
+        o.base_url.as_deref(),
+        Some(&whole),
+    )?;
+    let req = ripple::migrate::MigrateRequest {
+        target: decl,
+        change: &o.change,
+        depth: o.depth,
+        budget: ripple::tokens::TokenCount(o.budget),
+    };
+    if !json {
+        eprintln!(
+            "ripple: asking {} ({}) to migrate the callers of {}…",
+            config.provider.label(),
+            config.model,
+            target.name
+        );
+    }
+    let cancel = ripple::llm::CancelToken::new();
+    let mut stdout_text = |ev: ripple::migrate::MigrateEvent| match ev {
+        ripple::migrate::MigrateEvent::Text(t) if !json => {
+            let _ = write!(std::io::stdout(), "{t}");
+            let _ = std::io::stdout().flush();
+        }
+        ripple::migrate::MigrateEvent::Retrying { attempt, reason } if !json => {
+            eprintln!("\nripple: retrying (attempt {attempt}): {reason}");
+        }
+        _ => {}
+    };
+    let outcome = ripple::migrate::run(
+        index,
+        &conventions,
+        &config,
+        &req,
+        &cancel,
+        &mut stdout_text,
+    )?;
+
+    let resolved: Vec<&edits::Hunk> = outcome.hunks.iter().filter(|h| h.is_resolved()).collect();
+    let needs_confirmation: Vec<&edits::Hunk> =
+        resolved.iter().copied().filter(|h| h.is_stable()).collect();
+    let usable: Vec<&edits::Hunk> = resolved
+        .iter()
+        .copied()
+        .filter(|h| o.allow_stable || !h.is_stable())
+        .collect();
+    let problems = outcome.hunks.len() - resolved.len()
+        + if o.allow_stable {
+            0
+        } else {
+            needs_confirmation.len()
+        };
+    let mut applied = None;
+    let mut patch_written = None;
+    let mut syntax_problems: Vec<(String, u32)> = Vec::new();
+    if !outcome.truncated && !usable.is_empty() {
+        if let Some(patch) = &o.patch {
+            let text = edits::render_patch(&root, &usable)?;
+            if patch.as_os_str() == "-" {
+                write!(out, "{text}")?;
+            } else {
+                std::fs::write(patch, &text)
+                    .with_context(|| format!("cannot write {}", patch.display()))?;
+                patch_written = Some(patch.display().to_string());
+            }
+        } else if o.apply {
+            let report = edits::apply(&root, &usable, &edits::default_journal_dir(&root))?;
+            for f in &report.files {
+                let lang = ripple::model::Lang::from_path(&f.path);
+                if let (Some(lang), Ok(bytes)) = (lang, std::fs::read(root.join(&f.path))) {
+                    let after = edits::syntax_errors_after(lang, &bytes);
+                    let before = index
+                        .files
+                        .iter()
+                        .find(|x| x.path == f.path)
+                        .map(|x| x.facts.syntax_errors)
+                        .unwrap_or(0);
+                    if after > before {
+                        syntax_problems.push((f.path.clone(), after));
+                    }
+                }
+            }
+            applied = Some(report);
+        }
+    }
+    if json {
+        let v = json!({
+            "target": DeclRef::of(index, decl),
+            "outcome": outcome,
+            "applied": applied,
+            "patch": patch_written,
+            "syntax_errors_introduced": syntax_problems.iter().map(|(p, n)| json!({"path": p, "errors": n})).collect::<Vec<_>>(),
+        });
+        print_json(out, &v)?;
+    } else {
+        writeln!(out)?;
+        writeln!(
+            out,
+            "\ncontext: {} tokens (whole repository: {}) · model: {} in, {} out{}",
+            outcome.pack_tokens,
+            outcome.repo_tokens,
+            outcome.input_tokens,
+            outcome.output_tokens,
+            outcome
+                .cost_usd
+                .map(|c| format!(" · ≈ ${c:.4}"))
+                .unwrap_or_default()
+        )?;
+        for h in &outcome.hunks {
+            let status = match &h.resolution {
+                Resolution::Resolved { rule, stable, .. } => {
+                    if *stable && !o.allow_stable {
+                        format!("needs --allow-stable (stable interface), {}", rule.name())
+                    } else {
+                        format!("ok ({})", rule.name())
+                    }
+                }
+                Resolution::Conflict { reason, .. } => format!("conflict: {reason}"),
+                Resolution::Refused { reason } => format!("refused: {reason}"),
+            };
+            writeln!(out, "  {}  {}", h.header(), status)?;
+        }
+        if outcome.truncated {
+            writeln!(
+                out,
+                "the reply was cut off ({}); nothing was applied",
+                outcome
+                    .truncation_note
+                    .as_deref()
+                    .unwrap_or("no end marker")
+            )?;
+        }
+        if let Some(p) = &patch_written {
+            writeln!(out, "wrote {} hunks to {p}", usable.len())?;
+        }
+        if let Some(r) = &applied {
+            writeln!(
+                out,
+                "applied {} hunks to {} files (undo with `ripple undo`)",
+                usable.len(),
+                r.files.len()
+            )?;
+        }
+        for (p, n) in &syntax_problems {
+            writeln!(out, "warning: {p} now has {n} syntax errors")?;
+        }
+    }
+    if outcome.truncated {
+        return Ok(ExitCode::from(EXIT_TRUNCATED));
+    }
+    Ok(if problems > 0 || !syntax_problems.is_empty() {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn cmd_undo(repo: &std::path::Path, json: bool) -> Result<ExitCode> {
+    let root = repo
+        .canonicalize()
+        .with_context(|| format!("{} does not exist", repo.display()))?;
+    let report = ripple::edits::undo(&root, &ripple::edits::default_journal_dir(&root))?;
+    if json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(
+                &json!({"batch": report.batch, "restored": report.restored, "removed": report.removed})
+            )?
+        );
+    } else {
+        println!(
+            "undid batch {}: restored {} files, removed {}",
+            report.batch,
+            report.restored.len(),
+            report.removed.len()
+        );
+        for p in report.restored.iter().chain(report.removed.iter()) {
+            println!("  {p}");
         }
     }
     Ok(ExitCode::SUCCESS)

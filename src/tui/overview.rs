@@ -163,7 +163,10 @@ impl OverviewState {
         };
         let st = &snap.index.stats;
         let summary = Paragraph::new(vec![Line::from(vec![
-            Span::styled(format!("{} ", super::display_root(&snap.index.root)), theme.bold()),
+            Span::styled(
+                format!("{} ", super::display_root(&snap.index.root)),
+                theme.bold(),
+            ),
             Span::raw(format!(
                 " {} files · {} lines · {} declarations · {} call edges · {} unresolved call sites",
                 st.files, st.lines, st.declarations, st.edges, st.unresolved
