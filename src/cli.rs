@@ -672,8 +672,18 @@ fn cmd_blast(
     out: &mut impl Write,
 ) -> Result<ExitCode> {
     let b = blast::compute(index, decl, depth);
+    // CODEOWNERS, when the repository has one: who must hear about this change.
+    let owners: Vec<String> = ripple::conventions::Codeowners::load(&index.root)
+        .map(|c| {
+            c.owners_of_all(b.files.iter().map(String::as_str))
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
     if json {
-        print_json(out, &serde_json::to_value(&b)?)?;
+        let mut v = serde_json::to_value(&b)?;
+        v["owners"] = json!(owners);
+        print_json(out, &v)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -702,6 +712,9 @@ fn cmd_blast(
         b.packages.len(),
         b.tests.len()
     )?;
+    if !owners.is_empty() {
+        writeln!(out, "  owned by {}", owners.join(", "))?;
+    }
     if b.lower_bound {
         writeln!(out, "  this is a lower bound:")?;
         if !b.possibly_missing_callers.is_empty() {
@@ -832,6 +845,13 @@ fn cmd_migrate(
         } else {
             needs_confirmation.len()
         };
+    let owners: Vec<String> = ripple::conventions::Codeowners::load(&root)
+        .map(|c| {
+            c.owners_of_all(resolved.iter().map(|h| h.path.as_str()))
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
     let mut applied = None;
     let mut patch_written = None;
     let mut syntax_problems: Vec<(String, u32)> = Vec::new();
@@ -871,6 +891,7 @@ fn cmd_migrate(
             "outcome": outcome,
             "applied": applied,
             "patch": patch_written,
+            "owners": owners,
             "syntax_errors_introduced": syntax_problems.iter().map(|(p, n)| json!({"path": p, "errors": n})).collect::<Vec<_>>(),
         });
         print_json(out, &v)?;
@@ -901,6 +922,13 @@ fn cmd_migrate(
                 Resolution::Refused { reason } => format!("refused: {reason}"),
             };
             writeln!(out, "  {}  {}", h.header(), status)?;
+        }
+        if !owners.is_empty() {
+            writeln!(
+                out,
+                "this migration touches code owned by {}",
+                owners.join(", ")
+            )?;
         }
         if outcome.truncated {
             writeln!(

@@ -45,6 +45,14 @@ fn blast_radius_of_the_demo_token_validator_spans_packages_and_tests() {
     assert!(b["total"]["total"].as_u64().unwrap() > direct);
     assert!(b["tests"].as_array().unwrap().len() >= 10);
     assert!(b["packages"].as_array().unwrap().len() >= 4);
+    // The demo has a CODEOWNERS file: owners of the files in the radius.
+    let owners: Vec<&str> = b["owners"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o.as_str().unwrap())
+        .collect();
+    assert!(owners.contains(&"@acme/identity"), "{owners:?}");
 }
 
 #[test]
