@@ -170,6 +170,7 @@ pub const UNKNOWN: ExprId = 0;
 enum K {
     Other,
     Error,
+    Comment,
     Identifier,
     Attribute,
     Call,
@@ -250,6 +251,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
     let kinds = KindTable::new(&language, K::Other, |name| {
         Some(match name {
             "ERROR" => K::Error,
+            "comment" => K::Comment,
             "identifier" => K::Identifier,
             "attribute" => K::Attribute,
             "call" => K::Call,
@@ -356,6 +358,8 @@ enum Lowered {
 struct Child {
     field: u16,
     kind: K,
+    /// A named node that is not a comment: an element of its parent.
+    element: bool,
     val: Lowered,
 }
 
@@ -755,7 +759,11 @@ impl<'s> Extractor<'s> {
                     None => Lowered::None,
                 }
             }
-            K::Integer => Lowered::Str(self.intern_node(&node)),
+            // `d[1]` and `d["1"]` are different keys; list positions use the same form.
+            K::Integer => {
+                let text = format!("#{}", walk::text(&node, self.source));
+                Lowered::Str(self.strings.intern(&text))
+            }
             K::DottedName => Lowered::Dotted(self.intern_node(&node)),
             K::Attribute => {
                 let base = Self::field(self.children(start), g.f_object).cloned();
@@ -783,13 +791,25 @@ impl<'s> Extractor<'s> {
                 }
             }
             K::Sequence => {
+                // Elements keep their position (`ls[0]` is the first one) until a
+                // `*splat` makes later positions unknown.
                 let vals: Vec<Lowered> = self
                     .children(start)
                     .iter()
-                    .filter(|c| !matches!(c.val, Lowered::None | Lowered::Splat))
+                    .filter(|c| c.element)
                     .map(|c| c.val.clone())
                     .collect();
-                let items = vals.iter().map(|v| (None, self.as_expr(v))).collect();
+                let mut items = Vec::with_capacity(vals.len());
+                let mut positional = true;
+                for (i, v) in vals.iter().enumerate() {
+                    if matches!(v, Lowered::Splat) {
+                        positional = false;
+                        continue;
+                    }
+                    let key = positional.then(|| self.strings.intern(&format!("#{i}")));
+                    let e = self.as_expr(v);
+                    items.push((key, e));
+                }
                 Lowered::Expr(self.push_expr(PyExpr::Container { items }))
             }
             K::Dictionary => {
@@ -1327,7 +1347,7 @@ impl<'s> Extractor<'s> {
             }
             K::KeywordSeparator => Lowered::Separator(ParamKind::KeywordOnly),
             K::PositionalSeparator => Lowered::Separator(ParamKind::PositionalOnly),
-            K::Error | K::Other | K::Decorator => {
+            K::Error | K::Other | K::Decorator | K::Comment => {
                 // Unknown wrappers (expression_statement, not_operator, …) pass a
                 // single value child up so `f(x) or g` style nesting still flows.
                 let _ = (
@@ -1665,9 +1685,11 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             self.scope_stack.pop();
         }
         self.results.truncate(frame.start);
+        let element = node.is_named() && frame.kind != K::Comment;
         self.results.push(Child {
             field,
             kind: frame.kind,
+            element,
             val,
         });
     }
