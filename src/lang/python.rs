@@ -73,6 +73,8 @@ pub enum PyExpr {
         result: ExprId,
         original: ExprId,
     },
+    /// A string literal (only where its methods are called).
+    Str,
     /// A name as written, before lexical resolution turns it into `Var` or `Free`.
     Name {
         scope: u32,
@@ -162,6 +164,8 @@ pub struct PyFacts {
     pub imports: Vec<PyImport>,
     /// `from m import *` in scope: (scope, ModuleRef expr).
     pub star_imports: Vec<(u32, ExprId)>,
+    /// Container expressions that are dict literals (their methods are dict's).
+    pub dict_sites: Vec<ExprId>,
 }
 
 pub const UNKNOWN: ExprId = 0;
@@ -768,9 +772,18 @@ impl<'s> Extractor<'s> {
             K::Attribute => {
                 let base = Self::field(self.children(start), g.f_object).cloned();
                 let name = Self::field(self.children(start), g.f_attribute).cloned();
+                let on_string = self
+                    .children(start)
+                    .iter()
+                    .any(|c| c.field == g.f_object && c.kind == K::String);
                 match (base, name) {
                     (Some(base), Some(Lowered::Ident(name, _))) => {
-                        let base = self.as_expr(&base);
+                        // `" ".join(…)`: a method of the builtin str type.
+                        let base = if on_string && matches!(base, Lowered::Str(_)) {
+                            self.push_expr(PyExpr::Str)
+                        } else {
+                            self.as_expr(&base)
+                        };
                         Lowered::Expr(self.push_expr(PyExpr::Attr { base, name }))
                     }
                     _ => Lowered::None,
@@ -821,7 +834,9 @@ impl<'s> Extractor<'s> {
                         _ => None,
                     })
                     .collect();
-                Lowered::Expr(self.push_expr(PyExpr::Container { items }))
+                let e = self.push_expr(PyExpr::Container { items });
+                self.facts.dict_sites.push(e);
+                Lowered::Expr(e)
             }
             K::Pair => {
                 let key = match Self::field(self.children(start), g.f_key) {

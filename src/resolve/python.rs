@@ -116,6 +116,9 @@ enum Value {
         class: DeclId,
         func: DeclId,
     },
+    /// A value of a builtin type whose methods PyCG names `<**PyStr**>.m`, `<**PyDict**>.m`.
+    PyStr,
+    PyDict,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -180,6 +183,8 @@ struct Analysis<'a> {
     mro_cache: HashMap<DeclId, Vec<DeclId>>,
     builtins: HashSet<&'static str>,
     module_is_init: HashSet<u32>,
+    /// Global sites of dict literals.
+    dict_sites: HashSet<u32>,
 }
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
@@ -211,6 +216,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         queued: Vec::new(),
         mro_cache: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
+        dict_sites: HashSet::default(),
         module_is_init: py_files
             .iter()
             .copied()
@@ -234,6 +240,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             expr_base,
             is_test: crate::lang::python::is_test_path(files[fi as usize].path),
         });
+        for &d in &py.dict_sites {
+            a.dict_sites.insert(expr_base + d);
+        }
         expr_base = expr_base.saturating_add(py.exprs.len() as u32);
         let module = b.res.file_module[fi as usize].clone();
         a.modules.insert(module.clone(), fi);
@@ -745,7 +754,17 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
+            PyExpr::Str => vec![Value::PyStr],
             PyExpr::Container { items } => {
+                let is_dict = self.dict_sites.contains(&self.site(ci, expr));
+                if is_dict
+                    && !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|(_, e)| *e == crate::lang::python::UNKNOWN)
+                {
+                    return vec![Value::PyDict];
+                }
                 // A literal of constants (`["a", 1]`) can never hold a callable:
                 // it is not worth tracking as a value.
                 if !items.is_empty()
@@ -1109,6 +1128,19 @@ impl Analysis<'_> {
                 }
                 out
             }
+            Value::PyStr | Value::PyDict => {
+                let ty = if v == Value::PyStr {
+                    "<**PyStr**>"
+                } else {
+                    "<**PyDict**>"
+                };
+                let full = format!("{ty}.{}", self.strings[name as usize]);
+                vec![Value::External(self.intern(&full))]
+            }
+            Value::Container(site) if self.dict_sites.contains(&site) => {
+                let full = format!("<**PyDict**>.{}", self.strings[name as usize]);
+                vec![Value::External(self.intern(&full))]
+            }
             Value::External(p) => {
                 let full = format!(
                     "{}.{}",
@@ -1327,8 +1359,12 @@ impl Analysis<'_> {
                     // (PyCG names its methods `requests.Session.get`); the result
                     // of an external *function* is unknown, and letting it flow
                     // only spreads noise. Classes are told apart by convention.
-                    let last = self.strings[p as usize].rsplit('.').next().unwrap_or("");
-                    if last.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    let path = &self.strings[p as usize];
+                    let last = path.rsplit('.').next().unwrap_or("");
+                    if path.starts_with("<**PyStr**>.") {
+                        // String methods return strings (near enough for their methods).
+                        push_unique(&mut out, Value::PyStr);
+                    } else if last.starts_with(|c: char| c.is_ascii_uppercase()) {
                         push_unique(&mut out, Value::External(p));
                     }
                 }
