@@ -604,7 +604,8 @@ impl Review {
             .title(Span::styled(
                 format!(" migrate callers of {} ", self.target),
                 theme.title(focused),
-            ));
+            ))
+            .title_bottom(Span::styled(format!(" {} ", self.counts()), theme.dim()));
         let inner = block.inner(area);
         let (lines, cursor_line) = self.lines(theme, inner.width as usize);
         let height = inner.height as usize;
