@@ -15,7 +15,9 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ripple::conventions::Conventions;
 use ripple::edits::{self, EditStreamParser, Hunk, HunkState};
-use ripple::tui::{App, Event, Finished, Jobs, MigrateMsg, MigrateUpdate, Migrator, Snapshot, Theme};
+use ripple::tui::{
+    App, Event, Finished, Jobs, MigrateMsg, MigrateUpdate, Migrator, Snapshot, Theme,
+};
 
 const W: u16 = 150;
 const H: u16 = 44;
@@ -59,7 +61,11 @@ struct Ui {
 
 impl Ui {
     fn on(snap: Arc<Snapshot>, migrator: Migrator) -> Ui {
-        let mut app = App::new(snap.index.root.clone(), Jobs::inline(), Theme { color: true });
+        let mut app = App::new(
+            snap.index.root.clone(),
+            Jobs::inline(),
+            Theme { color: true },
+        );
         app.set_migrator(migrator);
         app.resize(W, H);
         app.handle(Event::indexed(snap));
@@ -140,7 +146,10 @@ fn the_prompt_opens_on_m_and_shows_its_keys() {
     ui.keys("/validate_token").enter();
     ui.keys("m").keys("add leeway");
     let screen = ui.screen();
-    assert!(screen.contains("migrate the callers of tokens.validate_token"), "{screen}");
+    assert!(
+        screen.contains("migrate the callers of tokens.validate_token"),
+        "{screen}"
+    );
     assert!(screen.contains("add leeway"), "{screen}");
     assert!(screen.contains("enter start the migration"), "{screen}");
     ui.key_mod(KeyCode::Esc, KeyModifiers::NONE);
@@ -154,10 +163,14 @@ fn a_partial_stream_shows_the_assessment_so_far_and_the_first_hunk() {
     ui.start();
     let screen = ui.screen();
     assert!(screen.contains("building the context pack"), "{screen}");
-    ui.send(pack())
-        .send(MigrateMsg::Text("## Impact\nTwo callers in session.py pass the tok".into()));
+    ui.send(pack()).send(MigrateMsg::Text(
+        "## Impact\nTwo callers in session.py pass the tok".into(),
+    ));
     let screen = ui.screen();
-    assert!(screen.contains("Two callers in session.py pass the tok"), "{screen}");
+    assert!(
+        screen.contains("Two callers in session.py pass the tok"),
+        "{screen}"
+    );
     assert!(screen.contains("no hunk planned yet"), "{screen}");
     ui.send(MigrateMsg::Text(
         "en through unchanged; they now pass `leeway=30`.\n\nshop/auth/session.py\n```python\n<<<<<<< SEARCH\n".into(),
@@ -165,13 +178,15 @@ fn a_partial_stream_shows_the_assessment_so_far_and_the_first_hunk() {
     .send(MigrateMsg::Hunk(Box::new(hunks[0].clone())));
     let screen = ui.screen();
     assert!(!screen.contains("<<<<<<< SEARCH"), "{screen}");
-    assert!(screen.contains("shop/auth/session.py:26 (exact)"), "{screen}");
+    assert!(
+        screen.contains("shop/auth/session.py:26 (exact)"),
+        "{screen}"
+    );
     insta::assert_snapshot!("migrate_partial_stream", screen);
 }
 
 #[test]
-fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_accepted_callers()
-{
+fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_accepted_callers() {
     let mut hunks = plan(BLOCKS, &Conventions::default());
     let stable = Conventions::parse(
         "[conventions]\nstable = [\"shop/auth/tokens.py\"]\n",
@@ -182,7 +197,9 @@ fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_ac
     assert!(stable_hunk.is_stable());
     hunks.insert(2, stable_hunk);
     let mut ui = Ui::on(demo(), Migrator::Manual);
-    ui.start().send(pack()).send(MigrateMsg::Text(ASSESSMENT.into()));
+    ui.start()
+        .send(pack())
+        .send(MigrateMsg::Text(ASSESSMENT.into()));
     for h in &hunks {
         ui.send(MigrateMsg::Hunk(Box::new(h.clone())));
     }
@@ -192,12 +209,18 @@ fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_ac
     // The first y on a stable hunk only asks for confirmation.
     ui.keys("y");
     let screen = ui.screen();
-    assert!(screen.contains("STABLE interface — press y again to confirm"), "{screen}");
+    assert!(
+        screen.contains("STABLE interface — press y again to confirm"),
+        "{screen}"
+    );
     assert!(screen.contains("✎ change accepted"), "{screen}");
     insta::assert_snapshot!("migrate_decided_stable_pending", screen);
     ui.keys("y");
     let screen = ui.screen();
-    assert!(screen.contains("3 accepted") || screen.contains("2 accepted"), "{screen}");
+    assert!(
+        screen.contains("3 accepted") || screen.contains("2 accepted"),
+        "{screen}"
+    );
     assert!(screen.contains("1 rejected"), "{screen}");
     // u undoes the last decision (the stable acceptance).
     ui.keys("u");
@@ -208,8 +231,11 @@ fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_ac
 fn a_conflict_shows_the_nearest_lines_and_cannot_be_accepted() {
     let hunks = plan(BLOCKS, &Conventions::default());
     let mut ui = Ui::on(demo(), Migrator::Manual);
-    ui.start().send(pack()).send(MigrateMsg::Text(ASSESSMENT.into()));
-    ui.send(MigrateMsg::Hunk(Box::new(hunks[2].clone()))).send(done());
+    ui.start()
+        .send(pack())
+        .send(MigrateMsg::Text(ASSESSMENT.into()));
+    ui.send(MigrateMsg::Hunk(Box::new(hunks[2].clone())))
+        .send(done());
     ui.keys("y");
     let screen = ui.screen();
     assert!(screen.contains("a conflict cannot be accepted"), "{screen}");
@@ -252,7 +278,9 @@ fn anthropic_stream(text: &str) -> String {
         let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}});
         s.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
     }
-    s.push_str("event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n");
+    s.push_str(
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+    );
     s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":321}}\n\n");
     s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
     s
@@ -301,12 +329,18 @@ fn accept_write_and_undo_against_the_fake_provider() {
     assert!(screen.contains("done · 900 in / 321 out"), "{screen}");
     ui.keys("y").keys("w");
     let screen = ui.screen();
-    assert!(screen.contains("wrote 1 hunk(s) to 1 file(s): shop/auth/session.py"), "{screen}");
+    assert!(
+        screen.contains("wrote 1 hunk(s) to 1 file(s): shop/auth/session.py"),
+        "{screen}"
+    );
     assert!(screen.contains("[written]"), "{screen}");
     let after = std::fs::read_to_string(&session).unwrap();
     assert!(after.contains("validate_token(bearer_token(request), leeway=30)"));
     ui.keys("U");
     assert_eq!(std::fs::read(&session).unwrap(), before);
-    assert!(ui.screen().contains("undone: restored shop/auth/session.py"));
+    assert!(
+        ui.screen()
+            .contains("undone: restored shop/auth/session.py")
+    );
     let _ = HunkState::Pending;
 }
