@@ -4,6 +4,8 @@
 //! Without tmux these tests print why they are skipped and pass (CI's
 //! `.ci/run` installs tmux, so there they always run).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -247,4 +249,87 @@ fn piped_output_still_prints_the_text_overview() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("hotspots"), "{text}");
+}
+
+/// An Anthropic stream carrying `text` in small deltas, properly ended.
+fn anthropic_stream(text: &str) -> String {
+    let mut s = String::from(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}}\n\n\
+         event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+    );
+    let chars: Vec<char> = text.chars().collect();
+    for piece in chars.chunks(37) {
+        let piece: String = piece.iter().collect();
+        let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}});
+        s.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
+    }
+    s.push_str(
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+    );
+    s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":321}}\n\n");
+    s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    s
+}
+
+const MIGRATION_REPLY: &str = "## Impact\nTwo callers in session.py now pass `leeway=30`.\n\n\
+shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    claims = validate_token(bearer_token(request))\n=======\n    claims = validate_token(bearer_token(request), leeway=30)\n>>>>>>> REPLACE\n```\n\n\
+shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    try:\n        validate_token(token)\n    except AuthError:\n=======\n    try:\n        validate_token(token, leeway=30)\n    except AuthError:\n>>>>>>> REPLACE\n```\n";
+
+#[test]
+fn migrate_review_write_and_undo_in_a_real_terminal() {
+    require_tmux!();
+    use common::fake_llm::{FakeLlm, Reply};
+    let server = FakeLlm::start(vec![
+        Reply::sse(&anthropic_stream(MIGRATION_REPLY)).in_pieces(7),
+    ]);
+    let (_dir, root) = demo_copy();
+    std::fs::write(
+        root.join("ripple.toml"),
+        format!(
+            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
+            server.base_url()
+        ),
+    )
+    .unwrap();
+    let session = root.join("shop/auth/session.py");
+    let before = std::fs::read(&session).unwrap();
+    let t = Tmux::start(
+        "migrate",
+        &root,
+        &ripple_command(&root, "ANTHROPIC_API_KEY=test"),
+    );
+    t.wait_for("hotspots: most callers");
+    t.send(&["/"]);
+    t.wait_for("find a declaration");
+    t.type_text("validate_token");
+    t.wait("finder results", |s| {
+        s.contains("tokens.validate_token") && s.contains("matches")
+    });
+    t.send(&["Enter"]);
+    t.wait_for("callers of tokens.validate_token");
+
+    t.send(&["m"]);
+    t.wait_for("describe the change");
+    t.type_text("add a required leeway: int parameter");
+    t.send(&["Enter"]);
+    t.wait("both hunks planned and the reply done", |s| {
+        s.contains("2 hunk(s)") && s.contains("done ·") && s.contains("context:")
+    });
+
+    t.send(&["y"]);
+    t.wait_for("1 accepted");
+    t.send(&["w"]);
+    t.wait_for("wrote 1 hunk(s) to 1 file(s)");
+    let after = std::fs::read_to_string(&session).unwrap();
+    assert!(
+        after.contains("validate_token(bearer_token(request), leeway=30)"),
+        "{after}"
+    );
+
+    t.send(&["U"]);
+    t.wait_for("undone: restored shop/auth/session.py");
+    assert_eq!(std::fs::read(&session).unwrap(), before);
+
+    t.send(&["q"]);
+    t.wait_for("ripple-exited-0");
 }

@@ -6,6 +6,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::mpsc::Sender;
 
 use crossterm::event::{
     Event as Input, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
@@ -14,9 +15,12 @@ use crossterm::event::{
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui_textarea::TextArea;
 
+use crate::edits::{self, EditBlock, HunkId, HunkState, PathOrigin, Resolution};
 use crate::graph::Direction;
+use crate::llm::CancelToken;
 use crate::resolve::DeclId;
 
 use super::Event;
@@ -28,6 +32,7 @@ use super::keys::{Action, Context, action_for};
 use super::layout::{self, Areas};
 use super::overview::{OverviewState, Pick};
 use super::radius::{self, BlastView};
+use super::review::{self, MigrateUpdate, Review, Status};
 use super::snapshot::Snapshot;
 use super::source::{CallMark, FileText, SourceView};
 use super::theme::Theme;
@@ -44,6 +49,8 @@ pub enum Pane {
     Tree,
     Source,
     Blast,
+    /// The migration review (replaces source and blast radius while open).
+    Review,
 }
 
 impl Pane {
@@ -52,6 +59,7 @@ impl Pane {
             Pane::Tree => Context::Tree,
             Pane::Source => Context::Source,
             Pane::Blast => Context::Blast,
+            Pane::Review => Context::Review,
         }
     }
 
@@ -60,6 +68,29 @@ impl Pane {
         let i = ALL.iter().position(|&p| p == self).unwrap_or(0) as isize;
         ALL[(i + delta).rem_euclid(3) as usize]
     }
+}
+
+/// Where a migration runs.
+pub enum Migrator {
+    /// On a thread of its own, reporting as [`Event::Migrate`] (the explorer).
+    Thread(Sender<Event>),
+    /// To its end on the caller's thread when submitted (deterministic tests).
+    Inline,
+    /// Not at all: the test drives the review with [`Event::Migrate`].
+    Manual,
+}
+
+/// The `m` prompt: the change to describe for `target`.
+struct Prompt {
+    target: DeclId,
+    text: TextArea<'static>,
+}
+
+/// A hunk's replacement being edited in place.
+struct HunkEdit {
+    id: HunkId,
+    title: String,
+    text: TextArea<'static>,
 }
 
 pub const DEFAULT_DEPTH: u32 = 3;
@@ -94,6 +125,11 @@ pub struct App {
     overview: OverviewState,
     jobs: Jobs,
     indexer: Option<Indexer>,
+    review: Option<Review>,
+    prompt: Option<Prompt>,
+    editor: Option<HunkEdit>,
+    migrator: Migrator,
+    sessions: u64,
     quit: bool,
     dirty: bool,
 }
@@ -127,6 +163,11 @@ impl App {
             overview: OverviewState::default(),
             jobs,
             indexer: None,
+            review: None,
+            prompt: None,
+            editor: None,
+            migrator: Migrator::Inline,
+            sessions: 0,
             quit: false,
             dirty: true,
         }
@@ -135,6 +176,16 @@ impl App {
     /// Where file-change refreshes are sent.
     pub fn set_indexer(&mut self, indexer: Indexer) {
         self.indexer = Some(indexer);
+    }
+
+    /// How `m` runs migrations (a thread in the explorer, inline by default).
+    pub fn set_migrator(&mut self, migrator: Migrator) {
+        self.migrator = migrator;
+    }
+
+    /// The session of the migration under review, for [`Event::Migrate`].
+    pub fn migration_session(&self) -> Option<u64> {
+        self.review.as_ref().map(|r| r.session)
     }
 
     pub fn should_quit(&self) -> bool {
@@ -213,6 +264,16 @@ impl App {
                 }
             }
             Event::Job(result) => self.apply(result),
+            Event::Migrate(update) => self.on_migrate(*update),
+        }
+    }
+
+    fn on_migrate(&mut self, update: MigrateUpdate) {
+        if let Some(r) = &mut self.review
+            && r.session == update.session
+        {
+            r.on_msg(update.msg);
+            self.dirty = true;
         }
     }
 
@@ -325,6 +386,12 @@ impl App {
         if self.finder.is_some() {
             return vec![Context::Finder];
         }
+        if self.prompt.is_some() {
+            return vec![Context::Prompt];
+        }
+        if self.editor.is_some() {
+            return vec![Context::HunkEditor];
+        }
         match self.screen {
             Screen::Overview => vec![Context::Overview, Context::Global],
             Screen::Explorer => vec![self.pane.context(), Context::Global],
@@ -335,6 +402,16 @@ impl App {
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl_c {
+            // A running stream is cancelled first; the next ctrl-c quits.
+            if let Some(r) = &mut self.review
+                && r.is_running()
+                && !r.cancel.is_cancelled()
+            {
+                r.cancel.cancel();
+                self.message = Some("cancelling the migration… (ctrl-c again quits)".to_owned());
+                self.dirty = true;
+                return;
+            }
             self.quit = true;
             return;
         }
@@ -346,6 +423,10 @@ impl App {
             self.on_help(action);
         } else if self.finder.is_some() {
             self.on_finder(action, key);
+        } else if self.prompt.is_some() {
+            self.on_prompt(action, key);
+        } else if self.editor.is_some() {
+            self.on_editor(action, key);
         } else if let Some(action) = action {
             self.on_action(action);
         }
@@ -441,12 +522,20 @@ impl App {
             (_, Action::DepthUp) => self.set_depth(self.depth + 1),
             (_, Action::DepthDown) => self.set_depth(self.depth.saturating_sub(1)),
             (Screen::Overview, a) => self.on_overview(a),
+            (Screen::Explorer, Action::NextPane | Action::PrevPane) if self.review.is_some() => {
+                self.pane = match self.pane {
+                    Pane::Review => Pane::Tree,
+                    _ => Pane::Review,
+                }
+            }
             (Screen::Explorer, Action::NextPane) => self.pane = self.pane.next(1),
             (Screen::Explorer, Action::PrevPane) => self.pane = self.pane.next(-1),
+            (Screen::Explorer, Action::Migrate) => self.open_prompt(),
             (Screen::Explorer, a) => match self.pane {
                 Pane::Tree => self.on_tree(a),
                 Pane::Source => self.on_source(a),
                 Pane::Blast => self.on_blast(a),
+                Pane::Review => self.on_review(a),
             },
         }
     }
@@ -817,6 +906,279 @@ impl App {
         self.submit(job);
     }
 
+    // ---- migration: prompt, review, write ----
+
+    fn open_prompt(&mut self) {
+        let Some(d) = self.selected() else { return };
+        let mut text = TextArea::default();
+        text.set_placeholder_text(
+            "e.g. add a required `timeout: float` parameter; callers pass settings.TIMEOUT",
+        );
+        self.prompt = Some(Prompt { target: d, text });
+    }
+
+    fn on_prompt(&mut self, action: Option<Action>, key: KeyEvent) {
+        let Some(p) = &mut self.prompt else { return };
+        match action {
+            Some(Action::Close) => self.prompt = None,
+            Some(Action::Submit) => {
+                let change = p.text.lines().join("\n").trim().to_owned();
+                if change.is_empty() {
+                    self.message = Some("describe the change first (esc cancels)".to_owned());
+                    return;
+                }
+                let target = p.target;
+                self.prompt = None;
+                self.start_migration(target, change);
+            }
+            _ => {
+                p.text.input(key);
+            }
+        }
+    }
+
+    fn start_migration(&mut self, target: DeclId, change: String) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        if let Some(old) = &self.review {
+            old.cancel.cancel();
+        }
+        self.sessions += 1;
+        let session = self.sessions;
+        let cancel = CancelToken::new();
+        self.review = Some(Review::new(
+            session,
+            snap.display_name(target),
+            change.clone(),
+            cancel.clone(),
+        ));
+        self.screen = Screen::Explorer;
+        self.pane = Pane::Review;
+        match &self.migrator {
+            Migrator::Thread(tx) => {
+                let tx = tx.clone();
+                review::spawn_migration(snap, target, change, cancel, move |msg| {
+                    let _ = tx.send(Event::Migrate(Box::new(MigrateUpdate { session, msg })));
+                });
+            }
+            Migrator::Inline => {
+                let mut msgs = Vec::new();
+                review::run_migration(&snap, target, &change, &cancel, &mut |m| msgs.push(m));
+                for msg in msgs {
+                    self.on_migrate(MigrateUpdate { session, msg });
+                }
+            }
+            Migrator::Manual => {}
+        }
+    }
+
+    fn note(&mut self, result: Result<Option<String>, String>) {
+        match result {
+            Ok(Some(m)) | Err(m) => self.message = Some(m),
+            Ok(None) => {}
+        }
+    }
+
+    fn on_review(&mut self, action: Action) {
+        let Some(r) = &mut self.review else { return };
+        let current = r.current().map(|h| h.id.clone());
+        let decide = |r: &mut Review, state| match &current {
+            Some(id) => r.decide(id, state),
+            None => Err("no hunk yet".to_owned()),
+        };
+        let result = match action {
+            Action::Down => {
+                r.move_cursor(1);
+                Ok(None)
+            }
+            Action::Up => {
+                r.move_cursor(-1);
+                Ok(None)
+            }
+            Action::PageDown => {
+                r.page(10);
+                Ok(None)
+            }
+            Action::PageUp => {
+                r.page(-10);
+                Ok(None)
+            }
+            Action::Accept => decide(r, HunkState::Accepted),
+            Action::Reject => decide(r, HunkState::Rejected),
+            Action::Skip => decide(r, HunkState::Skipped),
+            Action::AcceptFile => r.decide_file(HunkState::Accepted),
+            Action::RejectFile => r.decide_file(HunkState::Rejected),
+            Action::UndoDecision => r.undo_decision().map(|()| None),
+            Action::EditHunk => {
+                self.open_editor();
+                return;
+            }
+            Action::WriteAccepted => {
+                self.write_accepted();
+                return;
+            }
+            Action::UndoWrite => {
+                self.undo_write();
+                return;
+            }
+            Action::Close => {
+                r.cancel.cancel();
+                self.review = None;
+                self.pane = Pane::Tree;
+                return;
+            }
+            _ => return,
+        };
+        self.note(result);
+    }
+
+    fn open_editor(&mut self) {
+        let Some(r) = &self.review else { return };
+        let Some(h) = r.current() else {
+            self.message = Some("no hunk yet".to_owned());
+            return;
+        };
+        if r.written.contains(&h.id) {
+            self.message = Some("already written; U undoes the write".to_owned());
+            return;
+        }
+        let replacement = match &h.resolution {
+            Resolution::Resolved { replacement, .. } => replacement.clone(),
+            _ => h.replace.clone(),
+        };
+        let lines: Vec<String> = replacement.lines().map(str::to_owned).collect();
+        self.editor = Some(HunkEdit {
+            id: h.id.clone(),
+            title: h.header(),
+            text: TextArea::new(lines),
+        });
+    }
+
+    fn on_editor(&mut self, action: Option<Action>, key: KeyEvent) {
+        let Some(ed) = &mut self.editor else { return };
+        match action {
+            Some(Action::Close) => self.editor = None,
+            Some(Action::Submit) => {
+                let Some(ed) = self.editor.take() else { return };
+                self.replan(ed);
+            }
+            _ => {
+                ed.text.input(key);
+            }
+        }
+    }
+
+    /// Plan the edited replacement against the file as it is now: it can
+    /// still conflict, and it gets a new id (its content changed).
+    fn replan(&mut self, ed: HunkEdit) {
+        let (Some(snap), Some(r)) = (self.snap.clone(), &mut self.review) else {
+            return;
+        };
+        let Some(old) = r.hunks.iter().find(|h| h.id == ed.id) else {
+            self.message = Some("that hunk is no longer in the review".to_owned());
+            return;
+        };
+        let root = &snap.index.root;
+        let conventions = match crate::conventions::Conventions::load(root) {
+            Ok(c) => c,
+            Err(e) => {
+                self.message = Some(format!("cannot read ripple.toml: {e}"));
+                return;
+            }
+        };
+        let mut replace = ed.text.lines().join("\n");
+        if !replace.is_empty() {
+            replace.push('\n');
+        }
+        let block = EditBlock {
+            index: old.block_index,
+            path: old.path.clone(),
+            path_origin: PathOrigin::Named,
+            search: old.search.clone(),
+            replace,
+            reply_line: 0,
+        };
+        let new =
+            edits::Planner::new(root, edits::Snapshot::new(), &conventions).plan_block(&block);
+        let conflict = !new.is_resolved();
+        r.replace(&ed.id, new);
+        self.message = Some(if conflict {
+            "edited hunk re-planned: it conflicts with the file now".to_owned()
+        } else {
+            "edited hunk re-planned against the file; y accepts it".to_owned()
+        });
+    }
+
+    fn write_accepted(&mut self) {
+        let (Some(snap), Some(r)) = (self.snap.clone(), &mut self.review) else {
+            return;
+        };
+        if r.is_running() {
+            self.message =
+                Some("the reply is still streaming: wait for it (ctrl-c cancels)".to_owned());
+            return;
+        }
+        if r.truncated() || r.status == Status::Cancelled {
+            self.message = Some(
+                "the reply was cut short: nothing from it is written (run the migration again)"
+                    .to_owned(),
+            );
+            return;
+        }
+        let hunks = r.to_write();
+        if hunks.is_empty() {
+            self.message = Some("no accepted hunk to write (y accepts)".to_owned());
+            return;
+        }
+        let root = &snap.index.root;
+        match edits::apply(root, &hunks, &edits::default_journal_dir(root)) {
+            Ok(report) => {
+                let ids: Vec<HunkId> = hunks.iter().map(|h| h.id.clone()).collect();
+                let files: Vec<&str> = report.files.iter().map(|f| f.path.as_str()).collect();
+                self.message = Some(format!(
+                    "wrote {} hunk(s) to {} file(s): {} — U undoes",
+                    ids.len(),
+                    files.len(),
+                    files.join(", ")
+                ));
+                r.written = ids;
+                self.refresh_index();
+            }
+            Err(e) => self.message = Some(format!("nothing written: {e}")),
+        }
+    }
+
+    fn undo_write(&mut self) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let root = &snap.index.root;
+        match edits::undo(root, &edits::default_journal_dir(root)) {
+            Ok(report) => {
+                let mut files = report.restored.clone();
+                files.extend(report.removed.iter().cloned());
+                self.message = Some(format!("undone: restored {}", files.join(", ")));
+                if let Some(r) = &mut self.review {
+                    r.written.clear();
+                }
+                self.refresh_index();
+            }
+            Err(e) => self.message = Some(e.to_string()),
+        }
+    }
+
+    /// Files were written: re-index (the watcher would too, later) and drop
+    /// cached file text.
+    fn refresh_index(&mut self) {
+        self.files.clear();
+        if let Some(ix) = &self.indexer {
+            ix.refresh();
+            self.refreshing = true;
+        }
+        self.sync_source();
+    }
+
     // ---- drawing (reads only) ----
 
     pub fn draw(&self, frame: &mut Frame) {
@@ -836,6 +1198,20 @@ impl App {
         if let Some(f) = &self.finder {
             f.draw(frame, Finder::area(areas.main), self.snap.as_deref(), theme);
         }
+        if let Some(p) = &self.prompt {
+            let target = self
+                .snap
+                .as_deref()
+                .map(|s| s.display_name(p.target))
+                .unwrap_or_default();
+            let title = format!(" migrate the callers of {target}: describe the change ");
+            draw_textarea(frame, prompt_area(areas.main), &title, &p.text, theme);
+        }
+        if let Some(ed) = &self.editor {
+            let area = layout::review_split(areas.main).1;
+            let title = format!(" edit the replacement: {} ", ed.title);
+            draw_textarea(frame, area, &title, &ed.text, theme);
+        }
         if let Some(scroll) = self.help {
             help::draw(frame, areas.main, scroll, theme);
         }
@@ -851,16 +1227,25 @@ impl App {
             .as_ref()
             .filter(|b| b.root == tree.root)
             .map(|b| &b.hops);
-        tree.draw(
-            frame,
-            areas.tree,
-            &TreeView {
-                snap,
-                theme,
-                focused: self.pane == Pane::Tree,
-                hops,
-            },
-        );
+        let changed = self
+            .review
+            .as_ref()
+            .map(|r| r.accepted_ranges())
+            .unwrap_or_default();
+        let view = TreeView {
+            snap,
+            theme,
+            focused: self.pane == Pane::Tree,
+            hops,
+            changed: &changed,
+        };
+        if let Some(r) = &self.review {
+            let (tree_area, review_area) = layout::review_split(areas.main);
+            tree.draw(frame, tree_area, &view);
+            r.draw(frame, review_area, theme, self.pane == Pane::Review);
+            return;
+        }
+        tree.draw(frame, areas.tree, &view);
         self.source
             .draw(frame, areas.source, theme, self.pane == Pane::Source);
         radius::draw(
@@ -922,6 +1307,29 @@ impl App {
         }
         Line::from(spans)
     }
+}
+
+/// The prompt box: centred over the main area, a few lines high.
+fn prompt_area(main: Rect) -> Rect {
+    let w = (main.width * 4 / 5).max(20).min(main.width);
+    let h = 7.min(main.height);
+    Rect::new(
+        main.x + (main.width - w) / 2,
+        main.y + main.height.saturating_sub(h) / 3,
+        w,
+        h,
+    )
+}
+
+fn draw_textarea(frame: &mut Frame, area: Rect, title: &str, text: &TextArea, theme: &Theme) {
+    frame.render_widget(Clear, area);
+    let block = Block::default()
+        .borders(Borders::ALL)
+        .border_style(theme.border(true))
+        .title(Span::styled(title.to_owned(), theme.title(true)));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    frame.render_widget(text, inner);
 }
 
 #[cfg(test)]

@@ -28,6 +28,19 @@ pub enum Action {
     Collapse,
     Focus,
     Close,
+    /// Open the migrate prompt on the selected declaration.
+    Migrate,
+    /// Submit the prompt / save the edited replacement.
+    Submit,
+    Accept,
+    Reject,
+    EditHunk,
+    Skip,
+    UndoDecision,
+    AcceptFile,
+    RejectFile,
+    WriteAccepted,
+    UndoWrite,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -41,6 +54,12 @@ pub enum Context {
     Overview,
     Finder,
     Help,
+    /// The migrate prompt (a text area: other keys type).
+    Prompt,
+    /// The review pane of a migration.
+    Review,
+    /// Editing a hunk's replacement in place (a text area).
+    HunkEditor,
 }
 
 impl Context {
@@ -53,6 +72,9 @@ impl Context {
             Context::Overview => "overview",
             Context::Finder => "finder",
             Context::Help => "help",
+            Context::Prompt => "migrate prompt",
+            Context::Review => "migration review",
+            Context::HunkEditor => "hunk editor",
         }
     }
 }
@@ -195,6 +217,121 @@ pub const BINDINGS: &[Binding] = &[
         Up,
         "scroll up",
         false,
+    ),
+    bind(
+        Prompt,
+        &[Code(KeyCode::Enter)],
+        Submit,
+        "start the migration",
+        true,
+    ),
+    bind(Prompt, &[Code(KeyCode::Esc)], Close, "cancel", true),
+    bind(
+        HunkEditor,
+        &[Ctrl('s')],
+        Submit,
+        "save the replacement (re-planned against the file)",
+        true,
+    ),
+    bind(
+        HunkEditor,
+        &[Code(KeyCode::Esc)],
+        Close,
+        "discard the edit",
+        true,
+    ),
+    bind(
+        Review,
+        &[Char('y')],
+        Accept,
+        "accept the hunk (stable: twice)",
+        true,
+    ),
+    bind(Review, &[Char('n')], Reject, "reject the hunk", true),
+    bind(
+        Review,
+        &[Char('e')],
+        EditHunk,
+        "edit the replacement in place",
+        true,
+    ),
+    bind(Review, &[Char('s')], Skip, "skip for now", true),
+    bind(
+        Review,
+        &[Char('u')],
+        UndoDecision,
+        "undo the last decision",
+        true,
+    ),
+    bind(
+        Review,
+        &[Char('a')],
+        AcceptFile,
+        "accept the rest in this file",
+        false,
+    ),
+    bind(
+        Review,
+        &[Char('d')],
+        RejectFile,
+        "reject the rest in this file",
+        false,
+    ),
+    bind(
+        Review,
+        &[Char('w')],
+        WriteAccepted,
+        "write accepted hunks to disk",
+        true,
+    ),
+    bind(
+        Review,
+        &[Char('U')],
+        UndoWrite,
+        "undo the last write (restores the files)",
+        true,
+    ),
+    bind(
+        Review,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "next hunk",
+        false,
+    ),
+    bind(
+        Review,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "previous hunk",
+        false,
+    ),
+    bind(
+        Review,
+        &[Code(KeyCode::PageDown), Ctrl('d')],
+        PageDown,
+        "scroll down",
+        false,
+    ),
+    bind(
+        Review,
+        &[Code(KeyCode::PageUp), Ctrl('u')],
+        PageUp,
+        "scroll up",
+        false,
+    ),
+    bind(
+        Review,
+        &[Code(KeyCode::Esc)],
+        Close,
+        "close the review (cancels a running stream)",
+        true,
+    ),
+    bind(
+        Tree,
+        &[Char('m')],
+        Migrate,
+        "migrate the callers of the selected declaration (LLM)",
+        true,
     ),
     bind(
         Tree,
@@ -390,7 +527,13 @@ pub const BINDINGS: &[Binding] = &[
         true,
     ),
     bind(Global, &[Char('?')], ShowHelp, "help: every key", true),
-    bind(Global, &[Char('q'), Ctrl('c')], Quit, "quit", true),
+    bind(
+        Global,
+        &[Char('q'), Ctrl('c')],
+        Quit,
+        "quit (ctrl-c cancels a running migration first)",
+        true,
+    ),
 ];
 
 /// The action bound to `ev` in the first of `contexts` that binds it.
@@ -418,7 +561,9 @@ pub fn hints(contexts: &[Context]) -> Vec<&'static Binding> {
 }
 
 /// Contexts in the order the help screen lists them.
-pub const HELP_ORDER: &[Context] = &[Global, Tree, Source, Blast, Overview, Finder, Help];
+pub const HELP_ORDER: &[Context] = &[
+    Global, Tree, Source, Blast, Overview, Finder, Help, Prompt, Review, HunkEditor,
+];
 
 /// The README's key table (see the unit test that keeps the README in sync).
 pub fn markdown_table() -> String {

@@ -49,6 +49,14 @@ pub fn areas(size: Rect) -> Areas {
     }
 }
 
+/// The main area while a migration is under review: the call tree on the
+/// left, the review pane (instead of source and blast radius) on the right.
+pub fn review_split(main: Rect) -> (Rect, Rect) {
+    let [t, r] =
+        Layout::horizontal([Constraint::Percentage(36), Constraint::Percentage(64)]).areas(main);
+    (t, r)
+}
+
 /// Rows inside a bordered box.
 pub fn inner_height(r: Rect) -> usize {
     r.height.saturating_sub(2) as usize

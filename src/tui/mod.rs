@@ -23,6 +23,7 @@ pub mod keys;
 pub mod layout;
 mod overview;
 mod radius;
+pub mod review;
 mod snapshot;
 mod source;
 mod theme;
@@ -44,10 +45,11 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-pub use app::{App, DEFAULT_DEPTH, Screen};
+pub use app::{App, DEFAULT_DEPTH, Migrator, Screen};
 pub use highlight::{HighlightRequest, Highlighter, Highlights, Kind};
 pub use indexer::{IndexStatus, Indexed};
 pub use jobs::{JobResult, Jobs};
+pub use review::{Finished, MigrateMsg, MigrateUpdate};
 pub use snapshot::{Overview, PackageRow, Snapshot};
 pub use theme::Theme;
 
@@ -65,6 +67,8 @@ pub enum Event {
     FilesChanged,
     /// A worker job finished.
     Job(JobResult),
+    /// A running migration reported progress.
+    Migrate(Box<MigrateUpdate>),
 }
 
 impl Event {
@@ -110,6 +114,7 @@ pub fn run(root: &Path) -> Result<(), TuiError> {
     let (tx, rx) = mpsc::channel();
     let mut app = App::new(root.clone(), Jobs::spawn(tx.clone()), Theme::from_env());
     app.set_indexer(indexer::Indexer::spawn(root.clone(), None, tx.clone()));
+    app.set_migrator(Migrator::Thread(tx.clone()));
     // Watching is a convenience: without it (inotify limits) the explorer still works.
     let _watcher = watch::watch(&root, tx.clone()).ok();
 

@@ -102,6 +102,31 @@ impl Theme {
         self.fg(Color::Red).add_modifier(Modifier::BOLD)
     }
 
+    /// Lines a hunk adds.
+    pub fn diff_add(&self) -> Style {
+        self.fg(Color::Green)
+    }
+
+    /// Lines a hunk removes.
+    pub fn diff_del(&self) -> Style {
+        self.fg(Color::Red)
+    }
+
+    /// `@@` lines and hunk headers.
+    pub fn diff_meta(&self) -> Style {
+        self.fg(Color::Cyan)
+    }
+
+    /// An accepted hunk, and the tree rows it changes.
+    pub fn accepted(&self) -> Style {
+        self.fg(Color::Green).add_modifier(Modifier::BOLD)
+    }
+
+    /// A stable interface: needs a second confirmation (red, bold even without colour).
+    pub fn stable(&self) -> Style {
+        self.fg(Color::Red).add_modifier(Modifier::BOLD)
+    }
+
     pub fn key(&self) -> Style {
         self.fg(Color::Cyan).add_modifier(Modifier::BOLD)
     }

@@ -314,6 +314,16 @@ impl CallTree {
             if d.is_test {
                 spans.push(Span::styled(" [test]", theme.test_badge()));
             }
+            if !view.changed.is_empty()
+                && let Some(file) = snap.index.file_of(node.decl)
+                && view.changed.iter().any(|(p, s, e)| {
+                    *p == file.path
+                        && *s <= d.span.end_line as usize
+                        && *e >= d.span.start_line as usize
+                })
+            {
+                spans.push(Span::styled(" ✎ change accepted", theme.accepted()));
+            }
             if node.cycle {
                 spans.push(Span::styled(" (cycle)", theme.cycle()));
             } else if snap.recursive[node.decl as usize] {
@@ -350,4 +360,7 @@ pub struct TreeView<'a> {
     pub focused: bool,
     /// Hop of every declaration inside the blast radius, when computed.
     pub hops: Option<&'a HashMap<DeclId, u32>>,
+    /// `(path, first line, last line)` of accepted migration hunks: rows
+    /// whose declaration overlaps one are marked.
+    pub changed: &'a [(String, usize, usize)],
 }

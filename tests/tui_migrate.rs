@@ -1,0 +1,346 @@
+//! The migration review pane on ratatui's off-screen terminal: `m` on
+//! validate_token, a change typed into the prompt, then the stream driven by
+//! events (partial assessment, hunks planned one by one) and the user's
+//! decisions — and the whole loop inline against the fake provider on a copy
+//! of the demo (write, the file changed, undo, the file is back).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+
+use common::fake_llm::{FakeLlm, Reply};
+use crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ripple::conventions::Conventions;
+use ripple::edits::{self, EditStreamParser, Hunk, HunkState};
+use ripple::tui::{
+    App, Event, Finished, Jobs, MigrateMsg, MigrateUpdate, Migrator, Snapshot, Theme,
+};
+
+const W: u16 = 150;
+const H: u16 = 44;
+
+const ASSESSMENT: &str = "## Impact\nTwo callers in session.py pass the token through unchanged; they now pass `leeway=30`.\n\n";
+
+const BLOCKS: &str = "shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    claims = validate_token(bearer_token(request))\n=======\n    claims = validate_token(bearer_token(request), leeway=30)\n>>>>>>> REPLACE\n```\n\n\
+shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    try:\n        validate_token(token)\n    except AuthError:\n=======\n    try:\n        validate_token(token, leeway=30)\n    except AuthError:\n>>>>>>> REPLACE\n```\n\n\
+shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    this line is not in the file\n=======\n    nor this one\n>>>>>>> REPLACE\n```\n";
+
+/// A block against the declaration itself, planned as a stable interface.
+const STABLE_BLOCK: &str = "shop/auth/tokens.py\n```python\n<<<<<<< SEARCH\ndef validate_token(token):\n=======\ndef validate_token(token, leeway=0):\n>>>>>>> REPLACE\n```\n";
+
+fn demo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo")
+}
+
+fn demo() -> Arc<Snapshot> {
+    static DEMO: OnceLock<(tempfile::TempDir, Arc<Snapshot>)> = OnceLock::new();
+    DEMO.get_or_init(|| {
+        let db = tempfile::tempdir().unwrap();
+        let snap = ripple::tui::load(&demo_root(), Some(&db.path().join("index.db"))).unwrap();
+        (db, snap)
+    })
+    .1
+    .clone()
+}
+
+/// Plan `reply`'s blocks against the demo (nothing is written).
+fn plan(reply: &str, conventions: &Conventions) -> Vec<Hunk> {
+    let mut parser = EditStreamParser::new();
+    let mut blocks = parser.push(reply);
+    blocks.extend(parser.finish().final_blocks);
+    edits::plan(&demo_root(), &edits::Snapshot::new(), &blocks, conventions)
+}
+
+struct Ui {
+    app: App,
+    term: Terminal<TestBackend>,
+}
+
+impl Ui {
+    fn on(snap: Arc<Snapshot>, migrator: Migrator) -> Ui {
+        let mut app = App::new(
+            snap.index.root.clone(),
+            Jobs::inline(),
+            Theme { color: true },
+        );
+        app.set_migrator(migrator);
+        app.resize(W, H);
+        app.handle(Event::indexed(snap));
+        Ui {
+            app,
+            term: Terminal::new(TestBackend::new(W, H)).unwrap(),
+        }
+    }
+
+    fn key_mod(&mut self, code: KeyCode, m: KeyModifiers) -> &mut Self {
+        self.app
+            .handle(Event::Input(Input::Key(KeyEvent::new(code, m))));
+        self
+    }
+
+    fn keys(&mut self, keys: &str) -> &mut Self {
+        for c in keys.chars() {
+            self.key_mod(KeyCode::Char(c), KeyModifiers::NONE);
+        }
+        self
+    }
+
+    fn enter(&mut self) -> &mut Self {
+        self.key_mod(KeyCode::Enter, KeyModifiers::NONE)
+    }
+
+    /// `/validate_token⏎`, `m`, the change, `⏎`.
+    fn start(&mut self) -> &mut Self {
+        self.keys("/validate_token").enter();
+        self.keys("m").keys("add a required leeway: int parameter");
+        self.enter()
+    }
+
+    fn send(&mut self, msg: MigrateMsg) -> &mut Self {
+        let session = self.app.migration_session().expect("a review is open");
+        self.app
+            .handle(Event::Migrate(Box::new(MigrateUpdate { session, msg })));
+        self
+    }
+
+    fn screen(&mut self) -> String {
+        self.term.draw(|f| self.app.draw(f)).unwrap();
+        let buf = self.term.backend().buffer();
+        let mut out = String::new();
+        for y in 0..buf.area.height {
+            let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+            out.push_str(line.trim_end());
+            out.push('\n');
+        }
+        out
+    }
+}
+
+fn pack() -> MigrateMsg {
+    MigrateMsg::Pack {
+        pack_tokens: ripple::tokens::TokenCount(1_234),
+        repo_tokens: ripple::tokens::TokenCount(45_678),
+        provider: "Anthropic".to_owned(),
+        model: "claude-test".to_owned(),
+    }
+}
+
+fn done() -> MigrateMsg {
+    MigrateMsg::Done(Box::new(Finished {
+        assessment: ASSESSMENT.to_owned(),
+        truncated: false,
+        truncation_note: None,
+        discarded: 0,
+        input_tokens: 900,
+        output_tokens: 321,
+        cost_usd: None,
+    }))
+}
+
+#[test]
+fn the_prompt_opens_on_m_and_shows_its_keys() {
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.keys("/validate_token").enter();
+    ui.keys("m").keys("add leeway");
+    let screen = ui.screen();
+    assert!(
+        screen.contains("migrate the callers of tokens.validate_token"),
+        "{screen}"
+    );
+    assert!(screen.contains("add leeway"), "{screen}");
+    assert!(screen.contains("enter start the migration"), "{screen}");
+    ui.key_mod(KeyCode::Esc, KeyModifiers::NONE);
+    assert_eq!(ui.app.migration_session(), None);
+}
+
+#[test]
+fn a_partial_stream_shows_the_assessment_so_far_and_the_first_hunk() {
+    let hunks = plan(BLOCKS, &Conventions::default());
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start();
+    let screen = ui.screen();
+    assert!(screen.contains("building the context pack"), "{screen}");
+    ui.send(pack()).send(MigrateMsg::Text(
+        "## Impact\nTwo callers in session.py pass the tok".into(),
+    ));
+    let screen = ui.screen();
+    assert!(
+        screen.contains("Two callers in session.py pass the tok"),
+        "{screen}"
+    );
+    assert!(screen.contains("no hunk planned yet"), "{screen}");
+    ui.send(MigrateMsg::Text(
+        "en through unchanged; they now pass `leeway=30`.\n\nshop/auth/session.py\n```python\n<<<<<<< SEARCH\n".into(),
+    ))
+    .send(MigrateMsg::Hunk(Box::new(hunks[0].clone())));
+    let screen = ui.screen();
+    assert!(!screen.contains("<<<<<<< SEARCH"), "{screen}");
+    assert!(
+        screen.contains("shop/auth/session.py:26 (exact)"),
+        "{screen}"
+    );
+    insta::assert_snapshot!("migrate_partial_stream", screen);
+}
+
+#[test]
+fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_accepted_callers() {
+    let mut hunks = plan(BLOCKS, &Conventions::default());
+    let stable = Conventions::parse(
+        "[conventions]\nstable = [\"shop/auth/tokens.py\"]\n",
+        Path::new("ripple.toml"),
+    )
+    .unwrap();
+    let stable_hunk = plan(STABLE_BLOCK, &stable).remove(0);
+    assert!(stable_hunk.is_stable());
+    hunks.insert(2, stable_hunk);
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start()
+        .send(pack())
+        .send(MigrateMsg::Text(ASSESSMENT.into()));
+    for h in &hunks {
+        ui.send(MigrateMsg::Hunk(Box::new(h.clone())));
+    }
+    ui.send(done());
+    // y accepts #1 and moves to #2; n rejects #2 and moves to the stable #3.
+    ui.keys("yn");
+    // The first y on a stable hunk only asks for confirmation.
+    ui.keys("y");
+    let screen = ui.screen();
+    assert!(
+        screen.contains("STABLE interface — press y again to confirm"),
+        "{screen}"
+    );
+    assert!(screen.contains("✎ change accepted"), "{screen}");
+    insta::assert_snapshot!("migrate_decided_stable_pending", screen);
+    ui.keys("y");
+    let screen = ui.screen();
+    assert!(
+        screen.contains("3 accepted") || screen.contains("2 accepted"),
+        "{screen}"
+    );
+    assert!(screen.contains("1 rejected"), "{screen}");
+    // u undoes the last decision (the stable acceptance).
+    ui.keys("u");
+    assert!(ui.screen().contains("1 accepted · 1 rejected"));
+}
+
+#[test]
+fn a_conflict_shows_the_nearest_lines_and_cannot_be_accepted() {
+    let hunks = plan(BLOCKS, &Conventions::default());
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start()
+        .send(pack())
+        .send(MigrateMsg::Text(ASSESSMENT.into()));
+    ui.send(MigrateMsg::Hunk(Box::new(hunks[2].clone())))
+        .send(done());
+    ui.keys("y");
+    let screen = ui.screen();
+    assert!(screen.contains("a conflict cannot be accepted"), "{screen}");
+    assert!(screen.contains("CONFLICT — cannot be accepted"), "{screen}");
+    assert!(screen.contains("1 pending"), "{screen}");
+    insta::assert_snapshot!("migrate_conflict", screen);
+}
+
+#[test]
+fn a_truncated_reply_cannot_be_written() {
+    let hunks = plan(BLOCKS, &Conventions::default());
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start().send(pack());
+    ui.send(MigrateMsg::Hunk(Box::new(hunks[0].clone())));
+    ui.send(MigrateMsg::Done(Box::new(Finished {
+        assessment: String::new(),
+        truncated: true,
+        truncation_note: Some("stream ended without message_stop".into()),
+        discarded: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: None,
+    })));
+    ui.keys("yw");
+    let screen = ui.screen();
+    assert!(screen.contains("TRUNCATED reply"), "{screen}");
+    assert!(screen.contains("nothing from it is written"), "{screen}");
+}
+
+// ---- the whole loop inline, against the fake provider ----
+
+fn anthropic_stream(text: &str) -> String {
+    let mut s = String::from(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}}\n\n\
+         event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+    );
+    let chars: Vec<char> = text.chars().collect();
+    for piece in chars.chunks(37) {
+        let piece: String = piece.iter().collect();
+        let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": piece}});
+        s.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
+    }
+    s.push_str(
+        "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n",
+    );
+    s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":321}}\n\n");
+    s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    s
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() == ".ripple" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+#[test]
+fn accept_write_and_undo_against_the_fake_provider() {
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(&format!(
+        "{ASSESSMENT}{BLOCKS}"
+    )))]);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_dir(&demo_root(), &root);
+    std::fs::write(
+        root.join("ripple.toml"),
+        format!(
+            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
+            server.base_url()
+        ),
+    )
+    .unwrap();
+    let session = root.join("shop/auth/session.py");
+    let before = std::fs::read(&session).unwrap();
+    let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
+    let mut ui = Ui::on(snap, Migrator::Inline);
+    ui.start();
+    let screen = ui.screen();
+    assert!(screen.contains("3 hunk(s)"), "{screen}");
+    assert!(screen.contains("context:"), "{screen}");
+    assert!(screen.contains("done · 900 in / 321 out"), "{screen}");
+    ui.keys("y").keys("w");
+    let screen = ui.screen();
+    assert!(
+        screen.contains("wrote 1 hunk(s) to 1 file(s): shop/auth/session.py"),
+        "{screen}"
+    );
+    assert!(screen.contains("[written]"), "{screen}");
+    let after = std::fs::read_to_string(&session).unwrap();
+    assert!(after.contains("validate_token(bearer_token(request), leeway=30)"));
+    ui.keys("U");
+    assert_eq!(std::fs::read(&session).unwrap(), before);
+    assert!(
+        ui.screen()
+            .contains("undone: restored shop/auth/session.py")
+    );
+    let _ = HunkState::Pending;
+}
