@@ -330,7 +330,7 @@ pub const BINDINGS: &[Binding] = &[
         Tree,
         &[Char('m')],
         Migrate,
-        "migrate the callers of the selected declaration (LLM)",
+        "migrate its callers (LLM)",
         true,
     ),
     bind(
