@@ -290,8 +290,10 @@ fn hybrid_search_embeds_only_new_or_changed_declarations() {
     assert_eq!(names(&v)[0], "shop.auth.headers.parse_authorization");
     assert!(v["results"][0]["cosine"].as_f64().unwrap() > 0.0);
     let first = server.inputs.load(Ordering::SeqCst);
-    // Every searchable declaration (15) plus the query; the 429 was retried.
-    assert_eq!(first, 16);
+    // Every searchable declaration (5 modules, 8 Python functions and
+    // methods, 1 class; a Go package, struct, method and function) plus
+    // the query, and the refused first request was retried.
+    assert_eq!(first, 19);
     assert!(server.requests.load(Ordering::SeqCst) >= 3);
     assert!(
         server
@@ -306,7 +308,8 @@ fn hybrid_search_embeds_only_new_or_changed_declarations() {
     json(&repo, &["search", "vat of an invoice", "--json"]);
     assert_eq!(server.inputs.load(Ordering::SeqCst), first + 1);
 
-    // One function changed: it alone (plus the query) is embedded again.
+    // One function changed: it and its module (whose body is the file) are
+    // embedded again; `similar` embeds no query.
     let path = repo.join("shop/billing/invoices.py");
     let text = std::fs::read_to_string(&path).unwrap();
     std::fs::write(
@@ -316,7 +319,7 @@ fn hybrid_search_embeds_only_new_or_changed_declarations() {
     .unwrap();
     let v = json(&repo, &["similar", "compute_order_total", "--json"]);
     assert_eq!(names(&v)[0], "shop.billing.invoices.order_sum");
-    assert_eq!(server.inputs.load(Ordering::SeqCst), first + 2);
+    assert_eq!(server.inputs.load(Ordering::SeqCst), first + 3);
 }
 
 #[test]

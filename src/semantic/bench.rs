@@ -299,6 +299,50 @@ impl Report {
     }
 }
 
+/// Parameter search for development: `RIPPLE_BENCH_PARAMS` holds configs
+/// separated by `|`, each `w_name,w_path,w_sig,w_doc,w_body;b…;k1;test_prior;name_coverage`,
+/// and each is evaluated on the same queries (to stderr).
+fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
+    let Ok(spec) = std::env::var("RIPPLE_BENCH_PARAMS") else {
+        return;
+    };
+    for config in spec.split('|') {
+        let parts: Vec<Vec<f32>> = config
+            .split(';')
+            .map(|p| p.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+            .collect();
+        let mut params = super::lexical::Params::default();
+        if let Some(w) = parts.first().filter(|w| w.len() == 5) {
+            params.weight.copy_from_slice(w);
+        }
+        if let Some(b) = parts.get(1).filter(|b| b.len() == 5) {
+            params.b.copy_from_slice(b);
+        }
+        if let Some(k) = parts.get(2).and_then(|k| k.first()) {
+            params.k1 = *k;
+        }
+        if let Some(t) = parts.get(3).and_then(|t| t.first()) {
+            params.test_prior = *t;
+        }
+        if let Some(a) = parts.get(4).and_then(|a| a.first()) {
+            params.name_coverage = *a;
+        }
+        let search = SearchIndex {
+            lexical: super::lexical::LexicalIndex::build(docs, params),
+            neural: None,
+            stats: Default::default(),
+        };
+        if let Ok(r) = evaluate(index, &search, qs, qs.len(), Ranker::Lexical) {
+            eprintln!(
+                "{config}: r@1 {:.1} r@10 {:.1} mrr {:.3}",
+                r.recall_at_1 * 100.0,
+                r.recall_at_10 * 100.0,
+                r.mrr
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -324,46 +368,5 @@ mod tests {
         assert!(corpus::is_test_path("Lib/test/test_os.py"));
         assert!(corpus::is_test_path("idlelib/idle_test/x.py"));
         assert!(!corpus::is_test_path("email/header.py"));
-    }
-}
-
-/// Parameter search for development: `RIPPLE_BENCH_PARAMS` holds configs
-/// separated by `|`, each `w_name,w_path,w_sig,w_doc,w_body;b…;k1;test_prior`,
-/// and each is evaluated on the same queries (to stderr).
-fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
-    let Ok(spec) = std::env::var("RIPPLE_BENCH_PARAMS") else {
-        return;
-    };
-    for config in spec.split('|') {
-        let parts: Vec<Vec<f32>> = config
-            .split(';')
-            .map(|p| p.split(',').filter_map(|x| x.trim().parse().ok()).collect())
-            .collect();
-        let mut params = super::lexical::Params::default();
-        if let Some(w) = parts.first().filter(|w| w.len() == 5) {
-            params.weight.copy_from_slice(w);
-        }
-        if let Some(b) = parts.get(1).filter(|b| b.len() == 5) {
-            params.b.copy_from_slice(b);
-        }
-        if let Some(k) = parts.get(2).and_then(|k| k.first()) {
-            params.k1 = *k;
-        }
-        if let Some(t) = parts.get(3).and_then(|t| t.first()) {
-            params.test_prior = *t;
-        }
-        let search = SearchIndex {
-            lexical: super::lexical::LexicalIndex::build(docs, params),
-            neural: None,
-            stats: Default::default(),
-        };
-        if let Ok(r) = evaluate(index, &search, qs, qs.len(), Ranker::Lexical) {
-            eprintln!(
-                "{config}: r@1 {:.1} r@10 {:.1} mrr {:.3}",
-                r.recall_at_1 * 100.0,
-                r.recall_at_10 * 100.0,
-                r.mrr
-            );
-        }
     }
 }

@@ -341,3 +341,51 @@ fn string_end(b: &[u8], i: usize, lang: Lang) -> usize {
     }
     n
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segments(text: &str, lang: Lang) -> Vec<(Segment, String)> {
+        let mut out = Vec::new();
+        split_code(text, lang, |k, s| out.push((k, s.trim().to_owned())));
+        out.retain(|(_, s)| !s.is_empty());
+        out
+    }
+
+    #[test]
+    fn python_docstrings_comments_and_strings_are_told_apart() {
+        let src = "def f(a: dict[str, int]) -> int:\n    # why\n    \"\"\"Doc.\"\"\"\n    x = 'lit'  # note\n    def g():\n        '''Inner.'''\n    return x\n";
+        let segs = segments(src, Lang::Python);
+        let kinds = |k: Segment| -> Vec<String> {
+            segs.iter()
+                .filter(|s| s.0 == k)
+                .map(|s| s.1.clone())
+                .collect()
+        };
+        assert_eq!(
+            kinds(Segment::Docstring),
+            ["\"\"\"Doc.\"\"\"", "'''Inner.'''"]
+        );
+        assert_eq!(kinds(Segment::Comment), ["# why", "# note"]);
+        assert_eq!(kinds(Segment::String), ["'lit'"]);
+        assert!(kinds(Segment::Code).iter().any(|c| c.contains("return x")));
+    }
+
+    #[test]
+    fn go_comments_and_raw_strings() {
+        let src =
+            "func F() string {\n\t// line\n\t/* block */\n\treturn `raw // not a comment`\n}\n";
+        let segs = segments(src, Lang::Go);
+        let comments: Vec<&str> = segs
+            .iter()
+            .filter(|s| s.0 == Segment::Comment)
+            .map(|s| s.1.as_str())
+            .collect();
+        assert_eq!(comments, ["// line", "/* block */"]);
+        assert!(
+            segs.iter()
+                .any(|s| s.0 == Segment::String && s.1.contains("not a comment"))
+        );
+    }
+}

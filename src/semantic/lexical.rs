@@ -11,11 +11,10 @@
 //! `idf × tf / (tf + k1)` over each term's postings: a few milliseconds on
 //! 100k declarations.
 //!
-//! Two things learned from the repository itself help prose meet code:
-//! compound identifiers that are written as one word (`readline`,
-//! `getattr`, `startswith`) are split into parts the repository also uses
-//! on their own, and the query is expanded by the names of the declarations
-//! that rank first (pseudo-relevance feedback).
+//! Compound identifiers written as one word (`readline`, `getattr`,
+//! `startswith`) are also counted as two parts the repository itself uses
+//! on their own, learned from its vocabulary. Test code is demoted, and a
+//! query that covers a declaration's whole name lifts it.
 
 use rayon::prelude::*;
 use rustc_hash::FxHashMap;
@@ -35,6 +34,10 @@ pub struct Params {
     /// Score factor for declarations in test code: a test names the code it
     /// exercises, so without this it outranks that code for the same words.
     pub test_prior: f32,
+    /// Bonus for covering a declaration's whole name: `α × matched / all`
+    /// of its name terms. A name is a summary; a query that restates all
+    /// of it is about that declaration, not one that merely uses the words.
+    pub name_coverage: f32,
 }
 
 impl Default for Params {
@@ -42,8 +45,9 @@ impl Default for Params {
         Params {
             weight: [5.0, 1.5, 2.0, 2.0, 1.0],
             b: [0.5, 0.5, 0.6, 0.7, 0.75],
-            k1: 1.2,
+            k1: 2.0,
             test_prior: 0.5,
+            name_coverage: 0.3,
         }
     }
 }
@@ -84,7 +88,12 @@ pub struct LexicalIndex {
     post_fields: Vec<u8>,
     /// Score factor of each document.
     prior: Vec<f32>,
+    /// Distinct terms in each document's name.
+    name_len: Vec<u8>,
 }
+
+/// (term text, field, count) of one document, before interning.
+type StringCount = (String, u8, u16);
 
 /// One document as term counts per field, before the corpus statistics exist.
 struct Counted {
@@ -97,7 +106,7 @@ impl LexicalIndex {
     pub fn build(docs: &[DocText], params: Params) -> LexicalIndex {
         // Tokenize in parallel into per-document string counts, then intern
         // sequentially (the dictionary is shared).
-        let tokenized: Vec<(Vec<(String, u8, u16)>, [u32; 5])> = docs
+        let tokenized: Vec<(Vec<StringCount>, [u32; 5])> = docs
             .par_iter()
             .map(|d| {
                 let mut counts: FxHashMap<(String, u8), u16> = FxHashMap::default();
@@ -138,8 +147,8 @@ impl LexicalIndex {
         let n = docs.len().max(1) as f32;
         let mut avg = [0f32; 5];
         for c in &counted {
-            for f in 0..5 {
-                avg[f] += c.lens[f] as f32;
+            for (a, len) in avg.iter_mut().zip(c.lens) {
+                *a += len as f32;
             }
         }
         for a in &mut avg {
@@ -226,9 +235,20 @@ impl LexicalIndex {
             .iter()
             .map(|d| if d.in_tests { params.test_prior } else { 1.0 })
             .collect();
+        let name_len = counted
+            .iter()
+            .map(|c| {
+                c.terms
+                    .iter()
+                    .filter(|t| t.1 == Field::Name as u8)
+                    .count()
+                    .min(255) as u8
+            })
+            .collect();
         LexicalIndex {
             params,
             prior,
+            name_len,
             decls,
             doc_of_decl,
             dict,
@@ -288,6 +308,7 @@ impl LexicalIndex {
     /// `skip`), best first.
     pub fn rank(&self, query: &[(TermId, f32)], k: usize, skip: Option<DeclId>) -> Vec<(u32, f32)> {
         let mut acc = vec![0f32; self.decls.len()];
+        let mut in_name = vec![0u8; self.decls.len()];
         let k1 = self.params.k1;
         for &(t, w) in query {
             let idf = self.idf(t) * w;
@@ -297,11 +318,21 @@ impl LexicalIndex {
             );
             for i in a..b {
                 let tf = self.post_tf[i];
-                acc[self.post_doc[i] as usize] += idf * tf * (k1 + 1.0) / (tf + k1);
+                let doc = self.post_doc[i] as usize;
+                acc[doc] += idf * tf * (k1 + 1.0) / (tf + k1);
+                // Only whole query terms count towards covering a name.
+                if w >= 1.0 {
+                    in_name[doc] = in_name[doc].saturating_add(self.post_fields[i] & 1);
+                }
             }
         }
-        for (a, p) in acc.iter_mut().zip(&self.prior) {
-            *a *= p;
+        let alpha = self.params.name_coverage;
+        for (i, a) in acc.iter_mut().enumerate() {
+            let cover = match self.name_len[i] {
+                0 => 0.0,
+                n => (in_name[i] as f32 / n as f32).min(1.0),
+            };
+            *a *= self.prior[i] * (1.0 + alpha * cover);
         }
         if let Some(s) = skip.and_then(|d| self.doc_of_decl.get(&d)) {
             acc[*s as usize] = 0.0;
@@ -309,8 +340,7 @@ impl LexicalIndex {
         top_k(&acc, k)
     }
 
-    /// Search with prose or code: BM25F, then one round of pseudo-relevance
-    /// feedback from the names of the best hits.
+    /// Search with prose or code.
     pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
         let q = self.query_terms(query);
         if q.is_empty() {
