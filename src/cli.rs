@@ -16,6 +16,9 @@ use ripple::index::{Index, Progress};
 use ripple::lookup::{self, LookupError};
 use ripple::model::Confidence;
 use ripple::resolve::DeclId;
+use ripple::semantic::SearchIndex;
+use ripple::semantic::corpus::CorpusOptions;
+use ripple::semantic::lexical::Hit;
 
 const EXIT_LOOKUP: u8 = 2;
 
@@ -156,6 +159,38 @@ enum Command {
         #[arg(value_enum)]
         action: HookAction,
     },
+    /// Find declarations by what they do: ranked by name, path, signature, docstring, comments and body.
+    Search {
+        /// What the code does, in words or code ("parse auth headers").
+        #[arg(required_unless_present = "stdin")]
+        query: Option<String>,
+        /// How many results to show.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Read one query per line from standard input; print one JSON line per query, in order.
+        #[arg(long, conflicts_with = "query")]
+        stdin: bool,
+    },
+    /// Declarations most similar to NAME: duplicates and parallel implementations.
+    Similar {
+        name: String,
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+    },
+    /// Measure search quality (recall@1/@10, MRR) and speed on a Python repository, docstrings held out.
+    BenchSearch {
+        /// Repository to measure (default: --repo or the current directory).
+        path: Option<PathBuf>,
+        /// Index database to use (default: the repository's own .ripple/index.db).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+        /// How many queries to evaluate, spread over the repository (0: all).
+        #[arg(long, default_value_t = 2000)]
+        sample: usize,
+        /// Also measure the configured embedding provider and the fused ranking (ripple.toml [search]).
+        #[arg(long)]
+        neural: bool,
+    },
     /// Measure indexing speed and memory on a repository.
     Bench {
         /// Repository to measure (default: --repo or the current directory).
@@ -250,6 +285,16 @@ pub fn run() -> Result<ExitCode> {
     }
     if let Command::Undo = &command {
         return cmd_undo(&repo, json);
+    }
+    if let Command::BenchSearch {
+        path,
+        db,
+        sample,
+        neural,
+    } = &command
+    {
+        let path = path.clone().unwrap_or(repo);
+        return bench_search(&path, db.as_deref(), *sample, *neural, json);
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
@@ -353,7 +398,29 @@ pub fn run() -> Result<ExitCode> {
             format,
             min_confidence,
         } => cmd_edges(&index, format, min_confidence.into(), &mut out),
-        Command::Hook { .. } | Command::Bench { .. } | Command::Undo => {
+        Command::Search { query, top, stdin } => {
+            let search = build_search(&index)?;
+            if stdin {
+                cmd_search_stdin(&index, &search, top, &mut out)
+            } else {
+                cmd_search(
+                    &index,
+                    &search,
+                    query.as_deref().unwrap_or(""),
+                    top,
+                    json,
+                    &mut out,
+                )
+            }
+        }
+        Command::Similar { name, top } => with_decl(&index, &name, json, |d| {
+            let search = build_search(&index)?;
+            cmd_similar(&index, &search, d, top, json, &mut out)
+        }),
+        Command::Hook { .. }
+        | Command::Bench { .. }
+        | Command::BenchSearch { .. }
+        | Command::Undo => {
             unreachable!("handled above")
         }
     };
@@ -1275,6 +1342,179 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
 fn bench(path: &std::path::Path, runs: usize, json: bool) -> Result<ExitCode> {
     let report = ripple::bench::run(path, runs.max(1))
         .with_context(|| format!("cannot benchmark {}", path.display()))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", report.to_text());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One search result as JSON: where it is, its score, and why it matched.
+fn hit_json(index: &Index, h: &Hit) -> Value {
+    let r = DeclRef::of(index, h.decl);
+    let why: Vec<Value> = h
+        .matched
+        .iter()
+        .map(|m| json!({"term": m.term, "fields": m.fields.iter().map(|f| f.name()).collect::<Vec<_>>()}))
+        .collect();
+    let mut v = json!({"name": r.name, "kind": r.kind, "file": r.file, "line": r.line,
+           "score": round3(h.score), "why": why});
+    if let Some(c) = h.cosine {
+        v["cosine"] = json!(round3(c));
+    }
+    v
+}
+
+fn round3(x: f32) -> f64 {
+    (x as f64 * 1000.0).round() / 1000.0
+}
+
+/// The search index: lexical, plus the configured embedding provider's
+/// vectors (embedding only declarations the index does not hold yet).
+fn build_search(index: &Index) -> Result<SearchIndex> {
+    let opts = CorpusOptions::default();
+    let Some(cfg) = ripple::semantic::config::load(&index.root)? else {
+        return Ok(SearchIndex::build(index, opts));
+    };
+    let model = cfg.model.clone();
+    let embedder = Box::new(ripple::semantic::embed::HttpEmbedder::new(cfg));
+    let bar = embed_bar();
+    let search = SearchIndex::build_hybrid(index, opts, embedder, &bar)
+        .with_context(|| format!("cannot embed declarations with {model}"))?;
+    if let Some(n) = &search.neural
+        && n.stats.embedded > 0
+    {
+        eprintln!(
+            "ripple: embedded {} declarations with {model} ({:.0}% from the cache)",
+            n.stats.embedded,
+            n.stats.cache_hit_rate * 100.0
+        );
+    }
+    Ok(search)
+}
+
+fn embed_bar() -> Bar {
+    if !std::io::stderr().is_terminal() {
+        return Bar(None);
+    }
+    let bar =
+        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::hidden());
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "{spinner} embedding {pos}/{len} declarations {wide_bar} {eta}",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    Bar(Some(bar))
+}
+
+fn why_text(h: &Hit) -> String {
+    h.matched
+        .iter()
+        .map(|m| {
+            let fields: Vec<&str> = m.fields.iter().map(|f| f.name()).collect();
+            format!("{}({})", m.term, fields.join(","))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn print_hits(index: &Index, hits: &[Hit], out: &mut impl Write) -> Result<()> {
+    if hits.is_empty() {
+        writeln!(out, "  no match")?;
+    }
+    for h in hits {
+        let r = DeclRef::of(index, h.decl);
+        writeln!(out, "{:>7.3}  {}  {}", h.score, r.name, location(&r))?;
+        let mut why = why_text(h);
+        if let Some(c) = h.cosine {
+            why = format!("cosine {c:.3}  {why}");
+        }
+        writeln!(out, "         {why}")?;
+    }
+    Ok(())
+}
+
+fn cmd_search(
+    index: &Index,
+    search: &SearchIndex,
+    query: &str,
+    top: usize,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let hits = search.search(query, top)?;
+    if json {
+        let results: Vec<Value> = hits.iter().map(|h| hit_json(index, h)).collect();
+        print_json(out, &json!({"query": query, "results": results}))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_hits(index, &hits, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One JSON line per input line, in order, so a caller can zip queries and answers.
+fn cmd_search_stdin(
+    index: &Index,
+    search: &SearchIndex,
+    top: usize,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    for line in std::io::stdin().lines() {
+        let query = line.context("cannot read a query from standard input")?;
+        let query = query.trim_end_matches('\r');
+        let results: Vec<Value> = search
+            .search(query, top)?
+            .iter()
+            .map(|h| hit_json(index, h))
+            .collect();
+        serde_json::to_writer(&mut *out, &json!({"query": query, "results": results}))?;
+        writeln!(out)?;
+        out.flush()?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn cmd_similar(
+    index: &Index,
+    search: &SearchIndex,
+    decl: DeclId,
+    top: usize,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let hits = search.similar(index, decl, top);
+    let root = DeclRef::of(index, decl);
+    if json {
+        let results: Vec<Value> = hits.iter().map(|h| hit_json(index, h)).collect();
+        print_json(out, &json!({"root": root, "results": results}))?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(out, "similar to {} ({})", root.name, location(&root))?;
+    print_hits(index, &hits, out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn bench_search(
+    path: &std::path::Path,
+    db: Option<&std::path::Path>,
+    sample: usize,
+    neural: bool,
+    json: bool,
+) -> Result<ExitCode> {
+    let bar = progress_bar();
+    let index = Index::open_with(path, db, &bar)
+        .with_context(|| format!("cannot index {}", path.display()))?;
+    let embedder: Option<Box<dyn ripple::semantic::embed::Embedder>> = if neural {
+        let cfg = ripple::semantic::config::load(&index.root)?.context(
+            "--neural needs an embedding provider: set [search] provider and model in ripple.toml",
+        )?;
+        Some(Box::new(ripple::semantic::embed::HttpEmbedder::new(cfg)))
+    } else {
+        None
+    };
+    let report = ripple::semantic::bench::run(&index, sample, embedder, &embed_bar())?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

@@ -314,6 +314,69 @@ impl Store {
         tx.commit().map_err(err)
     }
 
+    /// The embeddings table is created on first use, so indexes built
+    /// before semantic search need no rebuild.
+    fn ensure_embeddings(&self) -> Result<(), StoreError> {
+        self.conn
+            .execute_batch(
+                "CREATE TABLE IF NOT EXISTS embeddings (
+                    space TEXT NOT NULL,
+                    hash INTEGER NOT NULL,
+                    vec BLOB NOT NULL,
+                    PRIMARY KEY (space, hash)
+                );",
+            )
+            .map_err(|e| self.err(e))
+    }
+
+    /// Every stored vector of one embedding space, by declaration body hash.
+    pub fn embeddings(&self, space: &str) -> Result<HashMap<u64, Vec<f32>>, StoreError> {
+        self.ensure_embeddings()?;
+        let mut stmt = self
+            .conn
+            .prepare("SELECT hash, vec FROM embeddings WHERE space = ?1")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map(params![space], |r| {
+                Ok((r.get::<_, i64>(0)? as u64, r.get::<_, Vec<u8>>(1)?))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let (hash, blob) = row.map_err(|e| self.err(e))?;
+            let v: Vec<f32> = blob
+                .chunks_exact(4)
+                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect();
+            out.insert(hash, v);
+        }
+        Ok(out)
+    }
+
+    pub fn put_embeddings(
+        &mut self,
+        space: &str,
+        vecs: &[(u64, Vec<f32>)],
+    ) -> Result<(), StoreError> {
+        self.ensure_embeddings()?;
+        let path = self.path.clone();
+        let err = |source| StoreError::Sqlite {
+            path: path.clone(),
+            source,
+        };
+        let tx = self.conn.transaction().map_err(err)?;
+        {
+            let mut stmt = tx
+                .prepare("INSERT OR REPLACE INTO embeddings (space, hash, vec) VALUES (?1, ?2, ?3)")
+                .map_err(err)?;
+            for (h, v) in vecs {
+                let blob: Vec<u8> = v.iter().flat_map(|x| x.to_le_bytes()).collect();
+                stmt.execute(params![space, *h as i64, blob]).map_err(err)?;
+            }
+        }
+        tx.commit().map_err(err)
+    }
+
     pub fn get_meta(&self, key: &str) -> Result<Option<String>, StoreError> {
         self.conn
             .query_row("SELECT value FROM meta WHERE key = ?1", params![key], |r| {
@@ -366,6 +429,20 @@ mod tests {
         drop(store);
         let again = Store::open_at(&path).unwrap();
         assert!(again.rebuilt_reason.is_none());
+    }
+
+    #[test]
+    fn embeddings_round_trip_per_space() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = Store::open_at(&dir.path().join("index.db")).unwrap();
+        assert!(store.embeddings("a").unwrap().is_empty());
+        store
+            .put_embeddings("a", &[(u64::MAX, vec![0.5, -1.0]), (7, vec![1.0, 0.0])])
+            .unwrap();
+        let a = store.embeddings("a").unwrap();
+        assert_eq!(a[&u64::MAX], vec![0.5, -1.0]);
+        assert_eq!(a.len(), 2);
+        assert!(store.embeddings("b").unwrap().is_empty());
     }
 
     #[test]

@@ -1,0 +1,372 @@
+//! `ripple bench-search PATH`: search quality on a held-out style set made
+//! from the repository itself, the way code-search benchmarks are made.
+//! Every docstring is stripped from the indexed text; each documented,
+//! non-test function or method whose docstring's first sentence has at
+//! least three words gives one query (that sentence), and the answer is
+//! that function. Sentences shared by several functions are dropped (no
+//! single right answer). Reports recall@1, recall@10, MRR (over the top
+//! 100) and the indexing and query speed.
+
+use std::time::Instant;
+
+use serde::Serialize;
+
+use super::SearchIndex;
+use super::corpus::{self, CorpusOptions};
+use super::embed::{EmbedError, Embedder};
+use super::terms;
+use super::vectors::{EmbedStats, VectorError};
+use crate::index::{Index, Progress};
+use crate::model::DeclKind;
+use crate::resolve::DeclId;
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Query {
+    pub text: String,
+    pub answer: DeclId,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub ranker: String,
+    pub declarations: usize,
+    pub candidate_queries: usize,
+    pub queries: usize,
+    pub recall_at_1: f64,
+    pub recall_at_10: f64,
+    pub mrr: f64,
+    pub index_ms: f64,
+    pub declarations_per_second: f64,
+    pub query_median_ms: f64,
+    pub query_p95_ms: f64,
+    /// Up to 10 queries whose answer was not in the top 10, for inspection.
+    pub misses: Vec<Miss>,
+    /// With a provider: how many vectors came from the cache.
+    pub embedding: Option<EmbedStats>,
+    pub neural: Option<Box<Report>>,
+    pub hybrid: Option<Box<Report>>,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Miss {
+    pub query: String,
+    pub answer: String,
+    pub rank: Option<usize>,
+    pub top: String,
+}
+
+/// The first sentence of a docstring, on one line.
+pub fn first_sentence(doc: &str) -> String {
+    let para = doc.split("\n\n").next().unwrap_or("");
+    let flat = para.split_whitespace().collect::<Vec<_>>().join(" ");
+    match flat.find(". ") {
+        Some(p) => flat[..=p].to_owned(),
+        None => flat,
+    }
+}
+
+/// The benchmark queries of a repository, in DeclId order.
+pub fn queries(index: &Index) -> Vec<Query> {
+    let mut by_text: std::collections::HashMap<String, Vec<DeclId>> = Default::default();
+    for (i, d) in index.res.decls.iter().enumerate() {
+        if !matches!(d.kind, DeclKind::Function | DeclKind::Method) || d.is_test {
+            continue;
+        }
+        let Some(file) = index.file_of(i as DeclId) else {
+            continue;
+        };
+        if corpus::is_test_path(&file.path) {
+            continue;
+        }
+        let Some(doc) = index.local_decl(i as DeclId).and_then(|l| l.doc.as_ref()) else {
+            continue;
+        };
+        let sentence = first_sentence(doc);
+        let words = sentence
+            .split_whitespace()
+            .filter(|w| w.chars().any(char::is_alphabetic))
+            .count();
+        if words < 3 || terms::terms_of(&sentence).is_empty() {
+            continue;
+        }
+        by_text
+            .entry(sentence.to_lowercase())
+            .or_default()
+            .push(i as DeclId);
+    }
+    let mut out: Vec<Query> = by_text
+        .into_iter()
+        .filter(|(_, ids)| ids.len() == 1)
+        .map(|(_, ids)| {
+            let doc = index
+                .local_decl(ids[0])
+                .and_then(|l| l.doc.as_deref())
+                .unwrap_or("");
+            Query {
+                text: first_sentence(doc),
+                answer: ids[0],
+            }
+        })
+        .collect();
+    out.sort_by_key(|q| q.answer);
+    out
+}
+
+/// Every `len / sample`-th query, so a sample spreads over the repository.
+pub fn sample(all: &[Query], sample: usize) -> Vec<Query> {
+    if sample == 0 || all.len() <= sample {
+        return all.to_vec();
+    }
+    let step = all.len() as f64 / sample as f64;
+    (0..sample)
+        .map(|i| all[(i as f64 * step) as usize].clone())
+        .collect()
+}
+
+/// Measure the lexical ranker, and with `embedder` also the neural ranker
+/// alone and the fused ranking.
+pub fn run(
+    index: &Index,
+    sample_size: usize,
+    embedder: Option<Box<dyn Embedder>>,
+    progress: &dyn Progress,
+) -> Result<Report, VectorError> {
+    let all = queries(index);
+    let qs = sample(&all, sample_size);
+    let opts = CorpusOptions {
+        strip_docstrings: true,
+    };
+    let t = Instant::now();
+    let docs = corpus::documents(index, opts);
+    let read_ms = t.elapsed().as_secs_f64() * 1000.0;
+    tune(index, &docs, &qs);
+    let mut search = SearchIndex::from_documents(&docs, read_ms);
+    let mut report = evaluate(index, &search, &qs, all.len(), Ranker::Lexical)?;
+    if let Some(embedder) = embedder {
+        let stats = search
+            .attach(index, &docs, embedder, opts, progress)?
+            .clone();
+        report.neural = Some(Box::new(evaluate(
+            index,
+            &search,
+            &qs,
+            all.len(),
+            Ranker::Neural,
+        )?));
+        report.hybrid = Some(Box::new(evaluate(
+            index,
+            &search,
+            &qs,
+            all.len(),
+            Ranker::Hybrid,
+        )?));
+        report.embedding = Some(stats);
+    }
+    Ok(report)
+}
+
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Ranker {
+    Lexical,
+    Neural,
+    Hybrid,
+}
+
+pub fn evaluate(
+    index: &Index,
+    search: &SearchIndex,
+    qs: &[Query],
+    candidates: usize,
+    ranker: Ranker,
+) -> Result<Report, EmbedError> {
+    let mut times = Vec::with_capacity(qs.len());
+    let (mut r1, mut r10, mut mrr) = (0usize, 0usize, 0f64);
+    let mut misses = Vec::new();
+    for q in qs {
+        let t = Instant::now();
+        let hits: Vec<DeclId> = match (ranker, &search.neural) {
+            (Ranker::Neural, Some(n)) => {
+                let v = n.embedder.embed(std::slice::from_ref(&q.text))?;
+                n.vectors
+                    .nearest(&v[0], 100, None)
+                    .into_iter()
+                    .map(|x| x.0)
+                    .collect()
+            }
+            (Ranker::Lexical, _) => search
+                .lexical
+                .search(&q.text, 100)
+                .into_iter()
+                .map(|h| h.decl)
+                .collect(),
+            _ => search
+                .search(&q.text, 100)?
+                .into_iter()
+                .map(|h| h.decl)
+                .collect(),
+        };
+        times.push(t.elapsed().as_secs_f64() * 1000.0);
+        let rank = hits.iter().position(|&h| h == q.answer);
+        if let Some(r) = rank {
+            mrr += 1.0 / (r as f64 + 1.0);
+            if r == 0 {
+                r1 += 1;
+            }
+            if r < 10 {
+                r10 += 1;
+            }
+        }
+        if rank.is_none_or(|r| r >= 10) && misses.len() < 10 {
+            misses.push(Miss {
+                query: q.text.clone(),
+                answer: index.res.decls[q.answer as usize].name.clone(),
+                rank: rank.map(|r| r + 1),
+                top: hits
+                    .first()
+                    .map(|&h| index.res.decls[h as usize].name.clone())
+                    .unwrap_or_default(),
+            });
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let pct = |p: f64| {
+        times
+            .get(((times.len() as f64 - 1.0) * p).round() as usize)
+            .copied()
+            .unwrap_or(0.0)
+    };
+    let n = qs.len().max(1) as f64;
+    let s = &search.stats;
+    Ok(Report {
+        ranker: format!("{ranker:?}").to_lowercase(),
+        declarations: s.declarations,
+        candidate_queries: candidates,
+        queries: qs.len(),
+        recall_at_1: r1 as f64 / n,
+        recall_at_10: r10 as f64 / n,
+        mrr: mrr / n,
+        index_ms: s.read_ms + s.index_ms,
+        declarations_per_second: s.per_second(),
+        query_median_ms: pct(0.5),
+        query_p95_ms: pct(0.95),
+        misses,
+        embedding: None,
+        neural: None,
+        hybrid: None,
+    })
+}
+
+impl Report {
+    pub fn to_text(&self) -> String {
+        let mut s = format!(
+            "[{}] {} declarations indexed in {:.0} ms ({:.0}/s)\n\
+             {} queries (of {} candidates): recall@1 {:.1}%  recall@10 {:.1}%  MRR {:.3}\n\
+             query time: median {:.2} ms, p95 {:.2} ms\n",
+            self.ranker,
+            self.declarations,
+            self.index_ms,
+            self.declarations_per_second,
+            self.queries,
+            self.candidate_queries,
+            self.recall_at_1 * 100.0,
+            self.recall_at_10 * 100.0,
+            self.mrr,
+            self.query_median_ms,
+            self.query_p95_ms,
+        );
+        for m in &self.misses {
+            s.push_str(&format!(
+                "  miss: {:?} → {} (rank {}), top: {}\n",
+                m.query,
+                m.answer,
+                m.rank.map(|r| r.to_string()).unwrap_or("-".into()),
+                m.top
+            ));
+        }
+        if let Some(e) = &self.embedding {
+            s.push_str(&format!(
+                "embeddings: {} declarations, {} from the cache ({:.0}%), {} embedded\n",
+                e.declarations,
+                e.cached,
+                e.cache_hit_rate * 100.0,
+                e.embedded
+            ));
+        }
+        for r in [&self.neural, &self.hybrid].into_iter().flatten() {
+            s.push_str(&r.to_text());
+        }
+        s
+    }
+}
+
+/// Parameter search for development: `RIPPLE_BENCH_PARAMS` holds configs
+/// separated by `|`, each `w_name,w_path,w_sig,w_doc,w_body;b…;k1;test_prior;name_coverage`,
+/// and each is evaluated on the same queries (to stderr).
+fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
+    let Ok(spec) = std::env::var("RIPPLE_BENCH_PARAMS") else {
+        return;
+    };
+    for config in spec.split('|') {
+        let parts: Vec<Vec<f32>> = config
+            .split(';')
+            .map(|p| p.split(',').filter_map(|x| x.trim().parse().ok()).collect())
+            .collect();
+        let mut params = super::lexical::Params::default();
+        if let Some(w) = parts.first().filter(|w| w.len() == 5) {
+            params.weight.copy_from_slice(w);
+        }
+        if let Some(b) = parts.get(1).filter(|b| b.len() == 5) {
+            params.b.copy_from_slice(b);
+        }
+        if let Some(k) = parts.get(2).and_then(|k| k.first()) {
+            params.k1 = *k;
+        }
+        if let Some(t) = parts.get(3).and_then(|t| t.first()) {
+            params.test_prior = *t;
+        }
+        if let Some(a) = parts.get(4).and_then(|a| a.first()) {
+            params.name_coverage = *a;
+        }
+        let search = SearchIndex {
+            lexical: super::lexical::LexicalIndex::build(docs, params),
+            neural: None,
+            stats: Default::default(),
+        };
+        if let Ok(r) = evaluate(index, &search, qs, qs.len(), Ranker::Lexical) {
+            eprintln!(
+                "{config}: r@1 {:.1} r@10 {:.1} mrr {:.3}",
+                r.recall_at_1 * 100.0,
+                r.recall_at_10 * 100.0,
+                r.mrr
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn first_sentences_stop_at_a_period_or_a_blank_line() {
+        assert_eq!(
+            first_sentence("Return the sum.  More text.\n\nDetails."),
+            "Return the sum."
+        );
+        assert_eq!(
+            first_sentence("Parse a header\nthat spans lines\n\nArgs: x"),
+            "Parse a header that spans lines"
+        );
+        assert_eq!(
+            first_sentence("Use os.path.join. Then x."),
+            "Use os.path.join."
+        );
+    }
+
+    #[test]
+    fn test_code_is_recognised_by_its_path() {
+        assert!(corpus::is_test_path("Lib/test/test_os.py"));
+        assert!(corpus::is_test_path("idlelib/idle_test/x.py"));
+        assert!(!corpus::is_test_path("email/header.py"));
+    }
+}

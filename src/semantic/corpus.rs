@@ -1,0 +1,391 @@
+//! The search unit is the declaration. This module turns each searchable
+//! declaration of an [`Index`] into its fields — name, path, signature,
+//! doc (docstring, doc comment and the comments in its body) and body
+//! (code and string literals) — reading the body from the file by the
+//! declaration's byte span.
+//!
+//! Comments go with the docstring, not the code, because both are prose:
+//! that is what keeps undocumented-but-commented code findable by a
+//! question in English. A class's body excludes its methods (they are
+//! documents of their own) but lists their signatures.
+
+use rayon::prelude::*;
+
+use crate::index::Index;
+use crate::model::{DeclKind, Lang};
+use crate::resolve::DeclId;
+
+/// The fields a declaration is indexed under, in [`Field::ALL`] order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Field {
+    Name = 0,
+    Path = 1,
+    Signature = 2,
+    Doc = 3,
+    Body = 4,
+}
+
+impl Field {
+    pub const ALL: [Field; 5] = [
+        Field::Name,
+        Field::Path,
+        Field::Signature,
+        Field::Doc,
+        Field::Body,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Field::Name => "name",
+            Field::Path => "path",
+            Field::Signature => "signature",
+            Field::Doc => "doc",
+            Field::Body => "body",
+        }
+    }
+}
+
+/// How to read declarations into documents.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CorpusOptions {
+    /// Leave every docstring out (doc field and body): the held-out setting
+    /// of the benchmark, where queries are the removed docstrings.
+    pub strip_docstrings: bool,
+}
+
+/// One declaration's text, field by field.
+#[derive(Debug, Clone, Default)]
+pub struct DocText {
+    pub decl: DeclId,
+    pub fields: [String; 5],
+    /// Declared in test code (a test file or a test function).
+    pub in_tests: bool,
+}
+
+/// Whether a file is test code: pytest/unittest conventions, Go's
+/// `_test.go`, and test directories such as `idle_test`.
+pub fn is_test_path(path: &str) -> bool {
+    crate::lang::python::is_test_path(path)
+        || path.ends_with("_test.go")
+        || path
+            .split('/')
+            .any(|c| c.ends_with("_test") || c == "testdata")
+}
+
+/// Declarations worth a search result: named code, not lambdas or
+/// anonymous closures (their text is part of the enclosing function).
+pub fn is_searchable(kind: DeclKind) -> bool {
+    !matches!(kind, DeclKind::Lambda | DeclKind::Closure)
+}
+
+/// The searchable declarations of `index` and their text, in DeclId order.
+/// Files are read once each, in parallel.
+pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
+    let res = &index.res;
+    let per_file: Vec<Vec<DocText>> = (0..index.files.len())
+        .into_par_iter()
+        .map(|fi| {
+            let base = res.file_base[fi] as usize;
+            let count = index.files[fi].facts.decls.len();
+            let ids: Vec<DeclId> = (base..base + count)
+                .filter(|&d| is_searchable(res.decls[d].kind))
+                .map(|d| d as DeclId)
+                .collect();
+            if ids.is_empty() {
+                return Vec::new();
+            }
+            let source = std::fs::read(index.root.join(&index.files[fi].path)).unwrap_or_default();
+            ids.into_iter()
+                .map(|d| document(index, d, &source, opts))
+                .collect()
+        })
+        .collect();
+    per_file.into_iter().flatten().collect()
+}
+
+/// The text of one declaration, reading its file.
+pub fn document_of(index: &Index, decl: DeclId, opts: CorpusOptions) -> Option<DocText> {
+    let f = index.file_of(decl)?;
+    let source = std::fs::read(index.root.join(&f.path)).ok()?;
+    Some(document(index, decl, &source, opts))
+}
+
+/// The part of a qualified name after its module: `Class.method`, `Func`.
+pub fn short_name(name: &str) -> &str {
+    let n = name.trim_end_matches(')');
+    n.rsplit(['.', '/']).next().unwrap_or(n)
+}
+
+fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> DocText {
+    let d = &index.res.decls[decl as usize];
+    let local = index.local_decl(decl);
+    let path = index.file_of(decl).map(|f| f.path.as_str()).unwrap_or("");
+    let short = short_name(&d.name);
+    let mut doc = DocText {
+        decl,
+        ..Default::default()
+    };
+    doc.fields[Field::Name as usize] = short.to_owned();
+    doc.in_tests = d.is_test || is_test_path(path);
+    let qualifier = d.name.strip_suffix(short).unwrap_or(&d.name);
+    doc.fields[Field::Path as usize] = format!("{qualifier} {}", path.trim_end_matches(".py"));
+    if let Some(l) = local {
+        doc.fields[Field::Signature as usize] = code_only(&l.signature, d.lang);
+        if !opts.strip_docstrings
+            && let Some(text) = &l.doc
+        {
+            doc.fields[Field::Doc as usize] = text.clone();
+        }
+    }
+    if matches!(d.kind, DeclKind::Module | DeclKind::Package) {
+        // A module's body is its whole file: every word would match it.
+        return doc;
+    }
+    let span = d.span;
+    let (start, end) = (
+        (span.start_byte as usize).min(source.len()),
+        (span.end_byte as usize).min(source.len()),
+    );
+    // A class's methods are documents of their own: cut them out of the
+    // class body, keeping their signatures.
+    let mut pieces: Vec<(usize, usize)> = vec![(start, end)];
+    if d.kind.is_type() {
+        let file = &index.files[d.file.unwrap_or(0) as usize];
+        let mut holes: Vec<(usize, usize)> = Vec::new();
+        for c in &file.facts.decls {
+            if c.parent == Some(d.local) && is_searchable(c.kind) {
+                holes.push((c.span.start_byte as usize, c.span.end_byte as usize));
+                let sig = &mut doc.fields[Field::Signature as usize];
+                sig.push('\n');
+                sig.push_str(&c.signature);
+            }
+        }
+        holes.sort();
+        pieces.clear();
+        let mut at = start;
+        for (hs, he) in holes {
+            if hs > at {
+                pieces.push((at, hs.min(end)));
+            }
+            at = at.max(he);
+        }
+        if at < end {
+            pieces.push((at, end));
+        }
+    }
+    let lang = d.lang;
+    for (s, e) in pieces {
+        let text = String::from_utf8_lossy(&source[s..e]);
+        split_code(&text, lang, |kind, piece| {
+            let field = match kind {
+                Segment::Code | Segment::String => Field::Body,
+                Segment::Comment => Field::Doc,
+                // The declaration's own docstring is the doc field already;
+                // a nested one belongs to the nested declaration's document.
+                Segment::Docstring => return,
+            };
+            let buf = &mut doc.fields[field as usize];
+            buf.push(' ');
+            buf.push_str(piece);
+        });
+    }
+    doc
+}
+
+/// A Python signature runs to the first statement of the body, so it can
+/// end with the comments above it; those are prose, counted in the doc field.
+fn code_only(text: &str, lang: Lang) -> String {
+    if !text.contains('#') && !text.contains("//") {
+        return text.to_owned();
+    }
+    let mut out = String::with_capacity(text.len());
+    split_code(text, lang, |kind, piece| {
+        if kind != Segment::Comment {
+            out.push_str(piece);
+        }
+    });
+    out
+}
+
+/// What a stretch of source text is, for routing it to a field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Segment {
+    Code,
+    Comment,
+    String,
+    /// A string literal standing alone as the first statement of a block
+    /// (Python): a docstring, prose rather than data.
+    Docstring,
+}
+
+/// Split source text into code, comments and string literals, without a
+/// parser: the scan is linear and never fails on odd input.
+pub fn split_code(text: &str, lang: Lang, mut f: impl FnMut(Segment, &str)) {
+    let b = text.as_bytes();
+    let n = b.len();
+    let mut i = 0;
+    let mut code_start = 0;
+    // Python: a string opening the first logical line after a line that
+    // ends with `:` is a docstring. `depth` tracks brackets so `:` inside
+    // annotations and slices does not count.
+    let mut depth: i32 = 0;
+    let mut after_colon = false;
+    let mut line_has_code = false;
+    let mut last_code_byte = b'\n';
+    macro_rules! flush {
+        ($upto:expr) => {
+            if $upto > code_start {
+                f(Segment::Code, &text[code_start..$upto]);
+            }
+        };
+    }
+    while i < n {
+        let c = b[i];
+        let line_comment = match lang {
+            Lang::Python => c == b'#',
+            Lang::Go => c == b'/' && b.get(i + 1) == Some(&b'/'),
+        };
+        if line_comment {
+            flush!(i);
+            let end = line_end(b, i);
+            f(Segment::Comment, &text[i..end]);
+            i = end;
+            code_start = i;
+        } else if lang == Lang::Go && c == b'/' && b.get(i + 1) == Some(&b'*') {
+            flush!(i);
+            let end = text[i + 2..].find("*/").map(|p| i + 4 + p).unwrap_or(n);
+            f(Segment::Comment, &text[i..end]);
+            i = end;
+            code_start = i;
+        } else if c == b'"' || c == b'\'' || (lang == Lang::Go && c == b'`') {
+            // Python string prefixes (`r`, `b`, `f`…) stay with the code;
+            // one letter is never a term anyway.
+            flush!(i);
+            let end = string_end(b, i, lang);
+            let is_doc = lang == Lang::Python && after_colon && !line_has_code;
+            let kind = if is_doc {
+                Segment::Docstring
+            } else {
+                Segment::String
+            };
+            f(kind, &text[i..end]);
+            i = end;
+            code_start = i;
+            line_has_code = true;
+            after_colon = false;
+            last_code_byte = b'"';
+        } else {
+            match c {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => depth -= 1,
+                _ => {}
+            }
+            if c == b'\n' {
+                // A logical line ends at a newline outside brackets.
+                if depth <= 0 && line_has_code {
+                    after_colon = last_code_byte == b':';
+                    line_has_code = false;
+                }
+            } else if !c.is_ascii_whitespace() && c != b'\\' {
+                line_has_code = true;
+                last_code_byte = c;
+            }
+            i += 1;
+        }
+    }
+    flush!(n);
+}
+
+fn line_end(b: &[u8], from: usize) -> usize {
+    b[from..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map(|p| from + p)
+        .unwrap_or(b.len())
+}
+
+/// The end (exclusive) of the string literal opening at `i`.
+fn string_end(b: &[u8], i: usize, lang: Lang) -> usize {
+    let n = b.len();
+    let q = b[i];
+    if lang == Lang::Go && q == b'`' {
+        return b[i + 1..]
+            .iter()
+            .position(|&c| c == b'`')
+            .map(|p| i + 1 + p + 1)
+            .unwrap_or(n);
+    }
+    let triple = lang == Lang::Python && i + 2 < n && b[i + 1] == q && b[i + 2] == q;
+    if triple {
+        let mut j = i + 3;
+        while j + 2 < n {
+            if b[j] == b'\\' {
+                j += 2;
+                continue;
+            }
+            if b[j] == q && b[j + 1] == q && b[j + 2] == q {
+                return j + 3;
+            }
+            j += 1;
+        }
+        return n;
+    }
+    let mut j = i + 1;
+    while j < n {
+        match b[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            c if c == q => return j + 1,
+            _ => j += 1,
+        }
+    }
+    n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn segments(text: &str, lang: Lang) -> Vec<(Segment, String)> {
+        let mut out = Vec::new();
+        split_code(text, lang, |k, s| out.push((k, s.trim().to_owned())));
+        out.retain(|(_, s)| !s.is_empty());
+        out
+    }
+
+    #[test]
+    fn python_docstrings_comments_and_strings_are_told_apart() {
+        let src = "def f(a: dict[str, int]) -> int:\n    # why\n    \"\"\"Doc.\"\"\"\n    x = 'lit'  # note\n    def g():\n        '''Inner.'''\n    return x\n";
+        let segs = segments(src, Lang::Python);
+        let kinds = |k: Segment| -> Vec<String> {
+            segs.iter()
+                .filter(|s| s.0 == k)
+                .map(|s| s.1.clone())
+                .collect()
+        };
+        assert_eq!(
+            kinds(Segment::Docstring),
+            ["\"\"\"Doc.\"\"\"", "'''Inner.'''"]
+        );
+        assert_eq!(kinds(Segment::Comment), ["# why", "# note"]);
+        assert_eq!(kinds(Segment::String), ["'lit'"]);
+        assert!(kinds(Segment::Code).iter().any(|c| c.contains("return x")));
+    }
+
+    #[test]
+    fn go_comments_and_raw_strings() {
+        let src =
+            "func F() string {\n\t// line\n\t/* block */\n\treturn `raw // not a comment`\n}\n";
+        let segs = segments(src, Lang::Go);
+        let comments: Vec<&str> = segs
+            .iter()
+            .filter(|s| s.0 == Segment::Comment)
+            .map(|s| s.1.as_str())
+            .collect();
+        assert_eq!(comments, ["// line", "/* block */"]);
+        assert!(
+            segs.iter()
+                .any(|s| s.0 == Segment::String && s.1.contains("not a comment"))
+        );
+    }
+}

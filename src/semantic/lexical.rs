@@ -1,0 +1,580 @@
+//! The offline ranker: BM25F over declaration fields.
+//!
+//! BM25F (Robertson et al., "Simple BM25 extension to multiple weighted
+//! fields", 2004) combines a term's frequencies across fields *before* the
+//! saturation curve, each field weighted and normalised by its own length,
+//! so a term in a short name counts more than the same term once in a long
+//! body, and a term repeated in ten fields still saturates like one.
+//!
+//! The postings store that combined, normalised frequency (computed once
+//! at build time) plus a bit per field for "why", so a query only sums
+//! `idf × tf / (tf + k1)` over each term's postings: a few milliseconds on
+//! 100k declarations.
+//!
+//! Compound identifiers written as one word (`readline`, `getattr`,
+//! `startswith`) are also counted as two parts the repository itself uses
+//! on their own, learned from its vocabulary. Test code is demoted, and a
+//! query that covers a declaration's whole name lifts it.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+
+use super::corpus::{DocText, Field};
+use super::terms;
+use crate::resolve::DeclId;
+
+/// Field weights and length normalisation, tuned on the benchmark
+/// (`ripple bench-search`): the name says most about what code does, then
+/// the prose around it, then the signature, the module path and the body.
+#[derive(Debug, Clone, Copy)]
+pub struct Params {
+    pub weight: [f32; 5],
+    pub b: [f32; 5],
+    pub k1: f32,
+    /// Score factor for declarations in test code: a test names the code it
+    /// exercises, so without this it outranks that code for the same words.
+    pub test_prior: f32,
+    /// Bonus for covering a declaration's whole name: `α × matched / all`
+    /// of its name terms. A name is a summary; a query that restates all
+    /// of it is about that declaration, not one that merely uses the words.
+    pub name_coverage: f32,
+}
+
+impl Default for Params {
+    fn default() -> Self {
+        Params {
+            weight: [5.0, 1.5, 2.0, 2.0, 1.0],
+            b: [0.5, 0.5, 0.6, 0.7, 0.75],
+            k1: 2.0,
+            test_prior: 0.5,
+            name_coverage: 0.3,
+        }
+    }
+}
+
+pub type TermId = u32;
+
+/// One query term and what it matched.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TermMatch {
+    pub term: String,
+    pub fields: Vec<Field>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Hit {
+    pub decl: DeclId,
+    pub score: f32,
+    pub matched: Vec<TermMatch>,
+    /// Cosine similarity to the query, when a neural ranker took part.
+    pub cosine: Option<f32>,
+}
+
+/// An in-memory inverted index over declaration documents.
+pub struct LexicalIndex {
+    params: Params,
+    /// DeclId of each document.
+    decls: Vec<DeclId>,
+    doc_of_decl: FxHashMap<DeclId, u32>,
+    dict: FxHashMap<String, TermId>,
+    /// The text of each term, by TermId.
+    term_text: Vec<String>,
+    /// Parts of one-word compounds (`readline` → `read`, `line`).
+    compounds: FxHashMap<TermId, Vec<TermId>>,
+    /// Postings of term t: `offsets[t]..offsets[t+1]` into the three arrays.
+    offsets: Vec<u32>,
+    post_doc: Vec<u32>,
+    post_tf: Vec<f32>,
+    post_fields: Vec<u8>,
+    /// Score factor of each document.
+    prior: Vec<f32>,
+    /// Distinct terms in each document's name.
+    name_len: Vec<u8>,
+}
+
+/// (term text, field, count) of one document, before interning.
+type StringCount = (String, u8, u16);
+
+/// One document as term counts per field, before the corpus statistics exist.
+struct Counted {
+    /// (term, field, count), sorted by term.
+    terms: Vec<(TermId, u8, u16)>,
+    lens: [u32; 5],
+}
+
+impl LexicalIndex {
+    pub fn build(docs: &[DocText], params: Params) -> LexicalIndex {
+        // Tokenize in parallel into per-document string counts, then intern
+        // sequentially (the dictionary is shared).
+        let tokenized: Vec<(Vec<StringCount>, [u32; 5])> = docs
+            .par_iter()
+            .map(|d| {
+                let mut counts: FxHashMap<(String, u8), u16> = FxHashMap::default();
+                let mut lens = [0u32; 5];
+                for f in Field::ALL {
+                    terms::terms(&d.fields[f as usize], |t| {
+                        lens[f as usize] += 1;
+                        let c = counts.entry((t, f as u8)).or_default();
+                        *c = c.saturating_add(1);
+                    });
+                }
+                (
+                    counts.into_iter().map(|((t, f), c)| (t, f, c)).collect(),
+                    lens,
+                )
+            })
+            .collect();
+        let mut dict: FxHashMap<String, TermId> = FxHashMap::default();
+        let mut counted: Vec<Counted> = Vec::with_capacity(docs.len());
+        for (list, lens) in tokenized {
+            let mut terms: Vec<(TermId, u8, u16)> = list
+                .into_iter()
+                .map(|(t, f, c)| {
+                    let next = dict.len() as TermId;
+                    (*dict.entry(t).or_insert(next), f, c)
+                })
+                .collect();
+            terms.sort_unstable();
+            counted.push(Counted { terms, lens });
+        }
+        let n_terms = dict.len();
+        let mut term_text = vec![String::new(); n_terms];
+        for (s, &id) in &dict {
+            term_text[id as usize] = s.clone();
+        }
+        let compounds = compound_parts(&dict, &counted);
+
+        let n = docs.len().max(1) as f32;
+        let mut avg = [0f32; 5];
+        for c in &counted {
+            for (a, len) in avg.iter_mut().zip(c.lens) {
+                *a += len as f32;
+            }
+        }
+        for a in &mut avg {
+            *a = (*a / n).max(1.0);
+        }
+
+        // Combined, normalised frequencies per (doc, term).
+        let mut df = vec![0u32; n_terms];
+        let per_doc: Vec<Vec<(TermId, f32, u8)>> = counted
+            .par_iter()
+            .map(|c| {
+                let norm: [f32; 5] = std::array::from_fn(|f| {
+                    params.weight[f] / (1.0 - params.b[f] + params.b[f] * c.lens[f] as f32 / avg[f])
+                });
+                let mut out: Vec<(TermId, f32, u8)> = Vec::new();
+                let mut add = |t: TermId, w: f32, f: u8| match out.last_mut() {
+                    Some(last) if last.0 == t => {
+                        last.1 += w;
+                        last.2 |= 1 << f;
+                    }
+                    _ => out.push((t, w, 1 << f)),
+                };
+                for &(t, f, cnt) in &c.terms {
+                    add(t, cnt as f32 * norm[f as usize], f);
+                }
+                // A compound also counts, at half weight, as its parts.
+                let mut extra: Vec<(TermId, f32, u8)> = Vec::new();
+                for &(t, f, cnt) in &c.terms {
+                    if let Some(parts) = compounds.get(&t) {
+                        for &p in parts {
+                            extra.push((p, 0.5 * cnt as f32 * norm[f as usize], 1 << f));
+                        }
+                    }
+                }
+                if !extra.is_empty() {
+                    out.extend(extra);
+                    out.sort_unstable_by_key(|x| x.0);
+                    out.dedup_by(|a, b| {
+                        if a.0 == b.0 {
+                            b.1 += a.1;
+                            b.2 |= a.2;
+                            true
+                        } else {
+                            false
+                        }
+                    });
+                }
+                out
+            })
+            .collect();
+        for d in &per_doc {
+            for &(t, _, _) in d {
+                df[t as usize] += 1;
+            }
+        }
+        let mut offsets = Vec::with_capacity(n_terms + 1);
+        let mut acc = 0u32;
+        offsets.push(0);
+        for &x in &df {
+            acc += x;
+            offsets.push(acc);
+        }
+        let total = acc as usize;
+        let mut post_doc = vec![0u32; total];
+        let mut post_tf = vec![0f32; total];
+        let mut post_fields = vec![0u8; total];
+        let mut fill: Vec<u32> = offsets[..n_terms].to_vec();
+        for (doc, d) in per_doc.iter().enumerate() {
+            for &(t, w, fields) in d {
+                let at = fill[t as usize] as usize;
+                post_doc[at] = doc as u32;
+                post_tf[at] = w;
+                post_fields[at] = fields;
+                fill[t as usize] += 1;
+            }
+        }
+        let decls: Vec<DeclId> = docs.iter().map(|d| d.decl).collect();
+        let doc_of_decl = decls
+            .iter()
+            .enumerate()
+            .map(|(i, &d)| (d, i as u32))
+            .collect();
+        let prior = docs
+            .iter()
+            .map(|d| if d.in_tests { params.test_prior } else { 1.0 })
+            .collect();
+        let name_len = counted
+            .iter()
+            .map(|c| {
+                c.terms
+                    .iter()
+                    .filter(|t| t.1 == Field::Name as u8)
+                    .count()
+                    .min(255) as u8
+            })
+            .collect();
+        LexicalIndex {
+            params,
+            prior,
+            name_len,
+            decls,
+            doc_of_decl,
+            dict,
+            term_text,
+            compounds,
+            offsets,
+            post_doc,
+            post_tf,
+            post_fields,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.decls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.decls.is_empty()
+    }
+
+    pub fn contains(&self, decl: DeclId) -> bool {
+        self.doc_of_decl.contains_key(&decl)
+    }
+
+    fn df(&self, t: TermId) -> u32 {
+        self.offsets[t as usize + 1] - self.offsets[t as usize]
+    }
+
+    fn idf(&self, t: TermId) -> f32 {
+        let n = self.decls.len() as f32;
+        let df = self.df(t) as f32;
+        (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
+    }
+
+    /// The weighted terms of a prose or code query: each known term once
+    /// (repeats add weight), compounds also as their parts.
+    pub fn query_terms(&self, query: &str) -> Vec<(TermId, f32)> {
+        let mut out: Vec<(TermId, f32)> = Vec::new();
+        let mut add = |t: TermId, w: f32| match out.iter_mut().find(|x| x.0 == t) {
+            Some(x) => x.1 += w,
+            None => out.push((t, w)),
+        };
+        terms::terms(query, |t| {
+            if let Some(&id) = self.dict.get(&t) {
+                add(id, 1.0);
+                if let Some(parts) = self.compounds.get(&id) {
+                    for &p in parts {
+                        add(p, 0.5);
+                    }
+                }
+            }
+        });
+        out
+    }
+
+    /// Score every document for weighted terms; the best `k` (excluding
+    /// `skip`), best first.
+    pub fn rank(&self, query: &[(TermId, f32)], k: usize, skip: Option<DeclId>) -> Vec<(u32, f32)> {
+        let mut acc = vec![0f32; self.decls.len()];
+        let mut in_name = vec![0u8; self.decls.len()];
+        let k1 = self.params.k1;
+        for &(t, w) in query {
+            let idf = self.idf(t) * w;
+            let (a, b) = (
+                self.offsets[t as usize] as usize,
+                self.offsets[t as usize + 1] as usize,
+            );
+            for i in a..b {
+                let tf = self.post_tf[i];
+                let doc = self.post_doc[i] as usize;
+                acc[doc] += idf * tf * (k1 + 1.0) / (tf + k1);
+                // Only whole query terms count towards covering a name.
+                if w >= 1.0 {
+                    in_name[doc] = in_name[doc].saturating_add(self.post_fields[i] & 1);
+                }
+            }
+        }
+        let alpha = self.params.name_coverage;
+        for (i, a) in acc.iter_mut().enumerate() {
+            let cover = match self.name_len[i] {
+                0 => 0.0,
+                n => (in_name[i] as f32 / n as f32).min(1.0),
+            };
+            *a *= self.prior[i] * (1.0 + alpha * cover);
+        }
+        if let Some(s) = skip.and_then(|d| self.doc_of_decl.get(&d)) {
+            acc[*s as usize] = 0.0;
+        }
+        top_k(&acc, k)
+    }
+
+    /// Search with prose or code.
+    pub fn search(&self, query: &str, k: usize) -> Vec<Hit> {
+        let q = self.query_terms(query);
+        if q.is_empty() {
+            return Vec::new();
+        }
+        let ranked = self.rank(&q, k, None);
+        ranked
+            .into_iter()
+            .map(|(doc, score)| Hit {
+                decl: self.decls[doc as usize],
+                score,
+                matched: self.explain(doc, &q),
+                cosine: None,
+            })
+            .collect()
+    }
+
+    /// Which of `query`'s terms a declaration matched, and in which fields.
+    pub fn explain_decl(&self, decl: DeclId, query: &[(TermId, f32)]) -> Vec<TermMatch> {
+        match self.doc_of_decl.get(&decl) {
+            Some(&doc) => self.explain(doc, query),
+            None => Vec::new(),
+        }
+    }
+
+    /// Which query terms a document matched, and in which fields.
+    fn explain(&self, doc: u32, query: &[(TermId, f32)]) -> Vec<TermMatch> {
+        let mut out = Vec::new();
+        for &(t, _) in query {
+            let (a, b) = (
+                self.offsets[t as usize] as usize,
+                self.offsets[t as usize + 1] as usize,
+            );
+            if let Ok(i) = self.post_doc[a..b].binary_search(&doc) {
+                let bits = self.post_fields[a + i];
+                out.push(TermMatch {
+                    term: self.term_text[t as usize].clone(),
+                    fields: Field::ALL
+                        .into_iter()
+                        .filter(|f| bits & (1 << *f as u8) != 0)
+                        .collect(),
+                });
+            }
+        }
+        out
+    }
+
+    /// Declarations most like `doc` (its most distinctive terms as the
+    /// query), excluding itself.
+    pub fn similar(&self, doc: &DocText, k: usize) -> Vec<Hit> {
+        let mut counts: FxHashMap<TermId, f32> = FxHashMap::default();
+        for f in [Field::Name, Field::Signature, Field::Doc, Field::Body] {
+            terms::terms(&doc.fields[f as usize], |t| {
+                if let Some(&id) = self.dict.get(&t) {
+                    *counts.entry(id).or_default() += 1.0;
+                }
+            });
+        }
+        // tf-idf picks the terms that say what this code is about.
+        let mut q: Vec<(TermId, f32)> = counts
+            .into_iter()
+            .map(|(t, c)| (t, (1.0 + c.ln()) * self.idf(t)))
+            .collect();
+        q.sort_by(|a, b| b.1.total_cmp(&a.1));
+        q.truncate(40);
+        let max = q.first().map(|x| x.1).unwrap_or(1.0);
+        for x in &mut q {
+            x.1 /= max;
+        }
+        self.rank(&q, k, Some(doc.decl))
+            .into_iter()
+            .map(|(d, score)| Hit {
+                decl: self.decls[d as usize],
+                score,
+                matched: self.explain(d, &q),
+                cosine: None,
+            })
+            .collect()
+    }
+}
+
+/// Indices and scores of the `k` largest positive scores, best first
+/// (ties by index, so results are stable).
+fn top_k(scores: &[f32], k: usize) -> Vec<(u32, f32)> {
+    let mut hits: Vec<(u32, f32)> = scores
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| **s > 0.0)
+        .map(|(i, &s)| (i as u32, s))
+        .collect();
+    let cmp = |a: &(u32, f32), b: &(u32, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if hits.len() > k && k > 0 {
+        hits.select_nth_unstable_by(k - 1, cmp);
+        hits.truncate(k);
+    }
+    hits.sort_by(cmp);
+    hits.truncate(k);
+    hits
+}
+
+/// Split one-word compounds into two parts the repository also uses on
+/// their own: `readline` → `read` + `line`, `getattr` → `get` + `attr`.
+/// Each part must be at least 3 letters and appear in at least 5 documents,
+/// and the split with the rarest weaker part wins.
+fn compound_parts(
+    dict: &FxHashMap<String, TermId>,
+    counted: &[Counted],
+) -> FxHashMap<TermId, Vec<TermId>> {
+    let mut df = vec![0u32; dict.len()];
+    for c in counted {
+        let mut last = u32::MAX;
+        for &(t, _, _) in &c.terms {
+            if t != last {
+                df[t as usize] += 1;
+                last = t;
+            }
+        }
+    }
+    let known = |s: &str| -> Option<TermId> {
+        let id = *dict.get(s)?;
+        (df[id as usize] >= 5).then_some(id)
+    };
+    dict.par_iter()
+        .filter(|(s, _)| s.len() >= 6 && s.bytes().all(|b| b.is_ascii_lowercase()))
+        .filter_map(|(s, &id)| {
+            let mut best: Option<(u32, [TermId; 2])> = None;
+            for cut in 3..=s.len() - 3 {
+                let (a, b) = s.split_at(cut);
+                // The right part is a word in its own right: stem it like one.
+                let (Some(x), Some(y)) = (known(&terms::term(a)), known(&terms::term(b))) else {
+                    continue;
+                };
+                let strength = df[x as usize].min(df[y as usize]);
+                if best.is_none_or(|(s, _)| strength > s) {
+                    best = Some((strength, [x, y]));
+                }
+            }
+            best.map(|(_, parts)| (id, parts.to_vec()))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(decl: DeclId, name: &str, sig: &str, body: &str) -> DocText {
+        DocText {
+            decl,
+            fields: [
+                name.to_owned(),
+                "pkg.mod".to_owned(),
+                sig.to_owned(),
+                String::new(),
+                body.to_owned(),
+            ],
+            in_tests: false,
+        }
+    }
+
+    fn corpus() -> Vec<DocText> {
+        vec![
+            doc(
+                0,
+                "parse_auth_header",
+                "def parse_auth_header(h)",
+                "scheme, _, token = h.partition(' ')",
+            ),
+            doc(
+                1,
+                "send_mail",
+                "def send_mail(to, msg)",
+                "smtp.sendmail(to, msg)",
+            ),
+            doc(
+                2,
+                "render_page",
+                "def render_page(tpl)",
+                "return tpl.render(headers=None)",
+            ),
+            doc(
+                3,
+                "read_config",
+                "def read_config(path)",
+                "return toml.load(open(path))",
+            ),
+        ]
+    }
+
+    #[test]
+    fn names_outweigh_bodies_and_inflections_match() {
+        let idx = LexicalIndex::build(&corpus(), Params::default());
+        let hits = idx.search("where do we parse authentication headers?", 3);
+        assert_eq!(hits[0].decl, 0, "{hits:?}");
+        let why = &hits[0].matched;
+        assert!(why.iter().any(|m| m.fields.contains(&Field::Name)));
+        // render_page only has `headers` in its body: ranked, but below.
+        assert!(hits.iter().position(|h| h.decl == 2).is_none_or(|p| p > 0));
+    }
+
+    #[test]
+    fn abbreviations_in_code_match_words_in_queries() {
+        let idx = LexicalIndex::build(&corpus(), Params::default());
+        let hits = idx.search("load the configuration file", 1);
+        assert_eq!(hits[0].decl, 3);
+        let hits = idx.search("send a message", 1);
+        assert_eq!(hits[0].decl, 1);
+    }
+
+    #[test]
+    fn unknown_words_give_no_results() {
+        let idx = LexicalIndex::build(&corpus(), Params::default());
+        assert!(idx.search("zebra quantum", 5).is_empty());
+        assert!(idx.search("", 5).is_empty());
+    }
+
+    #[test]
+    fn top_k_is_ordered_and_stable() {
+        let s = [0.5, 2.0, 0.0, 2.0, 1.0];
+        assert_eq!(top_k(&s, 3), vec![(1, 2.0), (3, 2.0), (4, 1.0)]);
+        assert_eq!(top_k(&s, 10).len(), 4);
+    }
+
+    #[test]
+    fn one_word_compounds_split_into_known_parts() {
+        let mut docs: Vec<DocText> = (0..6)
+            .map(|i| doc(i, "read_line", "def read_line(f)", "return f.read()"))
+            .collect();
+        docs.push(doc(6, "readline", "def readline(self)", "pass"));
+        let idx = LexicalIndex::build(&docs, Params::default());
+        let id = idx.dict["readlin"];
+        let parts = &idx.compounds[&id];
+        assert_eq!(parts.len(), 2);
+        let hits = idx.search("readline", 1);
+        assert_eq!(hits[0].decl, 6);
+    }
+}

@@ -1,0 +1,246 @@
+//! Neural vectors for declarations: embedded once, stored in the index by
+//! the declaration's body hash (with its qualified name, which is part of
+//! the embedded text; per embedding space), so a refresh embeds only
+//! declarations that are new, changed or renamed. Search is exact brute-force
+//! cosine over one contiguous f32 matrix — no approximate index, no server.
+//! Results are fused with the lexical ranking by reciprocal-rank fusion.
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use super::corpus::{DocText, Field};
+use super::embed::{EmbedError, Embedder};
+use crate::index::{Index, IndexError, Progress};
+use crate::resolve::DeclId;
+use crate::store::Store;
+
+#[derive(Debug, thiserror::Error)]
+pub enum VectorError {
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+    #[error(transparent)]
+    Index(#[from] IndexError),
+    #[error(transparent)]
+    Store(#[from] crate::store::StoreError),
+}
+
+/// Normalised vectors of the searchable declarations, row by row.
+pub struct VectorIndex {
+    pub dims: usize,
+    decls: Vec<DeclId>,
+    data: Vec<f32>,
+}
+
+/// What a refresh of the vectors did.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct EmbedStats {
+    pub declarations: usize,
+    /// Vectors found in the index (same body, same embedding space).
+    pub cached: usize,
+    pub embedded: usize,
+    pub cache_hit_rate: f64,
+}
+
+/// The text a declaration is embedded as: where it lives, its head, its
+/// prose and its code.
+pub fn embed_text(doc: &DocText) -> String {
+    let f = |x: Field| doc.fields[x as usize].trim();
+    format!(
+        "{} {}\n{}\n{}\n{}",
+        f(Field::Path),
+        f(Field::Name),
+        f(Field::Signature),
+        f(Field::Doc),
+        f(Field::Body)
+    )
+}
+
+impl VectorIndex {
+    /// Vectors for `docs`, reusing those stored under the same body hash in
+    /// `space_suffix`'s embedding space and embedding the rest in batches.
+    pub fn refresh(
+        index: &Index,
+        docs: &[DocText],
+        embedder: &dyn Embedder,
+        space_suffix: &str,
+        progress: &dyn Progress,
+    ) -> Result<(VectorIndex, EmbedStats), VectorError> {
+        let space = format!("{}{space_suffix}", embedder.space());
+        let mut store = Store::open_at(&index.db_path)?;
+        let mut known = store.embeddings(&space)?;
+        let hash_of = |d: DeclId| {
+            let body = index.local_decl(d).map(|l| l.body_hash).unwrap_or(0);
+            let name = &index.res.decls[d as usize].name;
+            crate::model::content_hash(format!("{body:016x} {name}").as_bytes())
+        };
+        let mut seen = rustc_hash::FxHashSet::default();
+        let missing: Vec<usize> = (0..docs.len())
+            .filter(|&i| {
+                let h = hash_of(docs[i].decl);
+                !known.contains_key(&h) && seen.insert(h)
+            })
+            .collect();
+        let mut stats = EmbedStats {
+            declarations: docs.len(),
+            cached: docs.len() - missing.len(),
+            embedded: 0,
+            cache_hit_rate: 0.0,
+        };
+        progress.start(missing.len());
+        // Embed and store chunk by chunk: an interrupted run keeps its work.
+        for chunk in missing.chunks(super::embed::BATCH * 4) {
+            let texts: Vec<String> = chunk.iter().map(|&i| embed_text(&docs[i])).collect();
+            let vecs = embedder.embed(&texts)?;
+            let rows: Vec<(u64, Vec<f32>)> = chunk
+                .iter()
+                .zip(vecs)
+                .map(|(&i, v)| (hash_of(docs[i].decl), v))
+                .collect();
+            store.put_embeddings(&space, &rows)?;
+            for _ in chunk {
+                progress.tick();
+            }
+            stats.embedded += rows.len();
+            known.extend(rows);
+        }
+        progress.finish();
+        stats.cache_hit_rate = if docs.is_empty() {
+            1.0
+        } else {
+            stats.cached as f64 / docs.len() as f64
+        };
+        let dims = known.values().next().map(Vec::len).unwrap_or(0);
+        let mut vi = VectorIndex {
+            dims,
+            decls: Vec::with_capacity(docs.len()),
+            data: Vec::with_capacity(docs.len() * dims),
+        };
+        for d in docs {
+            if let Some(v) = known.get(&hash_of(d.decl)).filter(|v| v.len() == dims) {
+                vi.decls.push(d.decl);
+                vi.data.extend_from_slice(v);
+            }
+        }
+        Ok((vi, stats))
+    }
+
+    pub fn from_rows(dims: usize, rows: Vec<(DeclId, Vec<f32>)>) -> VectorIndex {
+        let mut vi = VectorIndex {
+            dims,
+            decls: Vec::new(),
+            data: Vec::new(),
+        };
+        for (d, v) in rows.into_iter().filter(|(_, v)| v.len() == dims) {
+            vi.decls.push(d);
+            vi.data.extend_from_slice(&v);
+        }
+        vi
+    }
+
+    pub fn len(&self) -> usize {
+        self.decls.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.decls.is_empty()
+    }
+
+    pub fn vector(&self, decl: DeclId) -> Option<&[f32]> {
+        let i = self.decls.iter().position(|&d| d == decl)?;
+        Some(&self.data[i * self.dims..(i + 1) * self.dims])
+    }
+
+    /// The `k` nearest declarations by cosine (vectors are normalised, so a
+    /// dot product), best first.
+    pub fn nearest(&self, q: &[f32], k: usize, skip: Option<DeclId>) -> Vec<(DeclId, f32)> {
+        if q.len() != self.dims || self.dims == 0 {
+            return Vec::new();
+        }
+        let mut scored: Vec<(DeclId, f32)> = self
+            .data
+            .chunks_exact(self.dims)
+            .zip(&self.decls)
+            .filter(|(_, d)| Some(**d) != skip)
+            .map(|(row, &d)| (d, dot(row, q)))
+            .collect();
+        let cmp = |a: &(DeclId, f32), b: &(DeclId, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+        if scored.len() > k && k > 0 {
+            scored.select_nth_unstable_by(k - 1, cmp);
+            scored.truncate(k);
+        }
+        scored.sort_by(cmp);
+        scored.truncate(k);
+        scored
+    }
+}
+
+/// Dot product in eight independent lanes, which the compiler vectorises.
+fn dot(a: &[f32], b: &[f32]) -> f32 {
+    let mut lanes = [0f32; 8];
+    let (ca, cb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (ca.remainder(), cb.remainder());
+    for (x, y) in ca.zip(cb) {
+        for i in 0..8 {
+            lanes[i] += x[i] * y[i];
+        }
+    }
+    let tail: f32 = ra.iter().zip(rb).map(|(x, y)| x * y).sum();
+    lanes.iter().sum::<f32>() + tail
+}
+
+/// Reciprocal-rank fusion (Cormack et al., SIGIR 2009): each list adds
+/// `weight / (K + rank)`. Ranks, unlike raw BM25 and cosine scores, are on
+/// one scale, and K = 60 keeps one list's top hit from drowning the other.
+pub fn fuse(lists: &[(&[DeclId], f32)], k: usize) -> Vec<(DeclId, f32)> {
+    const K: f32 = 60.0;
+    let mut acc: FxHashMap<DeclId, f32> = FxHashMap::default();
+    for (list, weight) in lists {
+        for (rank, &d) in list.iter().enumerate() {
+            *acc.entry(d).or_default() += weight / (K + rank as f32 + 1.0);
+        }
+    }
+    let mut out: Vec<(DeclId, f32)> = acc.into_iter().collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.truncate(k);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_is_exact_cosine_order() {
+        let mut rows = vec![
+            (10, vec![1.0, 0.0, 0.0]),
+            (11, vec![0.6, 0.8, 0.0]),
+            (12, vec![0.0, 0.0, 1.0]),
+        ];
+        for r in &mut rows {
+            super::super::embed::normalize(&mut r.1);
+        }
+        let vi = VectorIndex::from_rows(3, rows);
+        let got = vi.nearest(&[1.0, 0.0, 0.0], 2, None);
+        assert_eq!(got.iter().map(|x| x.0).collect::<Vec<_>>(), vec![10, 11]);
+        let got = vi.nearest(&[1.0, 0.0, 0.0], 2, Some(10));
+        assert_eq!(got[0].0, 11);
+        assert!(vi.nearest(&[1.0], 2, None).is_empty());
+    }
+
+    #[test]
+    fn dot_handles_lengths_that_are_not_multiples_of_eight() {
+        let a: Vec<f32> = (0..19).map(|i| i as f32).collect();
+        let want: f32 = a.iter().map(|x| x * x).sum();
+        assert_eq!(dot(&a, &a), want);
+    }
+
+    #[test]
+    fn fusion_rewards_agreement() {
+        let lexical = [1, 2, 3];
+        let neural = [3, 4, 1];
+        let fused = fuse(&[(&lexical, 1.0), (&neural, 1.0)], 10);
+        let order: Vec<DeclId> = fused.iter().map(|x| x.0).collect();
+        assert_eq!(&order[..2], &[1, 3]);
+        assert_eq!(order.len(), 4);
+    }
+}
