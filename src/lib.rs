@@ -9,6 +9,7 @@ pub mod lang;
 pub mod lookup;
 pub mod model;
 pub mod resolve;
+pub mod review;
 pub mod store;
 pub mod tokens;
 pub mod tui;
