@@ -1024,14 +1024,17 @@ struct ReviewArgs {
 fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitCode> {
     use ripple::review::{diff, plan, report};
     if !args.dry_run {
-        anyhow::bail!(
-            "no LLM provider is configured in this build, so `ripple review` cannot call a model yet \
-             (it would review with --concurrency {} and --tokens-per-minute {}); \
-             run `ripple review --dry-run` to see the chunk plan, token totals and cost estimate",
+        let limits = format!(
+            "--concurrency {}, --tokens-per-minute {}",
             args.concurrency,
             args.tokens_per_minute
                 .map(|t| t.to_string())
                 .unwrap_or_else(|| "unlimited".to_owned())
+        );
+        anyhow::bail!(
+            "no LLM provider is configured in this build, so `ripple review` cannot call a model \
+             (nothing was sent; {limits} apply once one is); \
+             `ripple review --dry-run` shows the chunk plan, token totals and cost estimate"
         );
     }
     if args.format == ReportFormat::Sarif {

@@ -31,6 +31,7 @@ const AROUND: u32 = 3;
 
 /// Plan a review of what changed since `base` (working tree against it).
 pub fn plan_diff(index: &Index, base: &str, opts: &PlanOptions) -> Result<Plan, ReviewError> {
+    let t0 = std::time::Instant::now();
     let changes = git::changes(&index.root, base)?;
     let fences = Fences::load(&index.root)?;
     let scope = scope::build(index, &fences);
@@ -116,7 +117,10 @@ pub fn plan_diff(index: &Index, base: &str, opts: &PlanOptions) -> Result<Plan, 
         changed_declarations: changed_decls,
         callers_in_blast_radius: callers.len(),
     };
-    plan::assemble(index, &frame, units, skipped, extra, opts, mode, notes)
+    let units_ms = t0.elapsed().as_millis() as u64;
+    let mut plan = plan::assemble(index, &frame, units, skipped, extra, opts, mode, notes)?;
+    plan.timings_ms.units = units_ms;
+    Ok(plan)
 }
 
 fn short(name: &str) -> &str {

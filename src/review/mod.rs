@@ -53,6 +53,14 @@ pub enum ReviewError {
         "the budget of {budget} tokens leaves no room for code: the prompt itself takes {overhead}; raise --budget"
     )]
     BudgetTooSmall { budget: u64, overhead: u64 },
+    #[error(
+        "chunk [{chunk}] has {tokens} tokens, over the budget of {budget} (a planner bug; please report it)"
+    )]
+    ChunkOverBudget {
+        chunk: String,
+        tokens: u64,
+        budget: u64,
+    },
     #[error(transparent)]
     Index(#[from] crate::index::IndexError),
 }

@@ -10,8 +10,9 @@
 //! gets the signatures of the code outside it that it calls or is called by,
 //! in the room the budget leaves.
 //!
-//! Every chunk's prompt is rendered and counted with the tokenizer at the
-//! end; the count shown is the count of what would be sent.
+//! A chunk's token count is the count of the prompt that would be sent:
+//! the prompt's pieces are counted with the tokenizer and their counts add
+//! up exactly (see [`prompt::render`]).
 
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::PathBuf;
@@ -106,6 +107,10 @@ pub struct Totals {
     pub tokens_covered: TokenCount,
     /// The fixed part of every prompt (instructions, summary, headings).
     pub prompt_overhead: TokenCount,
+    /// Most tokens of code in one chunk (the budget less the fixed part and
+    /// the share kept for related signatures); a unit up to this size is
+    /// never split.
+    pub code_room: TokenCount,
     pub largest_chunk: TokenCount,
 }
 
@@ -134,8 +139,24 @@ pub struct Plan {
     pub totals: Totals,
     /// Things the reader should know about the plan's limits.
     pub notes: Vec<String>,
+    /// Where the planning time went.
+    pub timings_ms: PlanTimings,
     #[serde(skip)]
     pub summary: String,
+}
+
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PlanTimings {
+    /// Inventory, fences, reading and counting (and splitting) the code.
+    pub units: u64,
+    /// File graph, bonds, packing, churn and ordering.
+    pub grouping: u64,
+    /// Related signatures for every chunk.
+    pub context: u64,
+}
+
+fn ms_since(t: std::time::Instant) -> u64 {
+    t.elapsed().as_millis() as u64
 }
 
 impl Plan {
@@ -174,7 +195,6 @@ fn read_text(root: &std::path::Path, path: &str) -> Result<FileText, ReviewError
 /// What every plan shares before units are made: fences, the summary and
 /// the room for code.
 pub(crate) struct Frame {
-    pub kind: PromptKind,
     pub summary: String,
     pub overhead: TokenCount,
     pub code_cap: TokenCount,
@@ -199,7 +219,6 @@ impl Frame {
             });
         }
         Ok(Frame {
-            kind,
             summary,
             overhead,
             code_cap: TokenCount(code_cap),
@@ -209,6 +228,7 @@ impl Frame {
 
 /// Plan a review of the whole repository.
 pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, ReviewError> {
+    let t0 = std::time::Instant::now();
     let fences = Fences::load(&index.root)?;
     let scope = scope::build(index, &fences);
     let frame = Frame::new(
@@ -255,7 +275,8 @@ pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, Review
         "Only Python and Go files are reviewed; files in other languages are listed as skipped."
             .to_owned(),
     ];
-    assemble(
+    let units_ms = ms_since(t0);
+    let mut plan = assemble(
         index,
         &frame,
         units,
@@ -264,7 +285,9 @@ pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, Review
         opts,
         Mode::Repository,
         notes,
-    )
+    )?;
+    plan.timings_ms.units = units_ms;
+    Ok(plan)
 }
 
 /// A related declaration to show as context, by priority (lower first).
@@ -287,6 +310,8 @@ pub(crate) fn assemble(
     mode: Mode,
     notes: Vec<String>,
 ) -> Result<Plan, ReviewError> {
+    let mut timings = PlanTimings::default();
+    let t = std::time::Instant::now();
     let graph = FileGraph::build(index);
     let groups = group(index, &graph, &units, frame.code_cap);
     let bins = pack(&units, groups, frame.code_cap);
@@ -329,6 +354,8 @@ pub(crate) fn assemble(
             .total_cmp(&a.score)
             .then_with(|| a.files[0].path.cmp(&b.files[0].path))
     });
+    timings.grouping = ms_since(t);
+    let t = std::time::Instant::now();
     add_context(
         index,
         frame,
@@ -337,48 +364,22 @@ pub(crate) fn assemble(
         &mut chunks,
         &extra_context,
     );
-
-    // Count what would be sent. The sum of parts is exact at line breaks,
-    // but the count that matters is the count of the rendered prompt.
-    let root = index.root.clone();
-    let summary = frame.summary.clone();
-    let counted: Vec<Result<TokenCount, ReviewError>> = chunks
-        .par_iter()
-        .map(|c| {
-            let mut blocks = Vec::new();
-            for f in &c.files {
-                let text = read_text(&root, &f.path)?;
-                blocks.push(units::render_unit(&text, &f.path, &f.lines));
-            }
-            Ok(tokens::count(&prompt::render(
-                frame.kind, &summary, &c.context, &blocks,
-            )))
-        })
-        .collect();
-    let mut over = Vec::new();
-    for (c, t) in chunks.iter_mut().zip(counted) {
-        c.tokens = t?;
-        while c.tokens > opts.budget && !c.context.is_empty() {
-            // Context is the part the planner may shed; code it may not.
-            c.context.pop();
-            c.context_signatures = c.context.len();
-            let p = prompt_of(&root, frame, &summary, c)?;
-            c.tokens = tokens::count(&p);
-        }
-        if c.tokens > opts.budget {
-            over.push(c.id);
-        }
-    }
-    if !over.is_empty() {
-        // Never expected: units are cut to the code room and the line-sum
-        // count is exact. Sending an oversized chunk would break the promise
-        // the budget makes, so the plan refuses.
-        return Err(ReviewError::BudgetTooSmall {
+    timings.context = ms_since(t);
+    if let Some(c) = chunks.iter().find(|c| c.tokens > opts.budget) {
+        // Units are cut to the room for code and context is added only
+        // within the budget, so this is a planner bug; sending the chunk
+        // would break the promise the budget makes.
+        return Err(ReviewError::ChunkOverBudget {
+            chunk: c
+                .files
+                .iter()
+                .map(|f| f.path.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            tokens: c.tokens.get(),
             budget: opts.budget.get(),
-            overhead: frame.overhead.get(),
         });
     }
-
     let mut spent = TokenCount(0);
     let mut exhausted = false;
     for (i, c) in chunks.iter_mut().enumerate() {
@@ -423,6 +424,7 @@ pub(crate) fn assemble(
         tokens: chunks.iter().map(|c| c.tokens).sum(),
         tokens_covered: spent,
         prompt_overhead: frame.overhead,
+        code_room: frame.code_cap,
         largest_chunk: chunks.iter().map(|c| c.tokens).max().unwrap_or_default(),
     };
     Ok(Plan {
@@ -434,22 +436,9 @@ pub(crate) fn assemble(
         skipped,
         totals,
         notes,
+        timings_ms: timings,
         summary: frame.summary.clone(),
     })
-}
-
-fn prompt_of(
-    root: &std::path::Path,
-    frame: &Frame,
-    summary: &str,
-    c: &Chunk,
-) -> Result<String, ReviewError> {
-    let mut blocks = Vec::new();
-    for f in &c.files {
-        let text = read_text(root, &f.path)?;
-        blocks.push(units::render_unit(&text, &f.path, &f.lines));
-    }
-    Ok(prompt::render(frame.kind, summary, &c.context, &blocks))
 }
 
 /// Centrality (PageRank, 3/4) and recent churn (1/4) of each file, each
@@ -521,7 +510,7 @@ impl Groups {
 }
 
 /// A coupling bond needs at least this many weighted calls…
-const MIN_COUPLING_WEIGHT: f64 = 2.0;
+const MIN_COUPLING_WEIGHT: f64 = 3.0;
 /// …making up at least this share of the smaller side's cross-file traffic.
 const MIN_COUPLING_SHARE: f64 = 0.3;
 
@@ -582,8 +571,10 @@ fn group(
         let calls = graph.calls_between(a, b);
         let reason = if calls > 0 {
             format!(
-                "{} and {} are coupled ({calls} calls)",
-                units[ua].path, units[ub].path
+                "{} and {} are coupled ({calls} call{})",
+                units[ua].path,
+                units[ub].path,
+                if calls == 1 { "" } else { "s" }
             )
         } else {
             format!("{} imports {}", units[ua].path, units[ub].path)
@@ -674,7 +665,11 @@ fn describe(units: &[Unit], members: &[usize], bonds: &[String]) -> String {
             units[*only].path
         );
     }
-    parts.extend(bonds.iter().cloned());
+    // The strongest bonds tell the story; a long tail would drown it.
+    parts.extend(bonds.iter().take(3).cloned());
+    if bonds.len() > 3 {
+        parts.push(format!("{} more bonds", bonds.len() - 3));
+    }
     let dirs: BTreeSet<&str> = members.iter().map(|&u| dir_of(&units[u].path)).collect();
     let dirs: Vec<&str> = dirs.into_iter().collect();
     match dirs.as_slice() {
@@ -835,6 +830,8 @@ fn add_context(
             c.context.push(line);
         }
         c.context_signatures = c.context.len();
+        // Exact: see `prompt::render` on why counts add up.
+        c.tokens = TokenCount(used);
     }
 }
 

@@ -356,6 +356,7 @@ pub fn plan_json(plan: &Plan, elapsed_ms: u64) -> Value {
             "models": cost::estimate(plan.totals.tokens_covered, output),
         },
         "notes": plan.notes,
+        "timings_ms": plan.timings_ms,
         "elapsed_ms": elapsed_ms,
     })
 }

@@ -227,10 +227,14 @@ pub fn split_file(
     let units = parts
         .into_iter()
         .enumerate()
-        .map(|(k, r)| {
-            let mut u = unit_of(index, file, text, vec![r]);
-            u.part = Some((k as u32 + 1, n));
-            u
+        .map(|(k, r)| Unit {
+            file,
+            path: path.clone(),
+            ranges: vec![r],
+            file_lines: text.len(),
+            // Exact: numbered lines add up (see `prompt::render`).
+            tokens: tokens::count(&block_header(&path, r, text.len())) + TokenCount(cost(r)),
+            part: Some((k as u32 + 1, n)),
         })
         .collect();
     let skipped = over
