@@ -191,6 +191,37 @@ enum Command {
         #[arg(long)]
         neural: bool,
     },
+    /// Review the repository (or a diff) with an LLM, in token-budgeted chunks of related code.
+    ///
+    /// `--dry-run` plans everything offline (chunks, tokens, skipped files, cost) without calling a model.
+    Review {
+        /// Repository to review (default: --repo or the current directory).
+        path: Option<PathBuf>,
+        /// Most tokens in one chunk's prompt (o200k), instructions and context included.
+        #[arg(long, default_value_t = 8000)]
+        budget: u64,
+        /// Most input tokens for the whole review; the most important chunks go first.
+        #[arg(long, value_name = "TOKENS")]
+        total_budget: Option<u64>,
+        /// Plan only: chunks, tokens, skipped files and the cost estimate; no model call.
+        #[arg(long)]
+        dry_run: bool,
+        /// Review only the declarations changed since this git revision, with their callers as context.
+        #[arg(long, value_name = "BASE")]
+        diff: Option<String>,
+        /// Chunks reviewed at once.
+        #[arg(long, default_value_t = 4)]
+        concurrency: usize,
+        /// Most prompt tokens sent per minute (the provider's rate limit).
+        #[arg(long, value_name = "TOKENS")]
+        tokens_per_minute: Option<u64>,
+        /// Report format (a dry run prints its plan as text, or JSON with --json or --format json).
+        #[arg(long, value_enum, default_value_t = ReportFormat::Md)]
+        format: ReportFormat,
+        /// Write the report (or the plan) to FILE instead of standard output.
+        #[arg(short = 'o', long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Measure indexing speed and memory on a repository.
     Bench {
         /// Repository to measure (default: --repo or the current directory).
@@ -223,6 +254,13 @@ enum EdgeFormat {
     Json,
     Dot,
     Mermaid,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+enum ReportFormat {
+    Md,
+    Json,
+    Sarif,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -298,6 +336,30 @@ pub fn run() -> Result<ExitCode> {
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
+    }
+    if let Command::Review {
+        path,
+        budget,
+        total_budget,
+        dry_run,
+        diff,
+        concurrency,
+        tokens_per_minute,
+        format,
+        output,
+    } = command
+    {
+        let args = ReviewArgs {
+            budget,
+            total_budget,
+            dry_run,
+            diff,
+            concurrency,
+            tokens_per_minute,
+            format,
+            output,
+        };
+        return review(&path.unwrap_or(repo), &args, json);
     }
     // In a terminal, `ripple [PATH]` opens the explorer; piped or with
     // --json it prints the overview below, as scripts and CI expect.
@@ -420,6 +482,7 @@ pub fn run() -> Result<ExitCode> {
         Command::Hook { .. }
         | Command::Bench { .. }
         | Command::BenchSearch { .. }
+        | Command::Review { .. }
         | Command::Undo => {
             unreachable!("handled above")
         }
@@ -1334,6 +1397,75 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
                 std::fs::write(&path, rest + "\n")?;
             }
             println!("removed the ripple hook from {}", path.display());
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+struct ReviewArgs {
+    budget: u64,
+    total_budget: Option<u64>,
+    dry_run: bool,
+    diff: Option<String>,
+    concurrency: usize,
+    tokens_per_minute: Option<u64>,
+    format: ReportFormat,
+    output: Option<PathBuf>,
+}
+
+/// `ripple review`. The model call needs the LLM provider layer, which
+/// this build does not contain: without `--dry-run` it stops with a clear
+/// message instead of inventing a review.
+fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitCode> {
+    use ripple::review::{diff, plan, report};
+    if !args.dry_run {
+        let limits = format!(
+            "--concurrency {}, --tokens-per-minute {}",
+            args.concurrency,
+            args.tokens_per_minute
+                .map(|t| t.to_string())
+                .unwrap_or_else(|| "unlimited".to_owned())
+        );
+        anyhow::bail!(
+            "no LLM provider is configured in this build, so `ripple review` cannot call a model \
+             (nothing was sent; {limits} apply once one is); \
+             `ripple review --dry-run` shows the chunk plan, token totals and cost estimate"
+        );
+    }
+    if args.format == ReportFormat::Sarif {
+        anyhow::bail!(
+            "a dry run has no findings to put in SARIF; use --format md (text) or json for the plan"
+        );
+    }
+    let index = open(repo)?;
+    let t0 = std::time::Instant::now();
+    let opts = plan::PlanOptions {
+        budget: ripple::tokens::TokenCount(args.budget),
+        total_budget: args.total_budget.map(ripple::tokens::TokenCount),
+    };
+    let planned = match &args.diff {
+        Some(base) => diff::plan_diff(&index, base, &opts),
+        None => plan::plan_repository(&index, &opts),
+    }
+    .with_context(|| format!("cannot plan a review of {}", index.root.display()))?;
+    let ms = t0.elapsed().as_millis() as u64;
+    let text = if json || args.format == ReportFormat::Json {
+        let mut s = serde_json::to_string_pretty(&report::plan_json(&planned, ms))?;
+        s.push('\n');
+        s
+    } else {
+        report::plan_text(&planned, ms)
+    };
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(text.as_bytes())
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                return Err(e.into());
+            }
         }
     }
     Ok(ExitCode::SUCCESS)

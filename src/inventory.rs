@@ -70,8 +70,10 @@ impl SkipReason {
 pub struct Inventory {
     pub files: Vec<SourceFileMeta>,
     pub skipped: Vec<Skipped>,
-    /// Files in languages ripple does not index (counted, not listed).
+    /// Files in languages ripple does not index (counted here, listed in `other`).
     pub other_files: usize,
+    /// Repository-relative paths of those files, sorted (review lists them as skipped).
+    pub other: Vec<String>,
     /// `go.mod` files (repository-relative), which give Go packages their import paths.
     pub go_mods: Vec<String>,
 }
@@ -81,7 +83,7 @@ pub struct Inventory {
 pub fn scan(root: &Path) -> Inventory {
     let skipped = Mutex::new(Vec::new());
     let files = Mutex::new(Vec::new());
-    let other = std::sync::atomic::AtomicUsize::new(0);
+    let other = Mutex::new(Vec::new());
     let go_mods = Mutex::new(Vec::new());
     let root_buf: PathBuf = root.to_path_buf();
     let walker = ignore::WalkBuilder::new(root)
@@ -138,7 +140,7 @@ pub fn scan(root: &Path) -> Inventory {
                     .push(rel.clone());
             }
             let Some(lang) = Lang::from_path(&rel) else {
-                other.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                other.lock().unwrap_or_else(|e| e.into_inner()).push(rel);
                 return ignore::WalkState::Continue;
             };
             if ft.is_symlink() {
@@ -202,10 +204,13 @@ pub fn scan(root: &Path) -> Inventory {
             ignore::WalkState::Continue
         })
     });
+    let mut other = other.into_inner().unwrap_or_else(|e| e.into_inner());
+    other.sort();
     let mut inv = Inventory {
         files: files.into_inner().unwrap_or_else(|e| e.into_inner()),
         skipped: skipped.into_inner().unwrap_or_else(|e| e.into_inner()),
-        other_files: other.into_inner(),
+        other_files: other.len(),
+        other,
         go_mods: go_mods.into_inner().unwrap_or_else(|e| e.into_inner()),
     };
     inv.files.sort_by(|a, b| a.path.cmp(&b.path));
@@ -314,5 +319,6 @@ mod tests {
         assert!(reasons.contains(&("pkg/b_pb2.py", SkipReason::Generated)));
         assert!(reasons.contains(&("vendor/", SkipReason::Vendored)));
         assert!(inv.other_files >= 1);
+        assert!(inv.other.contains(&"README.md".to_owned()));
     }
 }

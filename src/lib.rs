@@ -13,6 +13,7 @@ pub mod lookup;
 pub mod migrate;
 pub mod model;
 pub mod resolve;
+pub mod review;
 pub mod semantic;
 pub mod store;
 pub mod tokens;

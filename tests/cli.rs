@@ -204,3 +204,37 @@ fn refresh_reparses_only_what_changed() {
     assert_eq!(removed["removed"], 1);
     assert_eq!(removed["files"], 1);
 }
+
+#[test]
+fn review_dry_run_prints_one_json_plan_and_a_real_review_needs_a_provider() {
+    let demo = demo();
+    let plan = json(&["review", &demo, "--dry-run", "--json", "--budget", "4000"]);
+    let chunks = plan["chunks"].as_array().unwrap();
+    assert!(chunks.len() >= 2);
+    for c in chunks {
+        assert!(c["tokens"].as_u64().unwrap() <= 4000);
+        assert!(!c["files"].as_array().unwrap().is_empty());
+        assert!(c["files"][0]["path"].is_string());
+        assert!(!c["reason"].as_str().unwrap().is_empty());
+    }
+    let skipped = plan["skipped"].as_array().unwrap();
+    assert!(
+        skipped
+            .iter()
+            .all(|s| s["file"].is_string() && s["reason"].is_string())
+    );
+    assert!(plan["totals"]["files_reviewed"].as_u64().unwrap() > 50);
+    assert_eq!(plan["cost_estimate"]["approximate"], true);
+
+    let (code, out, _) = ripple(&["review", &demo, "--dry-run"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("chunk    1") && out.contains("why: "), "{out}");
+    assert!(out.contains("no model called"), "{out}");
+
+    let (code, _, err) = ripple(&["review", &demo]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no LLM provider is configured"), "{err}");
+    let (code, _, err) = ripple(&["review", &demo, "--dry-run", "--format", "sarif"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("no findings"), "{err}");
+}
