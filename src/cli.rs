@@ -221,6 +221,14 @@ enum Command {
         /// Write the report (or the plan) to FILE instead of standard output.
         #[arg(short = 'o', long, value_name = "FILE")]
         output: Option<PathBuf>,
+        /// anthropic | openai | ollama (default: ripple.toml [llm] provider, else anthropic).
+        #[arg(long)]
+        provider: Option<String>,
+        #[arg(long)]
+        model: Option<String>,
+        /// API root, as for `ripple migrate`.
+        #[arg(long)]
+        base_url: Option<String>,
     },
     /// Measure indexing speed and memory on a repository.
     Bench {
@@ -347,6 +355,9 @@ pub fn run() -> Result<ExitCode> {
         tokens_per_minute,
         format,
         output,
+        provider,
+        model,
+        base_url,
     } = command
     {
         let args = ReviewArgs {
@@ -358,6 +369,9 @@ pub fn run() -> Result<ExitCode> {
             tokens_per_minute,
             format,
             output,
+            provider,
+            model,
+            base_url,
         };
         return review(&path.unwrap_or(repo), &args, json);
     }
@@ -1411,26 +1425,44 @@ struct ReviewArgs {
     tokens_per_minute: Option<u64>,
     format: ReportFormat,
     output: Option<PathBuf>,
+    provider: Option<String>,
+    model: Option<String>,
+    base_url: Option<String>,
 }
 
-/// `ripple review`. The model call needs the LLM provider layer, which
-/// this build does not contain: without `--dry-run` it stops with a clear
-/// message instead of inventing a review.
+/// The provider layer behind the review runner's model seam.
+struct LlmReviewer {
+    config: ripple::llm::LlmConfig,
+    cancel: ripple::llm::CancelToken,
+}
+
+impl ripple::review::runner::ReviewModel for LlmReviewer {
+    fn review(
+        &self,
+        chunk_prompt: &str,
+    ) -> Result<ripple::review::runner::ModelReply, ripple::review::runner::ModelError> {
+        let req = ripple::llm::ChatRequest {
+            system: "You review code and answer only with the JSON findings the user asks for."
+                .to_owned(),
+            user: chunk_prompt.to_owned(),
+        };
+        let done = ripple::llm::stream_chat(&self.config, &req, &self.cancel, &mut |_| {})
+            .map_err(|e| ripple::review::runner::ModelError::new(e.to_string()))?;
+        Ok(ripple::review::runner::ModelReply {
+            text: done.text,
+            input_tokens: ripple::tokens::TokenCount(done.usage.input_tokens),
+            output_tokens: ripple::tokens::TokenCount(done.usage.output_tokens),
+            truncated: done.truncated,
+        })
+    }
+}
+
+/// `ripple review`: plan the chunks, then (unless `--dry-run`) send them to
+/// the configured model in parallel and write the report.
 fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitCode> {
     use ripple::review::{diff, plan, report};
     if !args.dry_run {
-        let limits = format!(
-            "--concurrency {}, --tokens-per-minute {}",
-            args.concurrency,
-            args.tokens_per_minute
-                .map(|t| t.to_string())
-                .unwrap_or_else(|| "unlimited".to_owned())
-        );
-        anyhow::bail!(
-            "no LLM provider is configured in this build, so `ripple review` cannot call a model \
-             (nothing was sent; {limits} apply once one is); \
-             `ripple review --dry-run` shows the chunk plan, token totals and cost estimate"
-        );
+        return review_with_model(repo, args, json);
     }
     if args.format == ReportFormat::Sarif {
         anyhow::bail!(
@@ -1469,6 +1501,81 @@ fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitC
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitCode> {
+    use ripple::review::{diff, plan, report, runner};
+    let index = open(repo)?;
+    let conventions =
+        ripple::conventions::Conventions::load(&index.root).context("cannot read ripple.toml")?;
+    let mut whole = toml::Table::new();
+    if let Some(llm) = conventions.llm_table() {
+        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
+    }
+    let provider = args
+        .provider
+        .as_deref()
+        .map(str::parse::<ripple::llm::ProviderKind>)
+        .transpose()?;
+    let config = ripple::llm::LlmConfig::from_env_and_toml(
+        provider,
+        args.model.as_deref(),
+        args.base_url.as_deref(),
+        Some(&whole),
+    )?;
+    let opts = plan::PlanOptions {
+        budget: ripple::tokens::TokenCount(args.budget),
+        total_budget: args.total_budget.map(ripple::tokens::TokenCount),
+    };
+    let planned = match &args.diff {
+        Some(base) => diff::plan_diff(&index, base, &opts),
+        None => plan::plan_repository(&index, &opts),
+    }
+    .with_context(|| format!("cannot plan a review of {}", index.root.display()))?;
+    // Fail once, before planning calls, rather than once per chunk.
+    config.key_for_request()?;
+    let model = LlmReviewer {
+        config,
+        cancel: ripple::llm::CancelToken::new(),
+    };
+    let run_opts = runner::RunOptions {
+        concurrency: args.concurrency.max(1),
+        tokens_per_minute: args.tokens_per_minute,
+    };
+    let bar = progress_bar();
+    let run = runner::run(&planned, &model, &run_opts, &bar);
+    let format = if json {
+        report::Format::Json
+    } else {
+        match args.format {
+            ReportFormat::Md => report::Format::Markdown,
+            ReportFormat::Json => report::Format::Json,
+            ReportFormat::Sarif => report::Format::Sarif,
+        }
+    };
+    let text = report::render(format, &planned, &run);
+    match &args.output {
+        Some(path) => std::fs::write(path, text)
+            .with_context(|| format!("cannot write {}", path.display()))?,
+        None => {
+            let mut out = std::io::stdout().lock();
+            if let Err(e) = out.write_all(text.as_bytes())
+                && e.kind() != std::io::ErrorKind::BrokenPipe
+            {
+                return Err(e.into());
+            }
+        }
+    }
+    let failed = run
+        .chunks
+        .iter()
+        .filter(|c| !matches!(c.status, runner::ChunkStatus::Reviewed))
+        .count();
+    Ok(if failed > 0 {
+        ExitCode::from(EXIT_PARTIAL)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn bench(path: &std::path::Path, runs: usize, json: bool) -> Result<ExitCode> {

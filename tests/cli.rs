@@ -231,9 +231,15 @@ fn review_dry_run_prints_one_json_plan_and_a_real_review_needs_a_provider() {
     assert!(out.contains("chunk    1") && out.contains("why: "), "{out}");
     assert!(out.contains("no model called"), "{out}");
 
-    let (code, _, err) = ripple(&["review", &demo]);
-    assert_eq!(code, 1);
-    assert!(err.contains("no LLM provider is configured"), "{err}");
+    // A real review needs a provider key: the error names the variable to set.
+    let out = Command::new(env!("CARGO_BIN_EXE_ripple"))
+        .args(["review", &demo, "--provider", "anthropic"])
+        .env_remove("ANTHROPIC_API_KEY")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("ANTHROPIC_API_KEY"), "{err}");
     let (code, _, err) = ripple(&["review", &demo, "--dry-run", "--format", "sarif"]);
     assert_eq!(code, 1);
     assert!(err.contains("no findings"), "{err}");

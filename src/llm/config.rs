@@ -309,7 +309,7 @@ impl LlmConfig {
     /// The key to send, or `None` for a server that needs none. The official
     /// endpoints always need one; a custom base URL (llama.cpp, vLLM, a proxy)
     /// may not, and answers 401 if it does.
-    pub(crate) fn key_for_request(&self) -> Result<Option<&str>, LlmError> {
+    pub fn key_for_request(&self) -> Result<Option<&str>, LlmError> {
         if let Some(key) = &self.api_key {
             return Ok(Some(key));
         }
