@@ -138,7 +138,7 @@ const KEYS: GSym = u32::MAX - 1;
 const ANY_CLASS: DeclId = u32::MAX;
 /// Pseudo-slot read by everything that walks the class hierarchy.
 const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
-const MAX_SET: usize = 24;
+const MAX_SET: usize = 16;
 const MAX_ROUNDS: usize = 40;
 const MAX_DEPTH: u32 = 48;
 
