@@ -139,10 +139,38 @@ fn text(buf: &Buffer, area: Option<Rect>) -> String {
         for x in area.x..area.x + area.width {
             line.push_str(buf[(x, y)].symbol());
         }
-        out.push_str(line.trim_end());
+        out.push_str(mask_graph_size(&line).trim_end());
         out.push('\n');
     }
     out.replace(&root, "[DEMO]")
+}
+
+/// Whole-graph totals (declarations, edges, unresolved call sites) follow
+/// every resolver improvement; what these snapshots check is the layout and
+/// the panes. Digits become `#`, keeping widths.
+fn mask_graph_size(line: &str) -> String {
+    let mut out = line.to_owned();
+    for unit in [
+        " declarations",
+        " edges",
+        " call edges",
+        " unresolved call sites",
+    ] {
+        let mut from = 0;
+        while let Some(pos) = out[from..].find(unit) {
+            let end = from + pos;
+            let start = out[..end]
+                .rfind(|c: char| !c.is_ascii_digit())
+                .map(|i| i + 1)
+                .unwrap_or(0);
+            if start < end {
+                let hashes = "#".repeat(end - start);
+                out.replace_range(start..end, &hashes);
+            }
+            from = end + unit.len();
+        }
+    }
+    out
 }
 
 fn row_of(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {
