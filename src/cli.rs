@@ -926,20 +926,11 @@ fn cmd_migrate(
             target.name
         );
     }
-    let mut whole = toml::Table::new();
-    if let Some(llm) = conventions.llm_table() {
-        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
-    }
-    let provider = o
-        .provider
-        .as_deref()
-        .map(str::parse::<ripple::llm::ProviderKind>)
-        .transpose()?;
-    let config = ripple::llm::LlmConfig::from_env_and_toml(
-        provider,
+    let config = llm_config(
+        &conventions,
+        o.provider.as_deref(),
         o.model.as_deref(),
         o.base_url.as_deref(),
-        Some(&whole),
     )?;
     let req = ripple::migrate::MigrateRequest {
         target: decl,
@@ -1503,25 +1494,38 @@ fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
+/// Provider settings: command-line flags over ripple.toml `[llm]` over defaults; keys from the environment.
+fn llm_config(
+    conventions: &ripple::conventions::Conventions,
+    provider: Option<&str>,
+    model: Option<&str>,
+    base_url: Option<&str>,
+) -> Result<ripple::llm::LlmConfig> {
+    let mut whole = toml::Table::new();
+    if let Some(llm) = conventions.llm_table() {
+        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
+    }
+    let provider = provider
+        .map(str::parse::<ripple::llm::ProviderKind>)
+        .transpose()?;
+    Ok(ripple::llm::LlmConfig::from_env_and_toml(
+        provider,
+        model,
+        base_url,
+        Some(&whole),
+    )?)
+}
+
 fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitCode> {
     use ripple::review::{diff, plan, report, runner};
     let index = open(repo)?;
     let conventions =
         ripple::conventions::Conventions::load(&index.root).context("cannot read ripple.toml")?;
-    let mut whole = toml::Table::new();
-    if let Some(llm) = conventions.llm_table() {
-        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
-    }
-    let provider = args
-        .provider
-        .as_deref()
-        .map(str::parse::<ripple::llm::ProviderKind>)
-        .transpose()?;
-    let config = ripple::llm::LlmConfig::from_env_and_toml(
-        provider,
+    let config = llm_config(
+        &conventions,
+        args.provider.as_deref(),
         args.model.as_deref(),
         args.base_url.as_deref(),
-        Some(&whole),
     )?;
     let opts = plan::PlanOptions {
         budget: ripple::tokens::TokenCount(args.budget),

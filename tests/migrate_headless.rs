@@ -5,6 +5,8 @@
 
 mod common;
 
+use common::copy_dir;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -37,22 +39,6 @@ shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    claims = validate_token(bea
 shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    try:\n        validate_token(token)\n    except AuthError:\n=======\n    try:\n        validate_token(token, leeway=30)\n    except AuthError:\n>>>>>>> REPLACE\n```\n\n\
 shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    this line is not in the file\n=======\n    nor this one\n>>>>>>> REPLACE\n```\n\n\
 ../outside.py\n```python\n<<<<<<< SEARCH\n=======\nprint('escaped')\n>>>>>>> REPLACE\n```\n";
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_name() == ".ripple" {
-            continue;
-        }
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), &target).unwrap();
-        }
-    }
-}
 
 fn demo_copy() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();

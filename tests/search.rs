@@ -2,6 +2,10 @@
 //! (`tests/fixtures/search`), lexical by default and hybrid against a fake
 //! embeddings server on 127.0.0.1 — never the network.
 
+mod common;
+
+use common::copy_dir;
+
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -10,22 +14,6 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use serde_json::{Value, json};
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let name = e.file_name();
-        if name == ".ripple" {
-            continue;
-        }
-        if e.file_type().unwrap().is_dir() {
-            copy_dir(&e.path(), &to.join(&name));
-        } else {
-            std::fs::copy(e.path(), to.join(&name)).unwrap();
-        }
-    }
-}
 
 /// A private copy of the fixture repository.
 fn fixture() -> (tempfile::TempDir, PathBuf) {

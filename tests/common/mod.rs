@@ -1,2 +1,23 @@
 //! Helpers shared by integration tests.
 pub mod fake_llm;
+
+use std::path::Path;
+
+/// Copy a directory tree, leaving out its `.ripple` index: tests that write
+/// (an index, applied edits) work on a private copy of a fixture.
+#[allow(dead_code)] // not every test binary copies trees
+pub fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() == ".ripple" {
+            continue;
+        }
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
