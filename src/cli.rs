@@ -301,16 +301,20 @@ impl Progress for Bar {
 }
 
 fn progress_bar() -> Bar {
+    bar_with("{spinner} parsing {pos}/{len} files {wide_bar} {eta}")
+}
+
+/// A progress bar on stderr (none when stderr is not a terminal); it stays
+/// hidden until `start` says the work is long enough to show.
+fn bar_with(template: &str) -> Bar {
     if !std::io::stderr().is_terminal() {
         return Bar(None);
     }
     let bar =
         indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::hidden());
     bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} parsing {pos}/{len} files {wide_bar} {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        indicatif::ProgressStyle::with_template(template)
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
     );
     Bar(Some(bar))
 }
@@ -1638,18 +1642,7 @@ fn build_search(index: &Index) -> Result<SearchIndex> {
 }
 
 fn embed_bar() -> Bar {
-    if !std::io::stderr().is_terminal() {
-        return Bar(None);
-    }
-    let bar =
-        indicatif::ProgressBar::with_draw_target(Some(0), indicatif::ProgressDrawTarget::hidden());
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "{spinner} embedding {pos}/{len} declarations {wide_bar} {eta}",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    Bar(Some(bar))
+    bar_with("{spinner} embedding {pos}/{len} declarations {wide_bar} {eta}")
 }
 
 fn why_text(h: &Hit) -> String {
