@@ -197,38 +197,8 @@ enum Command {
     Review {
         /// Repository to review (default: --repo or the current directory).
         path: Option<PathBuf>,
-        /// Most tokens in one chunk's prompt (o200k), instructions and context included.
-        #[arg(long, default_value_t = 8000)]
-        budget: u64,
-        /// Most input tokens for the whole review; the most important chunks go first.
-        #[arg(long, value_name = "TOKENS")]
-        total_budget: Option<u64>,
-        /// Plan only: chunks, tokens, skipped files and the cost estimate; no model call.
-        #[arg(long)]
-        dry_run: bool,
-        /// Review only the declarations changed since this git revision, with their callers as context.
-        #[arg(long, value_name = "BASE")]
-        diff: Option<String>,
-        /// Chunks reviewed at once.
-        #[arg(long, default_value_t = 4)]
-        concurrency: usize,
-        /// Most prompt tokens sent per minute (the provider's rate limit).
-        #[arg(long, value_name = "TOKENS")]
-        tokens_per_minute: Option<u64>,
-        /// Report format (a dry run prints its plan as text, or JSON with --json or --format json).
-        #[arg(long, value_enum, default_value_t = ReportFormat::Md)]
-        format: ReportFormat,
-        /// Write the report (or the plan) to FILE instead of standard output.
-        #[arg(short = 'o', long, value_name = "FILE")]
-        output: Option<PathBuf>,
-        /// anthropic | openai | ollama (default: ripple.toml [llm] provider, else anthropic).
-        #[arg(long)]
-        provider: Option<String>,
-        #[arg(long)]
-        model: Option<String>,
-        /// API root, as for `ripple migrate`.
-        #[arg(long)]
-        base_url: Option<String>,
+        #[command(flatten)]
+        args: ReviewArgs,
     },
     /// Measure indexing speed and memory on a repository.
     Bench {
@@ -349,34 +319,7 @@ pub fn run() -> Result<ExitCode> {
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
     }
-    if let Command::Review {
-        path,
-        budget,
-        total_budget,
-        dry_run,
-        diff,
-        concurrency,
-        tokens_per_minute,
-        format,
-        output,
-        provider,
-        model,
-        base_url,
-    } = command
-    {
-        let args = ReviewArgs {
-            budget,
-            total_budget,
-            dry_run,
-            diff,
-            concurrency,
-            tokens_per_minute,
-            format,
-            output,
-            provider,
-            model,
-            base_url,
-        };
+    if let Command::Review { path, args } = command {
         return review(&path.unwrap_or(repo), &args, json);
     }
     // In a terminal, `ripple [PATH]` opens the explorer; piped or with
@@ -1411,17 +1354,40 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The options of `ripple review`.
+#[derive(clap::Args)]
 struct ReviewArgs {
+    /// Most tokens in one chunk's prompt (o200k), instructions and context included.
+    #[arg(long, default_value_t = 8000)]
     budget: u64,
+    /// Most input tokens for the whole review; the most important chunks go first.
+    #[arg(long, value_name = "TOKENS")]
     total_budget: Option<u64>,
+    /// Plan only: chunks, tokens, skipped files and the cost estimate; no model call.
+    #[arg(long)]
     dry_run: bool,
+    /// Review only the declarations changed since this git revision, with their callers as context.
+    #[arg(long, value_name = "BASE")]
     diff: Option<String>,
+    /// Chunks reviewed at once.
+    #[arg(long, default_value_t = 4)]
     concurrency: usize,
+    /// Most prompt tokens sent per minute (the provider's rate limit).
+    #[arg(long, value_name = "TOKENS")]
     tokens_per_minute: Option<u64>,
+    /// Report format (a dry run prints its plan as text, or JSON with --json or --format json).
+    #[arg(long, value_enum, default_value_t = ReportFormat::Md)]
     format: ReportFormat,
+    /// Write the report (or the plan) to FILE instead of standard output.
+    #[arg(short = 'o', long, value_name = "FILE")]
     output: Option<PathBuf>,
+    /// anthropic | openai | ollama (default: ripple.toml [llm] provider, else anthropic).
+    #[arg(long)]
     provider: Option<String>,
+    #[arg(long)]
     model: Option<String>,
+    /// API root, as for `ripple migrate`.
+    #[arg(long)]
     base_url: Option<String>,
 }
 

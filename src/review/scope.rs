@@ -26,32 +26,8 @@ use crate::model::Lang;
 
 use super::ReviewError;
 
-/// Secret files never sent to a model, whatever `ripple.toml` says. A
-/// pattern without `/` matches a file name at any depth.
-pub const BUILTIN_SECRETS: &[&str] = &[
-    ".env",
-    ".env.*",
-    "*.pem",
-    "*.key",
-    "id_rsa*",
-    "id_dsa*",
-    "id_ecdsa*",
-    "id_ed25519*",
-    "*.p12",
-    "*.pfx",
-    "*.jks",
-    "*.keystore",
-    "credentials*.json",
-    "service-account*.json",
-    "secrets.*",
-    ".npmrc",
-    ".pypirc",
-    ".netrc",
-    ".git-credentials",
-    ".htpasswd",
-    ".aws/credentials",
-    ".docker/config.json",
-];
+/// The same built-in secrets list as migrate uses: one list, one policy.
+pub use crate::conventions::BUILTIN_SECRETS;
 
 /// Why a file (or part of one) is not reviewed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
