@@ -138,8 +138,7 @@ struct Analysis<'a> {
     param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
     /// Values assigned to struct fields, by (package, type, field).
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
-    ident_memo: HashMap<(usize, u32, Sym), Vec<DeclId>>,
-    value_memo: HashMap<(usize, u32, ExprId), Vec<DeclId>>,
+    trace_memo: HashMap<(usize, u32, Traced), Vec<DeclId>>,
 }
 
 const BUILTIN_FUNCS: &[&str] = &[
@@ -174,6 +173,13 @@ const VALUE_RECEIVER_TYPES: &[&str] = &[
 ];
 
 const MAX_FLOW_DEPTH: u32 = 8;
+
+/// What a function value is traced from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Traced {
+    Name(Sym),
+    Expr(ExprId),
+}
 
 /// Where a value comes from: (file context, scope, expression).
 type ValueSource = (usize, u32, ExprId);
@@ -278,8 +284,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         params_of: HashMap::default(),
         param_sources: HashMap::default(),
         field_sources: HashMap::default(),
-        ident_memo: HashMap::default(),
-        value_memo: HashMap::default(),
+        trace_memo: HashMap::default(),
     };
     for &fi in go_files {
         let facts = files[fi as usize].facts;
@@ -898,17 +903,25 @@ impl<'a> Analysis<'a> {
     /// binds it, arguments passed for it when it is a parameter, or the
     /// package-level function or variable of that name.
     fn ident_func_values(&mut self, ci: usize, scope: u32, name: Sym, depth: u32) -> Vec<DeclId> {
+        self.traced(ci, scope, Traced::Name(name), depth)
+    }
+
+    /// Memoised tracing of function values (by name or by expression).
+    fn traced(&mut self, ci: usize, scope: u32, what: Traced, depth: u32) -> Vec<DeclId> {
         if depth > MAX_FLOW_DEPTH {
             return Vec::new();
         }
-        let key = (ci, scope, name);
-        if let Some(v) = self.ident_memo.get(&key) {
+        let key = (ci, scope, what);
+        if let Some(v) = self.trace_memo.get(&key) {
             return v.clone();
         }
         // In progress: a cycle of assignments adds nothing new.
-        self.ident_memo.insert(key, Vec::new());
-        let out = self.ident_func_values_uncached(ci, scope, name, depth);
-        self.ident_memo.insert(key, out.clone());
+        self.trace_memo.insert(key, Vec::new());
+        let out = match what {
+            Traced::Name(name) => self.ident_func_values_uncached(ci, scope, name, depth),
+            Traced::Expr(e) => self.func_values_uncached(ci, scope, e, depth),
+        };
+        self.trace_memo.insert(key, out.clone());
         out
     }
 
@@ -970,17 +983,7 @@ impl<'a> Analysis<'a> {
 
     /// Functions and closures an expression may evaluate to.
     fn func_values(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
-        if depth > MAX_FLOW_DEPTH {
-            return Vec::new();
-        }
-        let key = (ci, scope, e);
-        if let Some(v) = self.value_memo.get(&key) {
-            return v.clone();
-        }
-        self.value_memo.insert(key, Vec::new());
-        let out = self.func_values_uncached(ci, scope, e, depth);
-        self.value_memo.insert(key, out.clone());
-        out
+        self.traced(ci, scope, Traced::Expr(e), depth)
     }
 
     fn func_values_uncached(
@@ -1092,8 +1095,7 @@ impl<'a> Analysis<'a> {
         }
         self.param_sources = sources;
         // Traced values depend on the parameter sources just replaced.
-        self.ident_memo.clear();
-        self.value_memo.clear();
+        self.trace_memo.clear();
     }
 
     fn collect_field_sources(&mut self) {
