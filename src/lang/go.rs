@@ -8,7 +8,7 @@
 //! Package-level initializer code is attributed to a per-file `init`
 //! declaration; the resolver merges them into the package's `pkg.init`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
@@ -324,7 +324,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         scope_stack: vec![0],
         lists: Vec::new(),
         params: Vec::new(),
-        closure_counts: HashMap::new(),
+        closure_counts: HashMap::default(),
         syntax_errors: 0,
     };
     ex.facts.types.push(GoType::Unknown);

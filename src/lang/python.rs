@@ -10,7 +10,7 @@
 //! because that needs only this file. What a name *points to* is left to the
 //! resolver, which sees the whole repository.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
@@ -426,16 +426,16 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         calls: Vec::new(),
         facts: PyFacts::default(),
         caller_of: Vec::new(),
-        bindings: HashSet::new(),
-        globals: HashSet::new(),
-        nonlocals: HashSet::new(),
-        lambda_counts: HashMap::new(),
+        bindings: HashSet::default(),
+        globals: HashSet::default(),
+        nonlocals: HashSet::default(),
+        lambda_counts: HashMap::default(),
         scope_stack: Vec::new(),
         frames: Vec::new(),
         results: Vec::new(),
         arg_lists: Vec::new(),
         param_lists: Vec::new(),
-        name_targets: HashMap::new(),
+        name_targets: HashMap::default(),
         syntax_errors: 0,
     };
     ex.facts.exprs.push(PyExpr::Unknown);

@@ -2,7 +2,7 @@
 //! syntax tree, node-kind and field lookup tables, and a file-local string
 //! interner.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use tree_sitter::{Language, Node, Tree};
 

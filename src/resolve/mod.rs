@@ -10,7 +10,7 @@
 pub mod go;
 pub mod python;
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -87,8 +87,8 @@ impl Builder {
     fn new() -> Self {
         Builder {
             res: Resolution::default(),
-            externals: HashMap::new(),
-            edge_index: HashMap::new(),
+            externals: HashMap::default(),
+            edge_index: HashMap::default(),
         }
     }
 
