@@ -82,7 +82,7 @@ enum Outcome {
     Parsed {
         meta: StoredMeta,
         facts: Box<FileFacts>,
-        blob: Vec<u8>,
+        blob: store::EncodedFacts,
     },
     Touched {
         meta: StoredMeta,
@@ -193,15 +193,17 @@ impl Index {
             .filter(|p| !present.contains(p.as_str()))
             .cloned()
             .collect();
-        let mut hashes: HashMap<&str, u64> =
-            stored.iter().map(|(p, m)| (p.as_str(), m.hash)).collect();
+        let mut hashes: HashMap<&str, (u64, u64)> = stored
+            .iter()
+            .map(|(p, m)| (p.as_str(), (m.hash, m.shape)))
+            .collect();
         for (p, m, _) in &upserts {
-            hashes.insert(p.as_str(), m.hash);
+            hashes.insert(p.as_str(), (m.hash, m.shape));
         }
         for (p, m) in &touched {
-            hashes.insert(p.as_str(), m.hash);
+            hashes.insert(p.as_str(), (m.hash, m.shape));
         }
-        let hashes: HashMap<String, u64> =
+        let hashes: HashMap<String, (u64, u64)> =
             hashes.into_iter().map(|(p, h)| (p.to_owned(), h)).collect();
         stats.parsed = upserts.len();
         stats.touched = touched.len();
@@ -212,26 +214,50 @@ impl Index {
         drop(upserts);
         stats.timings_ms.store = ms(t);
 
+        // Resolution is a pure function of the files' shapes (what resolution
+        // reads of their facts) and go.mod module paths, so a repository whose
+        // shapes did not change reuses the last result, and then the flow
+        // facts need not even be decoded.
+        let t = Instant::now();
+        let go_modules = read_go_modules(&root, &inv.go_mods);
+        let mut key_input = format!("{:016x}\n", resolve::resolver_fingerprint());
+        for (dir, module) in &go_modules {
+            key_input.push_str(&format!("go.mod {dir} {module}\n"));
+        }
+        let mut expected_files = 0;
+        for (i, f) in inv.files.iter().enumerate() {
+            if skipped_now.contains(&i) {
+                continue;
+            }
+            let shape = hashes.get(&f.path).map_or(0, |h| h.1);
+            key_input.push_str(&format!("{} {:016x}\n", f.path, shape));
+            expected_files += 1;
+        }
+        let key = format!("{:016x}", content_hash(key_input.as_bytes()));
+        let cached = match store.snapshot(&key)? {
+            Some(blob) => match postcard::from_bytes::<Resolution>(&blob) {
+                Ok(r) if r.file_base.len() == expected_files => Some(r),
+                Ok(_) => None,
+                Err(e) => {
+                    if std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some() {
+                        eprintln!("snapshot does not decode: {e}");
+                    }
+                    None
+                }
+            },
+            None => None,
+        };
+        let snapshot_ms = ms(t);
+
         let t = Instant::now();
         let fresh_paths: HashSet<&str> =
             fresh.keys().map(|&i| inv.files[i].path.as_str()).collect();
         let need_load = inv.files.len() - fresh.len() - skipped_now.len();
         let mut loaded: HashMap<String, FileFacts> = HashMap::new();
         if need_load > 0 {
-            let blobs = store.fact_blobs()?;
-            let decoded: Vec<(String, Option<FileFacts>)> = blobs
-                .into_par_iter()
-                .filter(|(p, _)| !fresh_paths.contains(p.as_str()) && present.contains(p.as_str()))
-                .map(|(p, blob)| {
-                    let facts = store::decode_facts(&blob);
-                    (p, facts)
-                })
-                .collect();
-            for (p, facts) in decoded {
-                if let Some(facts) = facts {
-                    loaded.insert(p, facts);
-                }
-            }
+            loaded = load_facts(&store, cached.is_none(), |p| {
+                !fresh_paths.contains(p) && present.contains(p)
+            })?;
         }
         let mut files = Vec::with_capacity(inv.files.len());
         let mut damaged = Vec::new();
@@ -239,7 +265,7 @@ impl Index {
             if skipped_now.contains(&i) {
                 continue;
             }
-            let known = hashes.get(&f.path).copied().unwrap_or(0);
+            let known = hashes.get(&f.path).map_or(0, |h| h.0);
             let (hash, facts) = match fresh.remove(&i) {
                 Some(facts) => (known, facts),
                 None => match loaded.remove(&f.path) {
@@ -285,36 +311,31 @@ impl Index {
         }
 
         let t = Instant::now();
-        let go_modules = read_go_modules(&root, &inv.go_mods);
-        // Resolution is a pure function of the files' contents (and go.mod
-        // module paths), so an unchanged repository reuses the last result.
-        let mut key_input = format!("{:016x}\n", resolve::resolver_fingerprint());
-        for (dir, module) in &go_modules {
-            key_input.push_str(&format!("go.mod {dir} {module}\n"));
-        }
-        for f in &files {
-            key_input.push_str(&format!("{} {:016x}\n", f.path, f.hash));
-        }
-        let key = format!("{:016x}", content_hash(key_input.as_bytes()));
-        let cached = match store.snapshot(&key)? {
-            Some(blob) => match postcard::from_bytes::<Resolution>(&blob) {
-                Ok(r) if r.file_base.len() == files.len() => Some(r),
-                Ok(_) => None,
-                Err(e) => {
-                    if std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some() {
-                        eprintln!("snapshot does not decode: {e}");
-                    }
-                    None
-                }
-            },
-            None => None,
-        };
         let res = match cached {
-            Some(res) => {
+            Some(mut res) if res.file_base.len() == files.len() => {
                 stats.snapshot = true;
+                // Same shapes, but lines may have moved (a comment added above).
+                for (fi, f) in files.iter().enumerate() {
+                    let base = res.file_base[fi] as usize;
+                    for (li, d) in f.facts.decls.iter().enumerate() {
+                        if let Some(decl) = res.decls.get_mut(base + li) {
+                            decl.span = d.span;
+                        }
+                    }
+                }
                 res
             }
-            None => {
+            cached => {
+                if cached.is_some() {
+                    // A file vanished between the scan and the load: the
+                    // snapshot no longer fits, and the flow facts are needed.
+                    let mut flow = load_facts(&store, true, |_| true)?;
+                    for f in &mut files {
+                        if let Some(full) = flow.remove(&f.path) {
+                            f.facts = full;
+                        }
+                    }
+                }
                 let sources: Vec<SourceFile> = files
                     .iter()
                     .map(|f| SourceFile {
@@ -329,13 +350,11 @@ impl Index {
                 res
             }
         };
-        stats.timings_ms.resolve = ms(t);
+        stats.timings_ms.resolve = ms(t) + snapshot_ms;
         // Flow facts only serve resolution; declarations and call sites stay.
         for f in &mut files {
-            f.facts.lang_facts = match f.lang {
-                Lang::Python => crate::model::LangFacts::Python(Default::default()),
-                Lang::Go => crate::model::LangFacts::Go(Default::default()),
-            };
+            f.facts.lang_facts = crate::model::LangFacts::empty(f.lang);
+            f.facts.strings = Vec::new();
         }
 
         let t = Instant::now();
@@ -413,6 +432,24 @@ impl Index {
     }
 }
 
+/// Decode the stored facts of the files `wanted` accepts, in parallel; rows
+/// that do not decode are left out (the caller re-parses them).
+fn load_facts(
+    store: &Store,
+    with_flow: bool,
+    wanted: impl Fn(&str) -> bool + Sync,
+) -> Result<HashMap<String, FileFacts>, IndexError> {
+    let blobs = store.fact_blobs(with_flow)?;
+    Ok(blobs
+        .into_par_iter()
+        .filter(|b| wanted(&b.path))
+        .filter_map(|b| {
+            let facts = store::decode_facts(&b.display, b.flow.as_deref())?;
+            Some((b.path, facts))
+        })
+        .collect())
+}
+
 /// (directory, module path) of every readable `go.mod`.
 fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
     go_mods
@@ -442,14 +479,16 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
         Err(_) => return Outcome::Skipped(SkipReason::Unreadable),
     };
     let hash = content_hash(&bytes);
-    let meta = StoredMeta {
+    let mut meta = StoredMeta {
         size: f.size,
         mtime_ns: f.mtime_ns,
         hash,
+        shape: 0,
     };
     if let Some(s) = stored
         && s.hash == hash
     {
+        meta.shape = s.shape;
         return Outcome::Touched { meta };
     }
     if let Some(reason) = inventory::classify_content(f.lang, &bytes) {
@@ -457,6 +496,7 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
     }
     let facts = crate::lang::extract(f.lang, &f.path, &bytes);
     let blob = store::encode_facts(&facts);
+    meta.shape = blob.shape;
     Outcome::Parsed {
         meta,
         facts: Box::new(facts),

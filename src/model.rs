@@ -175,6 +175,23 @@ pub enum LangFacts {
     Go(GoFacts),
 }
 
+impl LangFacts {
+    /// No flow facts: what a file carries once resolution no longer needs them.
+    pub fn empty(lang: Lang) -> LangFacts {
+        match lang {
+            Lang::Python => LangFacts::Python(PyFacts::default()),
+            Lang::Go => LangFacts::Go(GoFacts::default()),
+        }
+    }
+
+    pub fn lang(&self) -> Lang {
+        match self {
+            LangFacts::Python(_) => Lang::Python,
+            LangFacts::Go(_) => Lang::Go,
+        }
+    }
+}
+
 /// Everything ripple keeps about one source file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FileFacts {

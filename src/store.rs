@@ -1,7 +1,9 @@
 //! The on-disk index: a SQLite database at `.ripple/index.db` holding each
-//! file's metadata (size, mtime, content hash) and its extracted facts as one
-//! compact blob. Facts are keyed by content, so a file touched without a real
-//! change is never re-parsed. The schema version is checked on open; a
+//! file's metadata (size, mtime, content hash, shape hash) and its extracted
+//! facts as two compact blobs: what display needs (declarations, call sites)
+//! and what only resolution needs (flow facts), so a refresh that can reuse
+//! the resolved graph never decodes the second. Facts are keyed by content,
+//! so a file touched without a real change is never re-parsed. The schema version is checked on open; a
 //! corrupt, foreign or outdated database is rebuilt from scratch, never
 //! trusted and never a crash.
 
@@ -10,10 +12,12 @@ use std::path::{Path, PathBuf};
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use crate::model::FileFacts;
+use serde::{Deserialize, Serialize};
+
+use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 5;
+pub const SCHEMA_VERSION: i64 = 6;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 
 #[derive(Debug, thiserror::Error)]
@@ -36,6 +40,10 @@ pub struct StoredMeta {
     pub size: u64,
     pub mtime_ns: i64,
     pub hash: u64,
+    /// Hash of everything in the facts that resolution reads (not positions,
+    /// docstrings or signatures): equal shapes resolve identically, so an
+    /// edit to comments or docs reuses the resolved graph.
+    pub shape: u64,
 }
 
 pub struct Store {
@@ -150,7 +158,9 @@ impl Store {
                 size INTEGER NOT NULL,
                 mtime INTEGER NOT NULL,
                 hash INTEGER NOT NULL,
-                facts BLOB NOT NULL
+                shape INTEGER NOT NULL,
+                facts BLOB NOT NULL,
+                flow BLOB NOT NULL
             );
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS snapshot (key TEXT PRIMARY KEY, data BLOB NOT NULL);
@@ -176,7 +186,7 @@ impl Store {
     pub fn metas(&self) -> Result<HashMap<String, StoredMeta>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT path, size, mtime, hash FROM files")
+            .prepare("SELECT path, size, mtime, hash, shape FROM files")
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -186,6 +196,7 @@ impl Store {
                         size: r.get::<_, i64>(1)? as u64,
                         mtime_ns: r.get(2)?,
                         hash: r.get::<_, i64>(3)? as u64,
+                        shape: r.get::<_, i64>(4)? as u64,
                     },
                 ))
             })
@@ -198,15 +209,22 @@ impl Store {
         Ok(out)
     }
 
-    /// Raw fact blobs of every indexed file, for decoding in parallel.
-    pub fn fact_blobs(&self) -> Result<Vec<(String, Vec<u8>)>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT path, facts FROM files")
-            .map_err(|e| self.err(e))?;
+    /// Raw fact blobs of every indexed file, for decoding in parallel; the
+    /// flow blob only when resolution has to run.
+    pub fn fact_blobs(&self, with_flow: bool) -> Result<Vec<StoredBlobs>, StoreError> {
+        let sql = if with_flow {
+            "SELECT path, facts, flow FROM files"
+        } else {
+            "SELECT path, facts, NULL FROM files"
+        };
+        let mut stmt = self.conn.prepare(sql).map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
-                Ok((r.get::<_, String>(0)?, r.get::<_, Vec<u8>>(1)?))
+                Ok(StoredBlobs {
+                    path: r.get(0)?,
+                    display: r.get(1)?,
+                    flow: r.get(2)?,
+                })
             })
             .map_err(|e| self.err(e))?;
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
@@ -216,7 +234,7 @@ impl Store {
     /// updates (touched but unchanged files) and removals.
     pub fn commit(
         &mut self,
-        upserts: &[(String, StoredMeta, Vec<u8>)],
+        upserts: &[(String, StoredMeta, EncodedFacts)],
         touched: &[(String, StoredMeta)],
         removed: &[String],
     ) -> Result<(), StoreError> {
@@ -228,11 +246,19 @@ impl Store {
         let tx = self.conn.transaction().map_err(err)?;
         {
             let mut up = tx
-                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, facts) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape, facts, flow) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                 .map_err(err)?;
             for (p, m, blob) in upserts {
-                up.execute(params![p, m.size as i64, m.mtime_ns, m.hash as i64, blob])
-                    .map_err(err)?;
+                up.execute(params![
+                    p,
+                    m.size as i64,
+                    m.mtime_ns,
+                    m.hash as i64,
+                    m.shape as i64,
+                    blob.display,
+                    blob.flow
+                ])
+                .map_err(err)?;
             }
             let mut touch = tx
                 .prepare("UPDATE files SET size = ?2, mtime = ?3 WHERE path = ?1")
@@ -401,13 +427,100 @@ fn extractor_fingerprint() -> String {
     format!("{:016x}", crate::lang::extractor_fingerprint())
 }
 
-pub fn encode_facts(facts: &FileFacts) -> Vec<u8> {
-    postcard::to_stdvec(facts).unwrap_or_default()
+/// One file's stored blobs; `flow` is `None` when it was not asked for.
+pub struct StoredBlobs {
+    pub path: String,
+    pub display: Vec<u8>,
+    pub flow: Option<Vec<u8>>,
 }
 
-/// Decode a blob; `None` for anything that does not decode (a damaged row is re-parsed, not trusted).
-pub fn decode_facts(blob: &[u8]) -> Option<FileFacts> {
-    postcard::from_bytes(blob).ok()
+/// A file's facts as stored: the two blobs and the shape hash.
+pub struct EncodedFacts {
+    pub display: Vec<u8>,
+    pub flow: Vec<u8>,
+    pub shape: u64,
+}
+
+#[derive(Serialize)]
+struct DisplayRef<'a> {
+    lang: Lang,
+    decls: &'a [LocalDecl],
+    calls: &'a [CallSite],
+    syntax_errors: u32,
+    lines: u32,
+}
+
+#[derive(Deserialize)]
+struct DisplayOwned {
+    lang: Lang,
+    decls: Vec<LocalDecl>,
+    calls: Vec<CallSite>,
+    syntax_errors: u32,
+    lines: u32,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Flow {
+    strings: Vec<String>,
+    lang_facts: LangFacts,
+}
+
+pub fn encode_facts(facts: &FileFacts) -> EncodedFacts {
+    let display = postcard::to_stdvec(&DisplayRef {
+        lang: facts.lang,
+        decls: &facts.decls,
+        calls: &facts.calls,
+        syntax_errors: facts.syntax_errors,
+        lines: facts.lines,
+    })
+    .unwrap_or_default();
+    let flow = postcard::to_stdvec(&(&facts.strings, &facts.lang_facts)).unwrap_or_default();
+    // Resolution reads declarations' names, kinds, nesting and test flags,
+    // call sites' order and text, and the flow facts; nothing else.
+    let decl_shape: Vec<_> = facts
+        .decls
+        .iter()
+        .map(|d| (&d.local_name, d.kind, d.parent, d.is_test))
+        .collect();
+    let call_shape: Vec<_> = facts
+        .calls
+        .iter()
+        .map(|c| (c.caller, &c.callee_text, c.arg_count))
+        .collect();
+    let mut shape_bytes =
+        postcard::to_stdvec(&(facts.lang, decl_shape, call_shape)).unwrap_or_default();
+    shape_bytes.extend_from_slice(&flow);
+    EncodedFacts {
+        display,
+        flow,
+        shape: content_hash(&shape_bytes),
+    }
+}
+
+/// Decode stored blobs; without `flow` the facts carry no flow facts (enough
+/// for everything but resolution). `None` for anything that does not decode
+/// (a damaged row is re-parsed, not trusted).
+pub fn decode_facts(display: &[u8], flow: Option<&[u8]>) -> Option<FileFacts> {
+    let d: DisplayOwned = postcard::from_bytes(display).ok()?;
+    let (strings, lang_facts) = match flow {
+        Some(flow) => {
+            let f: Flow = postcard::from_bytes(flow).ok()?;
+            if f.lang_facts.lang() != d.lang {
+                return None;
+            }
+            (f.strings, f.lang_facts)
+        }
+        None => (Vec::new(), LangFacts::empty(d.lang)),
+    };
+    Some(FileFacts {
+        lang: d.lang,
+        decls: d.decls,
+        calls: d.calls,
+        strings,
+        syntax_errors: d.syntax_errors,
+        lines: d.lines,
+        lang_facts,
+    })
 }
 
 #[cfg(test)]
@@ -450,7 +563,47 @@ mod tests {
         let facts =
             crate::lang::extract(crate::model::Lang::Python, "m.py", b"def f():\n    g()\n");
         let blob = encode_facts(&facts);
-        assert_eq!(decode_facts(&blob), Some(facts));
-        assert_eq!(decode_facts(&[0xff, 0xff, 0xff]), None);
+        assert_eq!(
+            decode_facts(&blob.display, Some(&blob.flow)),
+            Some(facts.clone())
+        );
+        let display_only = decode_facts(&blob.display, None).unwrap();
+        assert_eq!(display_only.decls, facts.decls);
+        assert_eq!(display_only.lang_facts, LangFacts::empty(facts.lang));
+        assert_eq!(decode_facts(&[0xff, 0xff, 0xff], None), None);
+        assert_eq!(decode_facts(&blob.display, Some(&[0xff, 0xff])), None);
+    }
+
+    #[test]
+    fn comments_and_docs_keep_the_shape_and_code_changes_it() {
+        let shape = |src: &str| {
+            encode_facts(&crate::lang::extract(
+                crate::model::Lang::Python,
+                "m.py",
+                src.as_bytes(),
+            ))
+            .shape
+        };
+        let base = shape("def f():\n    g()\n");
+        assert_eq!(
+            base,
+            shape("# note\n\ndef f():\n    \"Doc.\"\n    g()  # why\n")
+        );
+        assert_ne!(base, shape("def f():\n    h()\n"));
+        assert_ne!(base, shape("def f(x):\n    g()\n"));
+        let go = |src: &str| {
+            encode_facts(&crate::lang::extract(
+                crate::model::Lang::Go,
+                "m.go",
+                src.as_bytes(),
+            ))
+            .shape
+        };
+        let base = go("package m\n\nfunc F() { G() }\n");
+        assert_eq!(
+            base,
+            go("package m\n\n// F does it.\nfunc F() {\n\tG() // now\n}\n")
+        );
+        assert_ne!(base, go("package m\n\nfunc F() { H() }\n"));
     }
 }

@@ -147,7 +147,6 @@ pub struct PyDeclInfo {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PyImport {
     pub scope: u32,
-    pub line: u32,
     /// The module as written, with leading dots for relative imports.
     pub module: Sym,
     pub name: Option<Sym>,
@@ -173,6 +172,7 @@ pub const UNKNOWN: ExprId = 0;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum K {
     Other,
+    ExpressionStatement,
     Error,
     Comment,
     Identifier,
@@ -277,6 +277,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
                 K::Passthrough
             }
             "string" | "concatenated_string" => K::String,
+            "expression_statement" => K::ExpressionStatement,
             "integer" => K::Integer,
             "lambda" => K::Lambda,
             "function_definition" => K::FunctionDef,
@@ -756,6 +757,17 @@ impl<'s> Extractor<'s> {
                     _ => Lowered::None,
                 }
             }
+            // A string standing alone as a statement (docstrings) or inside a
+            // concatenation (lowered as a whole) is never a value: leaving it
+            // out of the facts keeps docstring edits from changing the shape.
+            K::String
+                if matches!(
+                    self.frames.last().map(|f| f.kind),
+                    Some(K::ExpressionStatement | K::String)
+                ) =>
+            {
+                Lowered::None
+            }
             K::String => {
                 let raw = walk::text(&node, self.source);
                 match string_literal(&raw) {
@@ -1145,7 +1157,6 @@ impl<'s> Extractor<'s> {
             K::Import => {
                 let vals: Vec<Lowered> =
                     self.children(start).iter().map(|c| c.val.clone()).collect();
-                let line = node.start_position().row as u32 + 1;
                 for v in vals {
                     match v {
                         Lowered::Dotted(path) => {
@@ -1170,7 +1181,6 @@ impl<'s> Extractor<'s> {
                             }
                             self.facts.imports.push(PyImport {
                                 scope,
-                                line,
                                 module: path,
                                 name: None,
                                 alias: None,
@@ -1183,7 +1193,6 @@ impl<'s> Extractor<'s> {
                             self.assign(target, m);
                             self.facts.imports.push(PyImport {
                                 scope,
-                                line,
                                 module: path,
                                 name: None,
                                 alias: Some(alias),
@@ -1195,7 +1204,6 @@ impl<'s> Extractor<'s> {
                 Lowered::None
             }
             K::ImportFrom => {
-                let line = node.start_position().row as u32 + 1;
                 let children: Vec<(u16, Lowered)> = self
                     .children(start)
                     .iter()
@@ -1228,7 +1236,6 @@ impl<'s> Extractor<'s> {
                             self.facts.star_imports.push((scope, module_ref));
                             self.facts.imports.push(PyImport {
                                 scope,
-                                line,
                                 module: module_text_sym,
                                 name: Some(self.strings.intern("*")),
                                 alias: None,
@@ -1245,7 +1252,6 @@ impl<'s> Extractor<'s> {
                     self.assign(target, value);
                     self.facts.imports.push(PyImport {
                         scope,
-                        line,
                         module: module_text_sym,
                         name: Some(name),
                         alias: (alias != name).then_some(alias),
@@ -1362,7 +1368,7 @@ impl<'s> Extractor<'s> {
             }
             K::KeywordSeparator => Lowered::Separator(ParamKind::KeywordOnly),
             K::PositionalSeparator => Lowered::Separator(ParamKind::PositionalOnly),
-            K::Error | K::Other | K::Decorator | K::Comment => {
+            K::Error | K::Other | K::ExpressionStatement | K::Decorator | K::Comment => {
                 // Unknown wrappers (expression_statement, not_operator, …) pass a
                 // single value child up so `f(x) or g` style nesting still flows.
                 let _ = (
