@@ -42,6 +42,7 @@ impl FakeModel {
                 input_tokens: ripple::tokens::count(prompt),
                 output_tokens: ripple::tokens::count(text),
                 truncated,
+                cut: None,
             })
         };
         if prompt.contains("### app/core/money.py") {
