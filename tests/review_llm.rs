@@ -92,6 +92,10 @@ fn a_review_sends_chunks_to_the_model_and_reports_validated_findings_as_sarif() 
     );
     assert_eq!(loc["region"]["startLine"], 2);
     common::sarif::validate(&sarif);
+    assert_eq!(
+        sarif["runs"][0]["invocations"][0]["executionSuccessful"],
+        true
+    );
     // The prompt carried the code with line numbers and the findings schema.
     let req = &server.requests()[0];
     assert!(req.body.contains("return a / b"));

@@ -201,6 +201,19 @@ fn a_review_against_a_fake_model_validates_merges_and_reports() {
     let sarif: Value = serde_json::from_str(&report::render(Format::Sarif, &plan, &run)).unwrap();
     common::sarif::validate(&sarif);
     check_sarif_links(&sarif);
+    // The chunks without a review are in the log too, not only the results.
+    let invocation = &sarif["runs"][0]["invocations"][0];
+    assert_eq!(invocation["executionSuccessful"], false);
+    let notes: Vec<&str> = invocation["toolExecutionNotifications"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["message"]["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(notes.len(), 3, "{notes:?}");
+    assert!(notes.iter().any(|n| n.contains("HTTP 529 overloaded")));
+    assert!(notes.iter().any(|n| n.contains("no readable findings")));
+    assert!(notes.iter().any(|n| n.contains("output limit")));
     // The validator does reject what the schema forbids.
     let mut broken = sarif.clone();
     broken["runs"][0]["results"][0]["level"] = "fatal".into();
