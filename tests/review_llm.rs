@@ -617,3 +617,38 @@ fn a_cut_anthropic_stream_fails_its_chunk_and_no_finding_from_it_is_used() {
 fn a_cut_openai_stream_fails_its_chunk_and_no_finding_from_it_is_used() {
     a_cut_stream_is_not_used(Wire::OpenAi);
 }
+
+#[test]
+fn an_error_event_mid_stream_fails_its_chunk_and_no_finding_from_it_is_used() {
+    let dir = repo(None);
+    let wire = Wire::Anthropic;
+    // §1: after text has streamed, an `error` event, then the stream ends
+    // without `message_stop`.
+    let events = wire.events(&division_finding("beta"));
+    let broken = events[..events.len() - 3].concat() + common::fake_llm::ANTHROPIC_ERROR_EVENT;
+    let server = FakeLlm::routed(vec![
+        (
+            &chunk_of("alpha"),
+            vec![wire.reply(&division_finding("alpha"))],
+        ),
+        (&chunk_of("beta"), vec![Reply::sse(&broken)]),
+        (
+            &chunk_of("gamma"),
+            vec![wire.reply(&division_finding("gamma"))],
+        ),
+        (
+            &chunk_of("delta"),
+            vec![wire.reply(&division_finding("delta"))],
+        ),
+    ]);
+    let r = review(dir.path(), wire, &server);
+    assert_eq!(r.code(), Some(3), "{}", r.stderr());
+    assert_eq!(requests_for(&server, "beta").len(), 1);
+    assert_eq!(
+        r.files_with_findings(),
+        ["alpha/alpha.py", "delta/delta.py", "gamma/gamma.py"]
+    );
+    let (status, error) = r.chunk_status(dir.path(), "beta");
+    assert_eq!(status, "failed");
+    assert!(error.contains("Overloaded"), "{error}");
+}
