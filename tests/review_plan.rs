@@ -247,6 +247,25 @@ fn fences_secrets_and_other_languages_are_listed_with_their_reason() {
 }
 
 #[test]
+fn a_ripple_toml_migrate_would_reject_stops_the_review_too() {
+    // One parser for both: a misspelt key would otherwise send the code it
+    // meant to fence off.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("vault.py"), "def unseal():\n    return 1\n").unwrap();
+    std::fs::write(
+        dir.path().join("ripple.toml"),
+        "[conventions]\noff-limits = [\"vault.py\"]\n",
+    )
+    .unwrap();
+    let (_db, index) = open(dir.path());
+    let err = plan_repository(&index, &opts(8000))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ripple.toml:2"), "{err}");
+    assert!(err.contains("off-limits"), "{err}");
+}
+
+#[test]
 fn a_file_larger_than_the_budget_is_split_between_declarations() {
     let (_db, index) = open(&fixture("tests/fixtures/review/py"));
     let plan = plan_repository(&index, &opts(1400)).unwrap();
