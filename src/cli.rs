@@ -1413,7 +1413,8 @@ impl ripple::review::runner::ReviewModel for LlmReviewer {
             text: done.text,
             input_tokens: ripple::tokens::TokenCount(done.usage.input_tokens),
             output_tokens: ripple::tokens::TokenCount(done.usage.output_tokens),
-            truncated: done.truncated,
+            truncated: done.truncated && done.cut.is_none(),
+            cut: done.cut,
         })
     }
 }
@@ -1540,12 +1541,33 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
             }
         }
     }
-    let failed = run
-        .chunks
-        .iter()
-        .filter(|c| !matches!(c.status, runner::ChunkStatus::Reviewed))
-        .count();
-    Ok(if failed > 0 {
+    // The report may be on stdout or in a file; either way the terminal
+    // gets one line saying whether every chunk was reviewed, and which were
+    // not, so a partial review is never mistaken for a clean one.
+    let count = |f: fn(&runner::ChunkStatus) -> bool| run.count(f);
+    let failed = count(|s| matches!(s, runner::ChunkStatus::Failed(_)));
+    let incomplete = count(|s| !matches!(s, runner::ChunkStatus::Reviewed));
+    eprintln!(
+        "review: {} findings; {} chunks: {} reviewed, {} truncated, {} unreadable, {} failed",
+        run.findings.len(),
+        run.chunks.len(),
+        count(|s| matches!(s, runner::ChunkStatus::Reviewed)),
+        count(|s| matches!(s, runner::ChunkStatus::Truncated)),
+        count(|s| matches!(s, runner::ChunkStatus::Unreadable)),
+        failed,
+    );
+    for c in &run.chunks {
+        if let runner::ChunkStatus::Failed(why) = &c.status {
+            eprintln!("  chunk {} failed: {why}", c.chunk);
+        }
+    }
+    if incomplete > 0 {
+        eprintln!(
+            "review: incomplete ({incomplete} of {} chunks not fully reviewed); exit code {EXIT_PARTIAL}",
+            run.chunks.len()
+        );
+    }
+    Ok(if incomplete > 0 {
         ExitCode::from(EXIT_PARTIAL)
     } else {
         ExitCode::SUCCESS

@@ -248,7 +248,7 @@ impl Conventions {
             (Class::Active, &self.active),
         ]
         .into_iter()
-        .find(|(_, rules)| rules.symbols.iter().any(|s| symbol_matches(&name, s)))
+        .find(|(_, rules)| rules.symbol_match(&name).is_some())
         .map(|(class, _)| class);
         by_symbol.max(self.class_of_path(path))
     }
@@ -256,6 +256,29 @@ impl Conventions {
     /// Whether `path` is a secret file (built-in list plus user `secrets`).
     pub fn is_secret(&self, path: &str) -> bool {
         self.secrets.is_match(normalise_rel(path))
+    }
+
+    /// The `secrets` pattern (built-in first, then the user's) that makes
+    /// `path` a secret file, as written — so a skipped file can say why.
+    pub fn secret_pattern(&self, path: &str) -> Option<&str> {
+        self.secrets.first_match(normalise_rel(path))
+    }
+
+    /// The `off_limits` glob that fences `path` off, as written.
+    pub fn off_limits_pattern(&self, path: &str) -> Option<&str> {
+        self.off_limits.paths.first_match(normalise_rel(path))
+    }
+
+    /// The `off_limits` `symbol:` entry naming this declaration, as written.
+    pub fn off_limits_symbol(&self, qualified_name: &str) -> Option<&str> {
+        self.off_limits
+            .symbol_match(&normalise_symbol(qualified_name))
+    }
+
+    /// Whether any `off_limits` entry names a symbol, so callers can skip
+    /// walking every declaration when none does.
+    pub fn has_off_limits_symbols(&self) -> bool {
+        !self.off_limits.symbols.is_empty()
     }
 
     /// The raw entries of one class, as written (for legends and `--json`).
@@ -283,8 +306,9 @@ impl Conventions {
 struct ClassRules {
     entries: Vec<String>,
     paths: PathRules,
-    /// Normalised symbol names (see [`normalise_symbol`]).
-    symbols: Vec<String>,
+    /// Normalised symbol names (see [`normalise_symbol`]), each with its
+    /// entry as written.
+    symbols: Vec<(String, String)>,
 }
 
 impl ClassRules {
@@ -297,7 +321,7 @@ impl ClassRules {
                 if name.is_empty() {
                     return Err((entry.clone(), "the symbol name is empty".to_owned()));
                 }
-                symbols.push(normalise_symbol(name));
+                symbols.push((normalise_symbol(name), entry.clone()));
             } else {
                 globs.push(entry.clone());
             }
@@ -308,6 +332,14 @@ impl ClassRules {
             symbols,
         })
     }
+
+    /// The entry of the first `symbol:` naming `name` (already normalised).
+    fn symbol_match(&self, name: &str) -> Option<&str> {
+        self.symbols
+            .iter()
+            .find(|(s, _)| symbol_matches(name, s))
+            .map(|(_, entry)| entry.as_str())
+    }
 }
 
 /// Gitignore-style patterns compiled into one glob set. Each pattern keeps its
@@ -317,6 +349,7 @@ struct PathRules {
     set: GlobSet,
     /// Glob index in `set` → pattern index.
     pattern_of: Vec<usize>,
+    patterns: Vec<String>,
 }
 
 impl PathRules {
@@ -338,11 +371,25 @@ impl PathRules {
         let set = builder
             .build()
             .map_err(|e| (patterns.join(", "), e.to_string()))?;
-        Ok(PathRules { set, pattern_of })
+        Ok(PathRules {
+            set,
+            pattern_of,
+            patterns: patterns.to_vec(),
+        })
     }
 
     fn is_match(&self, path: &str) -> bool {
         self.set.is_match(path)
+    }
+
+    /// The first pattern (in written order) matching `path`.
+    fn first_match(&self, path: &str) -> Option<&str> {
+        self.set
+            .matches(path)
+            .into_iter()
+            .map(|g| self.pattern_of[g])
+            .min()
+            .map(|i| self.patterns[i].as_str())
     }
 
     /// The index of the last pattern matching `path`.
@@ -520,6 +567,7 @@ impl Codeowners {
         let rules = PathRules::new(&patterns).unwrap_or(PathRules {
             set: GlobSet::empty(),
             pattern_of: Vec::new(),
+            patterns: Vec::new(),
         });
         Codeowners {
             source,

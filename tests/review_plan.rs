@@ -208,6 +208,26 @@ fn fences_secrets_and_other_languages_are_listed_with_their_reason() {
     assert_eq!(reason("app/core/vault.py"), Some(SkipKind::OffLimits));
     assert_eq!(reason("README.md"), Some(SkipKind::LanguageNotReviewed));
     assert_eq!(reason("app/__init__.py"), Some(SkipKind::Empty));
+    // Each fenced file names the ripple.toml entry that fenced it.
+    let detail = |p: &str| {
+        plan.skipped
+            .iter()
+            .find(|s| s.file == p)
+            .and_then(|s| s.detail.clone())
+    };
+    assert_eq!(detail(".env").as_deref(), Some("matches `.env`"));
+    assert_eq!(
+        detail("app/settings_prod.py").as_deref(),
+        Some("matches `app/settings_prod.py`")
+    );
+    assert_eq!(
+        detail("legacy/old.py").as_deref(),
+        Some("matches `legacy/**`")
+    );
+    assert_eq!(
+        detail("app/core/vault.py").as_deref(),
+        Some("contains off-limits `symbol:app.core.vault.unseal`")
+    );
     let sent: String = plan
         .chunks
         .iter()
@@ -224,6 +244,25 @@ fn fences_secrets_and_other_languages_are_listed_with_their_reason() {
     };
     assert!(together("tests/test_orders.py", "app/core/orders.py"));
     assert!(together("tests/test_money.py", "app/core/money.py"));
+}
+
+#[test]
+fn a_ripple_toml_migrate_would_reject_stops_the_review_too() {
+    // One parser for both: a misspelt key would otherwise send the code it
+    // meant to fence off.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("vault.py"), "def unseal():\n    return 1\n").unwrap();
+    std::fs::write(
+        dir.path().join("ripple.toml"),
+        "[conventions]\noff-limits = [\"vault.py\"]\n",
+    )
+    .unwrap();
+    let (_db, index) = open(dir.path());
+    let err = plan_repository(&index, &opts(8000))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("ripple.toml:2"), "{err}");
+    assert!(err.contains("off-limits"), "{err}");
 }
 
 #[test]

@@ -109,6 +109,12 @@ pub struct Completion {
     pub truncated: bool,
     /// Why `truncated` is set, for the user.
     pub truncation_note: Option<String>,
+    /// Why the stream broke before its terminal marker (the connection
+    /// closed, went idle), if it did. `truncated` is set too, but unlike an
+    /// output limit the reply may stop anywhere — the model may have had more
+    /// to say about what it already wrote — so callers that act on the whole
+    /// reply (review findings) discard it.
+    pub cut: Option<String>,
     pub request_id: Option<String>,
     /// Approximate, from the configured price table; `None` for unknown models.
     pub cost_usd: Option<f64>,

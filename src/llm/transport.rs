@@ -483,6 +483,7 @@ impl Call<'_> {
             stop_reason,
             truncated: truncation_note.is_some(),
             truncation_note,
+            cut,
             request_id,
             cost_usd: self.config.price.map(|p| p.cost_usd(progress.usage)),
         })

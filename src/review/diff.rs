@@ -12,6 +12,7 @@
 use std::collections::{HashMap, HashSet};
 
 use crate::blast;
+use crate::conventions::Conventions;
 use crate::index::Index;
 use crate::model::DeclKind;
 use crate::resolve::DeclId;
@@ -21,7 +22,7 @@ use super::filegraph::FileId;
 use super::git::{self, FileChange};
 use super::plan::{self, ContextItem, Frame, Mode, Plan, PlanOptions};
 use super::prompt::PromptKind;
-use super::scope::{self, Fences, SkipKind, SkippedFile};
+use super::scope::{self, SkipKind, SkippedFile};
 use super::units::{self, FileText, Lines, Unit};
 
 /// Caller hops shown as context for a changed declaration.
@@ -33,8 +34,8 @@ const AROUND: u32 = 3;
 pub fn plan_diff(index: &Index, base: &str, opts: &PlanOptions) -> Result<Plan, ReviewError> {
     let t0 = std::time::Instant::now();
     let changes = git::changes(&index.root, base)?;
-    let fences = Fences::load(&index.root)?;
-    let scope = scope::build(index, &fences);
+    let conventions = Conventions::load(&index.root)?;
+    let scope = scope::build(index, &conventions);
     let reviewable: HashMap<&str, FileId> = scope
         .files
         .iter()

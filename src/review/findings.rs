@@ -88,31 +88,33 @@ pub struct Parsed {
 
 /// Read a model reply.
 pub fn parse_reply(text: &str) -> Parsed {
-    let body = unfence(text);
-    let items: Vec<Value>;
-    let mut malformed = 0;
-    match serde_json::from_str::<Value>(body.trim()) {
-        Ok(v) => match finding_list(v) {
-            Some(list) => items = list,
-            None => {
-                return Parsed {
-                    unreadable: true,
-                    ..Parsed::default()
-                };
-            }
-        },
-        Err(_) => {
-            let (list, bad, found) = salvage(body);
-            if !found {
-                return Parsed {
-                    unreadable: true,
-                    ..Parsed::default()
-                };
-            }
-            items = list;
-            malformed += bad;
+    let candidates = candidates(text);
+    for body in &candidates {
+        if let Ok(v) = serde_json::from_str::<Value>(body.trim())
+            && let Some(list) = finding_list(v)
+        {
+            return read(list, 0);
         }
     }
+    // Nothing parses whole: take the complete objects of the first candidate
+    // that yields any (a truncated reply keeps its finished findings).
+    let mut fallback = None;
+    for body in &candidates {
+        let (list, bad, found) = salvage(body);
+        if found && (!list.is_empty() || bad > 0) {
+            return read(list, bad);
+        }
+        if found && fallback.is_none() {
+            fallback = Some(read(list, bad));
+        }
+    }
+    fallback.unwrap_or(Parsed {
+        unreadable: true,
+        ..Parsed::default()
+    })
+}
+
+fn read(items: Vec<Value>, mut malformed: usize) -> Parsed {
     let mut findings = Vec::new();
     for item in items {
         match finding_of(&item) {
@@ -127,20 +129,38 @@ pub fn parse_reply(text: &str) -> Parsed {
     }
 }
 
-/// The inside of the first fenced block, if any (an unclosed fence — a
+/// Where the findings may be: every fenced block, then the whole reply.
+/// Models quote code in fences before they answer, so blocks naming a
+/// `"findings"` key go first.
+fn candidates(text: &str) -> Vec<&str> {
+    let mut out = fenced_blocks(text);
+    out.push(text);
+    out.sort_by_key(|b| !b.contains("\"findings\""));
+    out
+}
+
+/// The insides of the fenced blocks, in order (an unclosed fence — a
 /// truncated reply — runs to the end).
-fn unfence(text: &str) -> &str {
-    let Some(open) = text.find("```") else {
-        return text;
-    };
-    let after = &text[open + 3..];
-    // Skip the info string (`json`).
-    let body_start = after.find('\n').map(|i| i + 1).unwrap_or(after.len());
-    let body = &after[body_start..];
-    match body.find("```") {
-        Some(close) => &body[..close],
-        None => body,
+fn fenced_blocks(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("```") {
+        let after = &rest[open + 3..];
+        // Skip the info string (`json`).
+        let body_start = after.find('\n').map(|i| i + 1).unwrap_or(after.len());
+        let body = &after[body_start..];
+        match body.find("```") {
+            Some(close) => {
+                out.push(&body[..close]);
+                rest = &body[close + 3..];
+            }
+            None => {
+                out.push(body);
+                break;
+            }
+        }
     }
+    out
 }
 
 /// `{"findings": [...]}`, a bare array, or a single finding object.
@@ -442,6 +462,15 @@ mod tests {
         assert_eq!(f.severity, Severity::Major);
         assert_eq!(f.category, "error-handling");
         assert_eq!(f.suggestion.as_deref(), Some("re-raise"));
+    }
+
+    #[test]
+    fn findings_after_a_quoted_code_block_are_found() {
+        let reply = "`ratio` divides by b:\n```python\nreturn a / b\n```\nso:\n```json\n{\"findings\": [{\"file\": \"a.py\", \"start_line\": 2, \"message\": \"b may be 0\"}]}\n```\n";
+        let p = parse_reply(reply);
+        assert!(!p.unreadable);
+        assert_eq!(p.findings.len(), 1);
+        assert_eq!(p.findings[0].message, "b may be 0");
     }
 
     #[test]

@@ -45,8 +45,8 @@ pub enum ReviewError {
         path: String,
         source: std::io::Error,
     },
-    #[error("ripple.toml: {0}")]
-    Conventions(String),
+    #[error(transparent)]
+    Conventions(#[from] crate::conventions::ConventionsError),
     #[error("{0}")]
     Git(#[from] git::GitError),
     #[error(

@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::conventions::Conventions;
 use crate::index::Index;
 use crate::model::DeclKind;
 use crate::resolve::DeclId;
@@ -28,7 +29,7 @@ use crate::tokens::{self, TokenCount};
 use super::ReviewError;
 use super::filegraph::{self, FileGraph, FileId};
 use super::prompt::{self, PromptKind};
-use super::scope::{self, Fences, SkipKind, SkippedFile};
+use super::scope::{self, SkipKind, SkippedFile};
 use super::units::{self, FileText, Lines, Unit};
 
 /// The share of the budget kept free of code for related signatures.
@@ -229,8 +230,8 @@ impl Frame {
 /// Plan a review of the whole repository.
 pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, ReviewError> {
     let t0 = std::time::Instant::now();
-    let fences = Fences::load(&index.root)?;
-    let scope = scope::build(index, &fences);
+    let conventions = Conventions::load(&index.root)?;
+    let scope = scope::build(index, &conventions);
     let frame = Frame::new(
         index,
         PromptKind::Repository,

@@ -267,6 +267,33 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
+/// Chunks the model did not fully review, as SARIF notifications: a code
+/// scanning view shows only results, so without these a partial review
+/// would look like a clean one.
+fn notifications(run: &ReviewRun) -> Vec<Value> {
+    run.chunks
+        .iter()
+        .filter_map(|c| {
+            let (level, text) = match &c.status {
+                ChunkStatus::Reviewed => return None,
+                ChunkStatus::Failed(e) => ("error", format!("chunk {} was not reviewed: {e}", c.chunk)),
+                ChunkStatus::Unreadable => (
+                    "error",
+                    format!("chunk {} was not reviewed: the reply held no readable findings", c.chunk),
+                ),
+                ChunkStatus::Truncated => (
+                    "warning",
+                    format!(
+                        "chunk {}: the reply stopped at the output limit; findings after the cut are missing",
+                        c.chunk
+                    ),
+                ),
+            };
+            Some(json!({"level": level, "message": {"text": text}}))
+        })
+        .collect()
+}
+
 /// The run as a SARIF 2.1.0 log. One rule per finding category. Paths are
 /// made relative to the git work tree when the review root is inside one,
 /// because code scanning resolves them against the repository root.
@@ -333,6 +360,11 @@ pub fn sarif(plan: &Plan, run: &ReviewRun) -> Value {
                 "rules": rules,
             }},
             "results": results,
+            "invocations": [{
+                // As the exit code: any chunk not fully reviewed fails the run.
+                "executionSuccessful": run.chunks.iter().all(|c| c.status == ChunkStatus::Reviewed),
+                "toolExecutionNotifications": notifications(run),
+            }],
             "properties": {"figures": figures(plan, run)},
         }]
     })

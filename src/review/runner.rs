@@ -7,6 +7,12 @@
 //! owns transport concerns (streaming, retries on 429/5xx, `retry-after`);
 //! the runner owns review concerns (which chunks, how fast, what the reply
 //! means). A failed or truncated chunk is recorded and the run goes on.
+//!
+//! Two kinds of incomplete reply are told apart. One that stopped at the
+//! model's output limit ended where the model was cut off mid-list: its
+//! complete findings stand. One whose stream broke before the provider's
+//! terminal marker may have lost anything, even a correction the model was
+//! about to make, so nothing from it is used and the chunk counts as failed.
 
 use std::collections::VecDeque;
 use std::sync::Mutex;
@@ -33,8 +39,10 @@ pub struct ModelReply {
     pub text: String,
     pub input_tokens: TokenCount,
     pub output_tokens: TokenCount,
-    /// The reply stopped early (output limit, dropped stream).
+    /// The reply stopped at the model's output limit.
     pub truncated: bool,
+    /// Why the stream broke before its terminal marker, if it did.
+    pub cut: Option<String>,
 }
 
 /// A chunk the provider could not review (after its own retries).
@@ -274,8 +282,15 @@ fn review_chunk(
             return (out, Vec::new());
         }
     };
+    // Tokens are billed even for a reply that is thrown away.
     out.input_tokens = reply.input_tokens;
     out.output_tokens = reply.output_tokens;
+    if let Some(reason) = reply.cut {
+        out.status = ChunkStatus::Failed(format!(
+            "the reply stream broke before its end marker ({reason}); none of its findings were used"
+        ));
+        return (out, Vec::new());
+    }
     let parsed = findings::parse_reply(&reply.text);
     out.malformed = parsed.malformed;
     let (kept, dropped) = findings::validate(parsed.findings, chunk);

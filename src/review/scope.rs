@@ -9,22 +9,19 @@
 //! never sent to a model. Only the indexed languages (Python, Go) are
 //! reviewed for now; every other file is listed as not reviewed.
 //!
-//! `ripple.toml` is read for these two keys only; a malformed file is an
-//! error, because ignoring a typo in `off_limits` would send fenced-off code
-//! to a model.
+//! The rules come from [`crate::conventions`], the one parser of
+//! `ripple.toml`, so review and migrate fence off exactly the same code; a
+//! malformed file is an error there, because ignoring a typo in `off_limits`
+//! would send fenced-off code to a model.
 
 use std::collections::HashMap;
-use std::path::Path;
 
-use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
+use crate::conventions::Conventions;
 use crate::index::Index;
 use crate::inventory::{self, SkipReason};
-use crate::lookup;
 use crate::model::Lang;
-
-use super::ReviewError;
 
 /// The same built-in secrets list as migrate uses: one list, one policy.
 pub use crate::conventions::BUILTIN_SECRETS;
@@ -116,112 +113,11 @@ pub struct Scope {
     pub skipped: Vec<SkippedFile>,
 }
 
-/// The two `[conventions]` keys review needs.
-#[derive(Debug, Default, Deserialize)]
-struct RippleToml {
-    #[serde(default)]
-    conventions: ConventionsTable,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct ConventionsTable {
-    #[serde(default)]
-    off_limits: Vec<String>,
-    #[serde(default)]
-    secrets: Vec<String>,
-}
-
-/// Off-limits and secret rules, compiled.
-pub struct Fences {
-    secrets: GlobSet,
-    secret_patterns: Vec<String>,
-    off_limits: GlobSet,
-    off_limit_patterns: Vec<String>,
-    off_limit_symbols: Vec<String>,
-}
-
-impl Fences {
-    /// Read `ROOT/ripple.toml` (absent means the built-in secrets only).
-    pub fn load(root: &Path) -> Result<Fences, ReviewError> {
-        let path = root.join("ripple.toml");
-        let table = match std::fs::read_to_string(&path) {
-            Ok(text) => toml::from_str::<RippleToml>(&text)
-                .map_err(|e| ReviewError::Conventions(e.to_string()))?,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => RippleToml::default(),
-            Err(source) => {
-                return Err(ReviewError::Read {
-                    path: path.display().to_string(),
-                    source,
-                });
-            }
-        };
-        Fences::new(&table.conventions.off_limits, &table.conventions.secrets)
-    }
-
-    pub fn new(off_limits: &[String], secrets: &[String]) -> Result<Fences, ReviewError> {
-        let secret_patterns: Vec<String> = BUILTIN_SECRETS
-            .iter()
-            .map(|s| (*s).to_owned())
-            .chain(secrets.iter().cloned())
-            .collect();
-        let (symbols, globs): (Vec<&String>, Vec<&String>) =
-            off_limits.iter().partition(|p| p.starts_with("symbol:"));
-        let off_limit_patterns: Vec<String> = globs.into_iter().cloned().collect();
-        Ok(Fences {
-            secrets: glob_set(&secret_patterns)?,
-            secret_patterns,
-            off_limits: glob_set(&off_limit_patterns)?,
-            off_limit_patterns,
-            off_limit_symbols: symbols
-                .into_iter()
-                .map(|s| s.trim_start_matches("symbol:").trim().to_owned())
-                .collect(),
-        })
-    }
-
-    fn secret(&self, path: &str) -> Option<&str> {
-        first_match(&self.secrets, &self.secret_patterns, path)
-    }
-
-    fn off_limits(&self, path: &str) -> Option<&str> {
-        first_match(&self.off_limits, &self.off_limit_patterns, path)
-    }
-}
-
-/// Patterns follow gitignore habits: without a `/` they match a name at any
-/// depth, and a match on a directory covers everything below it.
-fn glob_set(patterns: &[String]) -> Result<GlobSet, ReviewError> {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        let p = p.trim().trim_start_matches('/');
-        let anchored = p.contains('/');
-        let base = if anchored {
-            p.to_owned()
-        } else {
-            format!("**/{p}")
-        };
-        for pat in [base.clone(), format!("{}/**", base.trim_end_matches('/'))] {
-            let glob = GlobBuilder::new(&pat)
-                .literal_separator(true)
-                .build()
-                .map_err(|e| ReviewError::Conventions(format!("bad glob `{p}`: {e}")))?;
-            b.add(glob);
-        }
-    }
-    b.build()
-        .map_err(|e| ReviewError::Conventions(e.to_string()))
-}
-
-/// Each pattern contributes two globs (the path and everything below it).
-fn first_match<'a>(set: &GlobSet, patterns: &'a [String], path: &str) -> Option<&'a str> {
-    set.matches(path).first().map(|&i| patterns[i / 2].as_str())
-}
-
 /// Sort every file of the repository into reviewed or skipped.
-pub fn build(index: &Index, fences: &Fences) -> Scope {
+pub fn build(index: &Index, conventions: &Conventions) -> Scope {
     let mut skipped: Vec<SkippedFile> = Vec::new();
     let fenced = |path: &str| -> Option<SkippedFile> {
-        if let Some(p) = fences.secret(path) {
+        if let Some(p) = conventions.secret_pattern(path) {
             return Some(SkippedFile {
                 file: path.to_owned(),
                 reason: SkipKind::Secret,
@@ -229,7 +125,7 @@ pub fn build(index: &Index, fences: &Fences) -> Scope {
                 detail: Some(format!("matches `{p}`")),
             });
         }
-        fences.off_limits(path).map(|p| SkippedFile {
+        conventions.off_limits_pattern(path).map(|p| SkippedFile {
             file: path.to_owned(),
             reason: SkipKind::OffLimits,
             lines: None,
@@ -254,7 +150,7 @@ pub fn build(index: &Index, fences: &Fences) -> Scope {
             detail: None,
         }));
     }
-    let symbol_files = off_limit_symbol_files(index, &fences.off_limit_symbols);
+    let symbol_files = off_limit_symbol_files(index, conventions);
     let mut files = Vec::new();
     for (i, f) in index.files.iter().enumerate() {
         if let Some(s) = fenced(&f.path) {
@@ -266,7 +162,7 @@ pub fn build(index: &Index, fences: &Fences) -> Scope {
                 file: f.path.clone(),
                 reason: SkipKind::OffLimits,
                 lines: None,
-                detail: Some(format!("contains off-limits `symbol:{sym}`")),
+                detail: Some(format!("contains off-limits `{sym}`")),
             });
         } else {
             files.push(ReviewFile {
@@ -279,21 +175,16 @@ pub fn build(index: &Index, fences: &Fences) -> Scope {
     Scope { files, skipped }
 }
 
-/// Files declaring a symbol named (or suffixed) like an off-limits entry.
-fn off_limit_symbol_files(index: &Index, symbols: &[String]) -> HashMap<u32, String> {
+/// Files declaring an off-limits symbol, with the entry that names it.
+fn off_limit_symbol_files(index: &Index, conventions: &Conventions) -> HashMap<u32, String> {
     let mut out = HashMap::new();
-    if symbols.is_empty() {
+    if !conventions.has_off_limits_symbols() {
         return out;
     }
-    let wanted: Vec<(String, &String)> =
-        symbols.iter().map(|s| (lookup::normalized(s), s)).collect();
     for d in &index.res.decls {
         let Some(file) = d.file else { continue };
-        let name = lookup::normalized(&d.name);
-        for (q, original) in &wanted {
-            if name == *q || name.ends_with(&format!(".{q}")) {
-                out.entry(file).or_insert_with(|| (*original).clone());
-            }
+        if let Some(entry) = conventions.off_limits_symbol(&d.name) {
+            out.entry(file).or_insert_with(|| entry.to_owned());
         }
     }
     out
@@ -303,43 +194,34 @@ fn off_limit_symbol_files(index: &Index, symbols: &[String]) -> HashMap<u32, Str
 mod tests {
     use super::*;
 
-    #[test]
-    fn secret_and_off_limits_globs_match_like_gitignore() {
-        let f = Fences::new(
-            &["legacy/**".to_owned(), "*_old.py".to_owned()],
-            &["config/prod_*.py".to_owned()],
-        )
-        .unwrap();
-        assert_eq!(f.secret(".env"), Some(".env"));
-        assert_eq!(f.secret("deploy/.env.production"), Some(".env.*"));
-        assert_eq!(f.secret("keys/server.pem"), Some("*.pem"));
-        assert_eq!(f.secret("config/prod_db.py"), Some("config/prod_*.py"));
-        assert_eq!(f.secret("app/config/prod_db.py"), None);
-        assert_eq!(f.secret("shop/orders.py"), None);
-        assert_eq!(f.off_limits("legacy/a/b.py"), Some("legacy/**"));
-        assert_eq!(f.off_limits("x/legacy/b.py"), None);
-        assert_eq!(f.off_limits("pkg/auth_old.py"), Some("*_old.py"));
-        assert_eq!(f.off_limits("pkg/auth.py"), None);
+    fn conventions(text: &str) -> Conventions {
+        Conventions::parse(text, std::path::Path::new("ripple.toml")).unwrap()
     }
 
+    // Review reports which rule fenced a file off; the rules themselves are
+    // conventions.rs's, so this checks the names it hands back.
     #[test]
-    fn a_malformed_ripple_toml_is_an_error_not_ignored() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("ripple.toml"),
-            "[conventions]\noff_limits = \"legacy/**\"\n",
-        )
-        .unwrap();
-        assert!(matches!(
-            Fences::load(dir.path()),
-            Err(ReviewError::Conventions(_))
-        ));
-        std::fs::write(
-            dir.path().join("ripple.toml"),
-            "[conventions]\noff_limits = [\"legacy/**\"]\nstable = [\"api/**\"]\n[llm]\nprovider = \"x\"\n",
-        )
-        .unwrap();
-        let f = Fences::load(dir.path()).unwrap();
-        assert_eq!(f.off_limits("legacy/x.py"), Some("legacy/**"));
+    fn the_rule_that_fences_a_file_off_is_named_as_written() {
+        let c = conventions(
+            "[conventions]\noff_limits = [\"legacy/**\", \"*_old.py\", \"symbol:pkg.vault.unseal\"]\nsecrets = [\"config/prod_*.py\"]\n",
+        );
+        assert_eq!(c.secret_pattern(".env"), Some(".env"));
+        assert_eq!(c.secret_pattern("deploy/.env.production"), Some(".env.*"));
+        assert_eq!(c.secret_pattern("keys/server.pem"), Some("*.pem"));
+        assert_eq!(
+            c.secret_pattern("config/prod_db.py"),
+            Some("config/prod_*.py")
+        );
+        assert_eq!(c.secret_pattern("app/config/prod_db.py"), None);
+        assert_eq!(c.secret_pattern("shop/orders.py"), None);
+        assert_eq!(c.off_limits_pattern("legacy/a/b.py"), Some("legacy/**"));
+        assert_eq!(c.off_limits_pattern("x/legacy/b.py"), None);
+        assert_eq!(c.off_limits_pattern("pkg/auth_old.py"), Some("*_old.py"));
+        assert_eq!(c.off_limits_pattern("pkg/auth.py"), None);
+        assert_eq!(
+            c.off_limits_symbol("app.pkg.vault.unseal"),
+            Some("symbol:pkg.vault.unseal")
+        );
+        assert_eq!(c.off_limits_symbol("app.pkg.vault.seal"), None);
     }
 }

@@ -6,6 +6,10 @@
 //! Every request is recorded (method, path, headers, body) so tests can
 //! assert what ripple sent. Each reply carries `Connection: close`, so a retry
 //! always arrives on a fresh connection and takes the next reply.
+//!
+//! Concurrent callers (the review runner sends chunks in parallel) cannot
+//! rely on arrival order, so [`FakeLlm::routed`] picks the script by what
+//! the request body contains instead.
 
 #![allow(dead_code)] // each test binary uses a different part of the helper
 
@@ -14,7 +18,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The literal Anthropic stream of llm-wire-formats.md §1.
 pub const ANTHROPIC_STREAM: &str = r###"event: message_start
@@ -219,6 +223,8 @@ pub struct Recorded {
     /// Names lower-cased, in arrival order.
     pub headers: Vec<(String, String)>,
     pub body: String,
+    /// When the request was read, to check the waits between retries.
+    pub at: Instant,
 }
 
 impl Recorded {
@@ -235,14 +241,38 @@ pub struct FakeLlm {
     requests: Arc<Mutex<Vec<Recorded>>>,
 }
 
+/// Picks the reply to a request; `None` when the script has run out.
+type Script = Box<dyn FnMut(&Recorded) -> Option<Reply> + Send>;
+
 impl FakeLlm {
     /// Serve `script`, one reply per connection, in order. Connections beyond
     /// the script get a 599 so a test that retries too often fails loudly.
     pub fn start(script: Vec<Reply>) -> FakeLlm {
+        let mut script = VecDeque::from(script);
+        FakeLlm::serve_with(Box::new(move |_| script.pop_front()))
+    }
+
+    /// Serve each request from the first route whose needle occurs in its
+    /// body, taking that route's replies in order. A request no route
+    /// matches, or one past its route's script, gets the 599.
+    pub fn routed(routes: Vec<(&str, Vec<Reply>)>) -> FakeLlm {
+        let mut routes: Vec<(String, VecDeque<Reply>)> = routes
+            .into_iter()
+            .map(|(needle, replies)| (needle.to_owned(), VecDeque::from(replies)))
+            .collect();
+        FakeLlm::serve_with(Box::new(move |request| {
+            routes
+                .iter_mut()
+                .find(|(needle, _)| request.body.contains(needle.as_str()))
+                .and_then(|(_, replies)| replies.pop_front())
+        }))
+    }
+
+    fn serve_with(script: Script) -> FakeLlm {
         let listener = TcpListener::bind("127.0.0.1:0").expect("bind 127.0.0.1:0");
         let port = listener.local_addr().unwrap().port();
         let requests = Arc::new(Mutex::new(Vec::new()));
-        let script = Arc::new(Mutex::new(VecDeque::from(script)));
+        let script = Arc::new(Mutex::new(script));
         let recorded = Arc::clone(&requests);
         thread::spawn(move || {
             for stream in listener.incoming() {
@@ -265,13 +295,14 @@ impl FakeLlm {
     }
 }
 
-fn serve(stream: TcpStream, recorded: &Mutex<Vec<Recorded>>, script: &Mutex<VecDeque<Reply>>) {
+fn serve(stream: TcpStream, recorded: &Mutex<Vec<Recorded>>, script: &Mutex<Script>) {
     let _ = stream.set_nodelay(true);
     let Some(request) = read_request(&stream) else {
         return;
     };
+    let reply = (script.lock().unwrap())(&request);
     recorded.lock().unwrap().push(request);
-    let reply = script.lock().unwrap().pop_front().unwrap_or_else(|| {
+    let reply = reply.unwrap_or_else(|| {
         Reply::json(
             599,
             r#"{"error":{"type":"fake_server","message":"no scripted reply left"}}"#,
@@ -311,6 +342,7 @@ fn read_request(stream: &TcpStream) -> Option<Recorded> {
         path,
         headers,
         body: String::from_utf8(body).ok()?,
+        at: Instant::now(),
     })
 }
 

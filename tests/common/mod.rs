@@ -1,5 +1,6 @@
 //! Helpers shared by integration tests.
 pub mod fake_llm;
+pub mod sarif;
 
 use std::path::Path;
 
