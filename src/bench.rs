@@ -29,7 +29,10 @@ pub struct BenchReport {
     pub cold_breakdown_ms: crate::index::Timings,
     pub no_change_refresh_ms: f64,
     pub no_change_breakdown_ms: crate::index::Timings,
+    /// A new function (with a call) appended to one file: the resolver runs.
     pub one_file_changed_ms: f64,
+    /// A comment appended to one file: re-parsed, same shape, graph reused.
+    pub one_file_comment_ms: f64,
     pub blast_root: String,
     pub blast_depth3_ms: f64,
     pub blast_depth3_callers: usize,
@@ -45,7 +48,8 @@ impl BenchReport {
              cold index               {cold:>9.1} ms  ({ratio:.2}× bare parse)\n\
              \x20 scan {s:.0} · parse {p:.0} · store {st:.0} · load {l:.0} · resolve {r:.0} · graph {g:.0} ms\n\
              no-change refresh        {nc:>9.1} ms\n\
-             one file changed         {one:>9.1} ms\n\
+             one file changed (code)  {one:>9.1} ms\n\
+             one file changed (comment) {comment:>7.1} ms\n\
              blast radius (depth 3)   {blast:>9.3} ms  ({n} callers of {root})\n\
              peak memory (RSS)        {rss:>9.1} MB\n",
             path = self.path,
@@ -65,6 +69,7 @@ impl BenchReport {
             g = self.cold_breakdown_ms.graph,
             nc = self.no_change_refresh_ms,
             one = self.one_file_changed_ms,
+            comment = self.one_file_comment_ms,
             blast = self.blast_depth3_ms,
             n = self.blast_depth3_callers,
             root = self.blast_root,
@@ -134,9 +139,11 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexErr
     let no_change_refresh_ms = median(warm);
 
     // One changed file: a copy of the repository (the user's files are never
-    // touched) in which a median-sized file gets a new comment line per run,
-    // which changes its content and so forces re-parse and re-resolution.
+    // touched) in which a median-sized file gets, per run, a comment (new
+    // content, same shape: re-parsed, graph reused) and then a new function
+    // that calls another (new shape: resolution runs again).
     let mut one = Vec::new();
+    let mut comment = Vec::new();
     let copy = db.with_file_name("repo");
     let copy_db = db.with_file_name("copy.db");
     let mut by_size: Vec<&inventory::SourceFileMeta> = inv.files.iter().collect();
@@ -155,23 +162,38 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexErr
             });
         if copied {
             Index::open_with(&copy, Some(&copy_db), &NoProgress)?;
+            let target = copy.join(&victim.path);
             for run in 0..runs {
-                let target = copy.join(&victim.path);
-                let mut text = std::fs::read(&target).unwrap_or_default();
-                let marker = match victim.lang {
-                    crate::model::Lang::Python => format!("\n# ripple bench edit {run}\n"),
-                    crate::model::Lang::Go => format!("\n// ripple bench edit {run}\n"),
+                let (note, code) = match victim.lang {
+                    crate::model::Lang::Python => (
+                        format!("\n# ripple bench edit {run}\n"),
+                        format!("\ndef _ripple_bench_{run}(items):\n    return sorted(items)\n"),
+                    ),
+                    crate::model::Lang::Go => (
+                        format!("\n// ripple bench edit {run}\n"),
+                        format!(
+                            "\nfunc rippleBench{run}(s []string) int {{ return len(append(s, \"x\")) }}\n"
+                        ),
+                    ),
                 };
-                text.extend_from_slice(marker.as_bytes());
-                let _ = std::fs::write(&target, text);
-                let t = Instant::now();
-                let i = Index::open_with(&copy, Some(&copy_db), &NoProgress)?;
-                one.push(ms_since(t));
-                debug_assert_eq!(i.stats.parsed, 1);
+                for (edit, times) in [(note, &mut comment), (code, &mut one)] {
+                    let mut text = std::fs::read(&target).unwrap_or_default();
+                    text.extend_from_slice(edit.as_bytes());
+                    let _ = std::fs::write(&target, text);
+                    let t = Instant::now();
+                    let i = Index::open_with(&copy, Some(&copy_db), &NoProgress)?;
+                    times.push(ms_since(t));
+                    debug_assert_eq!(i.stats.parsed, 1);
+                }
             }
         }
     }
     let one_file_changed_ms = if one.is_empty() { 0.0 } else { median(one) };
+    let one_file_comment_ms = if comment.is_empty() {
+        0.0
+    } else {
+        median(comment)
+    };
 
     // Blast radius of the declaration with the most callers.
     let res = &index.res;
@@ -220,6 +242,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexErr
         no_change_refresh_ms,
         no_change_breakdown_ms: index.stats.timings_ms.clone(),
         one_file_changed_ms,
+        one_file_comment_ms,
         blast_root,
         blast_depth3_ms,
         blast_depth3_callers,
