@@ -110,6 +110,17 @@ pub struct Conventions {
     secrets: PathRules,
     user_secrets: Vec<String>,
     llm: Option<toml::Table>,
+    tests: TestCommands,
+}
+
+/// `[tests]`: the commands that run selected tests, as templates (see
+/// [`crate::testrun`] for the placeholders). `None` means the default
+/// (`pytest {tests}`, `go test -run '^({names})$' {packages}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestCommands {
+    pub python: Option<String>,
+    pub go: Option<String>,
 }
 
 impl Default for Conventions {
@@ -124,6 +135,8 @@ struct RawFile {
     #[serde(default)]
     conventions: RawConventions,
     llm: Option<toml::Table>,
+    #[serde(default)]
+    tests: TestCommands,
 }
 
 // Unknown keys are an error: `off-limits = [...]` silently ignored would let
@@ -215,6 +228,7 @@ impl Conventions {
             secrets,
             user_secrets: c.secrets.clone(),
             llm: raw.llm,
+            tests: raw.tests,
         })
     }
 
@@ -270,6 +284,11 @@ impl Conventions {
     /// The user's `secrets` patterns (the built-in ones are [`BUILTIN_SECRETS`]).
     pub fn user_secrets(&self) -> &[String] {
         &self.user_secrets
+    }
+
+    /// How `[tests]` says to run selected tests.
+    pub fn test_commands(&self) -> &TestCommands {
+        &self.tests
     }
 
     /// The raw `[llm]` table, for the provider layer.

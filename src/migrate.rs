@@ -180,3 +180,50 @@ pub fn run(
         stop_reason: completion.stop_reason,
     })
 }
+
+/// A written file that parses worse than before the write.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxRegression {
+    pub path: String,
+    /// Syntax errors (tree-sitter ERROR and MISSING nodes) after the write.
+    pub errors: u32,
+    /// As the index last saw the file (0 for a new file).
+    pub before: u32,
+    /// The hunks written to this file: one of them broke it.
+    pub hunks: Vec<crate::edits::HunkId>,
+}
+
+/// Re-parse every file `report` wrote and keep those with more syntax
+/// errors than `index` recorded before the write. A file that was already
+/// broken is only reported when the edit made it worse, so a migration in
+/// a repository with a known-bad file is not blamed for it.
+pub fn syntax_regressions(
+    index: &Index,
+    report: &crate::edits::ApplyReport,
+) -> Vec<SyntaxRegression> {
+    let mut out = Vec::new();
+    for f in &report.files {
+        let Some(lang) = crate::model::Lang::from_path(&f.path) else {
+            continue;
+        };
+        let Ok(bytes) = std::fs::read(index.root.join(&f.path)) else {
+            continue;
+        };
+        let errors = crate::edits::syntax_errors_after(lang, &bytes);
+        let before = index
+            .files
+            .iter()
+            .find(|x| x.path == f.path)
+            .map(|x| x.facts.syntax_errors)
+            .unwrap_or(0);
+        if errors > before {
+            out.push(SyntaxRegression {
+                path: f.path.clone(),
+                errors,
+                before,
+                hunks: f.hunks.clone(),
+            });
+        }
+    }
+    out
+}
