@@ -37,8 +37,6 @@ pub enum LastReviewError {
 /// What the explorer needs from a saved report.
 #[derive(Debug, Clone, Deserialize)]
 pub struct LastReview {
-    #[serde(default)]
-    pub mode: Option<String>,
     pub findings: Vec<Finding>,
 }
 
