@@ -338,8 +338,9 @@ fn shell_quote(s: &str) -> String {
 /// What a run reports, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum RunEvent {
-    /// An invocation starts.
-    Started(String),
+    /// An invocation started as process `pid` (also its process group,
+    /// which [`kill_group`] ends).
+    Started { command: String, pid: u32 },
     /// A line of its output (stdout and stderr interleaved as they come).
     Line(String),
     /// It exited (`None`: killed by a signal).
@@ -375,7 +376,6 @@ pub fn run(
         if cancel.is_cancelled() {
             return Ok(RunOutcome::Cancelled);
         }
-        on_event(RunEvent::Started(inv.display()));
         match run_one(root, inv, cancel, on_event)? {
             Some(code) => {
                 on_event(RunEvent::Exited(code));
@@ -416,6 +416,10 @@ fn run_one(
         program: program.clone(),
         source,
     })?;
+    on_event(RunEvent::Started {
+        command: inv.display(),
+        pid: child.id(),
+    });
     let (tx, rx) = mpsc::channel::<String>();
     let readers = [
         child.stdout.take().map(|s| read_lines(s, tx.clone())),
@@ -481,17 +485,25 @@ fn read_lines(
 }
 
 fn kill(child: &mut Child) {
+    kill_group(child.id());
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// Kill the process group a run started (its pid, see [`RunEvent::Started`]):
+/// the test runner and whatever it spawned. Through `kill(1)`, because std
+/// can only signal the one child.
+pub fn kill_group(pid: u32) {
     #[cfg(unix)]
     {
-        // The group id is the child's pid (process_group(0) above).
         let _ = Command::new("kill")
-            .args(["-KILL", "--", &format!("-{}", child.id())])
+            .args(["-KILL", "--", &format!("-{pid}")])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .status();
     }
-    let _ = child.kill();
-    let _ = child.wait();
+    #[cfg(not(unix))]
+    let _ = pid;
 }
 
 #[cfg(test)]

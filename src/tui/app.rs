@@ -225,6 +225,17 @@ impl App {
         self.quit
     }
 
+    /// Before the process exits: stop what runs outside it (a test run's
+    /// child processes would otherwise outlive the explorer).
+    pub fn shutdown(&mut self) {
+        if let Some(t) = &mut self.tests {
+            t.kill_now();
+        }
+        if let Some(r) = &self.review {
+            r.cancel.cancel();
+        }
+    }
+
     /// Whether something changed since the last [`App::mark_drawn`].
     pub fn is_dirty(&self) -> bool {
         self.dirty
@@ -485,6 +496,7 @@ impl App {
             // A running test run is cancelled first, like a stream.
             if let Some(t) = &mut self.tests
                 && t.is_running()
+                && !t.cancel.is_cancelled()
             {
                 t.cancel.cancel();
                 self.message = Some("cancelling the test run… (ctrl-c again quits)".to_owned());
@@ -734,6 +746,23 @@ impl App {
         let (col, row) = (m.column, m.row);
         if let Some(scroll) = &mut self.help {
             *scroll = (*scroll as isize + step).max(0) as usize;
+            return;
+        }
+        // The overlays own the wheel; a click on what they cover does nothing.
+        if self.tests.is_some() || self.search.is_some() || self.findings.is_some() {
+            if step != 0 {
+                let action = if step > 0 { Action::Down } else { Action::Up };
+                for _ in 0..step.unsigned_abs() {
+                    if self.tests.is_some() {
+                        self.on_test_pane(Some(action));
+                    } else if self.search.is_some() {
+                        let key = KeyEvent::new(KeyCode::Null, KeyModifiers::NONE);
+                        self.on_search(Some(action), key);
+                    } else {
+                        self.on_findings(Some(action));
+                    }
+                }
+            }
             return;
         }
         let areas = self.areas();

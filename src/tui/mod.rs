@@ -132,6 +132,7 @@ pub fn run(root: &Path) -> Result<(), TuiError> {
     let size = terminal.terminal.size()?;
     app.resize(size.width, size.height);
     let result = event_loop(&mut terminal.terminal, &mut app, &rx);
+    app.shutdown();
     stop.store(true, Ordering::Relaxed);
     drop(terminal);
     result.map_err(TuiError::from)

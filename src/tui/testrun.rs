@@ -60,6 +60,9 @@ pub struct TestRun {
     /// Manual scroll from the top; `None` follows the tail.
     pub scroll: Option<usize>,
     pub cancel: CancelToken,
+    /// The running command's process (group), to kill when the explorer
+    /// quits before the run's thread could.
+    pid: Option<u32>,
 }
 
 impl TestRun {
@@ -72,6 +75,7 @@ impl TestRun {
             output: Vec::new(),
             scroll: None,
             cancel: CancelToken::new(),
+            pid: None,
         }
     }
 
@@ -79,15 +83,33 @@ impl TestRun {
         self.status == RunStatus::Running
     }
 
+    /// Stop the run now, from this thread: the explorer is exiting and
+    /// the run's own thread dies with it, before it could kill the child.
+    pub fn kill_now(&mut self) {
+        self.cancel.cancel();
+        if let Some(pid) = self.pid.take() {
+            testrun::kill_group(pid);
+        }
+    }
+
     pub fn on_msg(&mut self, msg: TestMsg) {
         match msg {
-            TestMsg::Run(RunEvent::Started(cmd)) => self.push(format!("$ {cmd}")),
+            TestMsg::Run(RunEvent::Started { command, pid }) => {
+                self.pid = Some(pid);
+                self.push(format!("$ {command}"));
+            }
             TestMsg::Run(RunEvent::Line(l)) => self.push(l),
-            TestMsg::Run(RunEvent::Exited(code)) => self.push(match code {
-                Some(c) => format!("[exit {c}]"),
-                None => "[killed by a signal]".to_owned(),
-            }),
-            TestMsg::Finished(Ok(outcome)) => self.status = RunStatus::Done(outcome),
+            TestMsg::Run(RunEvent::Exited(code)) => {
+                self.pid = None;
+                self.push(match code {
+                    Some(c) => format!("[exit {c}]"),
+                    None => "[killed by a signal]".to_owned(),
+                })
+            }
+            TestMsg::Finished(Ok(outcome)) => {
+                self.pid = None;
+                self.status = RunStatus::Done(outcome);
+            }
             TestMsg::Finished(Err(e)) => self.status = RunStatus::Error(e),
         }
     }
