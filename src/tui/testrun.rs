@@ -118,7 +118,7 @@ impl TestRun {
         if self.output.len() >= KEEP_LINES {
             self.output.drain(..KEEP_LINES / 10);
         }
-        self.output.push(line);
+        self.output.push(expand_tabs(&line));
     }
 
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
@@ -217,6 +217,27 @@ impl TestRun {
     }
 }
 
+/// Tabs to spaces at 8-column stops: the terminal would not draw them
+/// (`go test` separates its columns with tabs).
+fn expand_tabs(line: &str) -> String {
+    if !line.contains('\t') {
+        return line.to_owned();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut col = 0;
+    for c in line.chars() {
+        if c == '\t' {
+            let n = 8 - col % 8;
+            out.extend(std::iter::repeat_n(' ', n));
+            col += n;
+        } else {
+            out.push(c);
+            col += 1;
+        }
+    }
+    out
+}
+
 /// Run `plan` in `root` to its end, reporting through `send`.
 pub fn run_tests(
     root: &std::path::Path,
@@ -239,4 +260,17 @@ pub fn spawn_tests(
         .name("ripple-tests".into())
         .spawn(move || run_tests(&root, &plan, &cancel, &mut send))
         .expect("cannot start the test thread");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_test_columns_keep_their_tabs_as_spaces() {
+        assert_eq!(
+            expand_tabs("ok  \tgithub.com/acme/shipd/cmd/shipd\t0.006s"),
+            "ok      github.com/acme/shipd/cmd/shipd 0.006s"
+        );
+    }
 }
