@@ -399,7 +399,12 @@ fn run_one(
     cancel: &CancelToken,
     on_event: &mut dyn FnMut(RunEvent),
 ) -> Result<Option<Option<i32>>, TestRunError> {
-    let program = inv.argv[0].clone();
+    let Some(program) = inv.argv.first().cloned() else {
+        return Err(TestRunError::Spawn {
+            program: String::new(),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, "the command is empty"),
+        });
+    };
     let mut cmd = Command::new(&program);
     cmd.args(&inv.argv[1..])
         .current_dir(root)

@@ -157,7 +157,7 @@ pub fn decl_at(snap: &Snapshot, path: &str, line: u32) -> Option<DeclId> {
         .min_by_key(|(_, d)| {
             (
                 d.kind == DeclKind::Module,
-                d.span.end_line - d.span.start_line,
+                d.span.end_line.saturating_sub(d.span.start_line),
             )
         })
         .map(|(i, _)| i as DeclId)
