@@ -691,6 +691,28 @@ model    = "claude"
     }
 
     #[test]
+    fn test_commands_come_from_the_tests_table() {
+        let c = Conventions::parse(
+            "[tests]\npython = \"pytest -q {tests}\"\n",
+            Path::new("ripple.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            c.test_commands().python.as_deref(),
+            Some("pytest -q {tests}")
+        );
+        assert_eq!(c.test_commands().go, None);
+        assert_eq!(
+            Conventions::default().test_commands(),
+            &TestCommands::default()
+        );
+        // A typo must not silently fall back to the default command.
+        let err =
+            Conventions::parse("[tests]\npyhton = \"x\"\n", Path::new("ripple.toml")).unwrap_err();
+        assert!(err.to_string().contains("pyhton"), "{err}");
+    }
+
+    #[test]
     fn syntax_errors_name_the_line() {
         let err = Conventions::parse(
             "[conventions]\nstable = [\"api/**\"\nactive = []\n",

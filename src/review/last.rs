@@ -68,3 +68,28 @@ pub fn load(root: &Path) -> Result<Option<LastReview>, LastReviewError> {
         .map(Some)
         .map_err(|source| LastReviewError::Parse { path, source })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saved_report_reads_back_and_a_missing_one_is_none() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(load(dir.path()).unwrap().is_none());
+        let report = r#"{"root": "/r", "mode": {"kind": "repository"}, "figures": {},
+            "findings": [{"file": "a.py", "start_line": 3, "end_line": 4, "severity": "major",
+                          "category": "bug", "message": "m", "confidence": 0.5, "chunks": [0]}]}"#;
+        let path = save(dir.path(), report).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), report);
+        let last = load(dir.path()).unwrap().unwrap();
+        assert_eq!(last.findings.len(), 1);
+        assert_eq!(last.findings[0].start_line, 3);
+        std::fs::write(&path, "{not json").unwrap();
+        let err = load(dir.path()).unwrap_err();
+        assert!(
+            err.to_string().contains("run `ripple review` again"),
+            "{err}"
+        );
+    }
+}
