@@ -948,8 +948,10 @@ fn cmd_migrate(
                 patch_written = Some(patch.display().to_string());
             }
         } else if o.apply {
+            // Measured against the files before they are written.
+            let regressions = ripple::migrate::syntax_regressions(&root, &usable);
             let report = edits::apply(&root, &usable, &edits::default_journal_dir(&root))?;
-            syntax_problems = ripple::migrate::syntax_regressions(index, &report);
+            syntax_problems = regressions;
             applied = Some(report);
         }
     }

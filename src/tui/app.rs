@@ -1265,13 +1265,12 @@ impl App {
             return;
         }
         let root = &snap.index.root;
+        // Measured against the files before they are written.
+        let broken = crate::migrate::syntax_regressions(root, &hunks);
         match edits::apply(root, &hunks, &edits::default_journal_dir(root)) {
             Ok(report) => {
                 let ids: Vec<HunkId> = hunks.iter().map(|h| h.id.clone()).collect();
                 let files: Vec<&str> = report.files.iter().map(|f| f.path.as_str()).collect();
-                // The index still describes the files before the write, which
-                // is the baseline a regression is measured against.
-                let broken = crate::migrate::syntax_regressions(&snap.index, &report);
                 self.message = Some(if broken.is_empty() {
                     format!(
                         "wrote {} hunk(s) to {} file(s): {} — U undoes",
