@@ -936,7 +936,7 @@ fn cmd_migrate(
         .unwrap_or_default();
     let mut applied = None;
     let mut patch_written = None;
-    let mut syntax_problems: Vec<(String, u32)> = Vec::new();
+    let mut syntax_problems: Vec<ripple::migrate::SyntaxRegression> = Vec::new();
     if !outcome.truncated && !usable.is_empty() {
         if let Some(patch) = &o.patch {
             let text = edits::render_patch(&root, &usable)?;
@@ -948,22 +948,10 @@ fn cmd_migrate(
                 patch_written = Some(patch.display().to_string());
             }
         } else if o.apply {
+            // Measured against the files before they are written.
+            let regressions = ripple::migrate::syntax_regressions(&root, &usable);
             let report = edits::apply(&root, &usable, &edits::default_journal_dir(&root))?;
-            for f in &report.files {
-                let lang = ripple::model::Lang::from_path(&f.path);
-                if let (Some(lang), Ok(bytes)) = (lang, std::fs::read(root.join(&f.path))) {
-                    let after = edits::syntax_errors_after(lang, &bytes);
-                    let before = index
-                        .files
-                        .iter()
-                        .find(|x| x.path == f.path)
-                        .map(|x| x.facts.syntax_errors)
-                        .unwrap_or(0);
-                    if after > before {
-                        syntax_problems.push((f.path.clone(), after));
-                    }
-                }
-            }
+            syntax_problems = regressions;
             applied = Some(report);
         }
     }
@@ -974,7 +962,7 @@ fn cmd_migrate(
             "applied": applied,
             "patch": patch_written,
             "owners": owners,
-            "syntax_errors_introduced": syntax_problems.iter().map(|(p, n)| json!({"path": p, "errors": n})).collect::<Vec<_>>(),
+            "syntax_errors_introduced": syntax_problems.iter().map(|r| json!({"path": r.path, "errors": r.errors})).collect::<Vec<_>>(),
         });
         print_json(out, &v)?;
     } else {
@@ -1033,8 +1021,12 @@ fn cmd_migrate(
                 r.files.len()
             )?;
         }
-        for (p, n) in &syntax_problems {
-            writeln!(out, "warning: {p} now has {n} syntax errors")?;
+        for r in &syntax_problems {
+            writeln!(
+                out,
+                "warning: {} now has {} syntax errors",
+                r.path, r.errors
+            )?;
         }
     }
     if outcome.truncated {
@@ -1529,6 +1521,15 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
         }
     };
     let text = report::render(format, &planned, &run);
+    // The explorer's findings list (`R`) reads the last real run back.
+    let json_text = if format == report::Format::Json {
+        text.clone()
+    } else {
+        report::render(report::Format::Json, &planned, &run)
+    };
+    if let Err(e) = ripple::review::last::save(&index.root, &json_text) {
+        eprintln!("ripple: warning: {e}");
+    }
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,

@@ -110,6 +110,17 @@ pub struct Conventions {
     secrets: PathRules,
     user_secrets: Vec<String>,
     llm: Option<toml::Table>,
+    tests: TestCommands,
+}
+
+/// `[tests]`: the commands that run selected tests, as templates (see
+/// [`crate::testrun`] for the placeholders). `None` means the default
+/// (`pytest {tests}`, `go test -run '^({names})$' {packages}`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TestCommands {
+    pub python: Option<String>,
+    pub go: Option<String>,
 }
 
 impl Default for Conventions {
@@ -124,6 +135,8 @@ struct RawFile {
     #[serde(default)]
     conventions: RawConventions,
     llm: Option<toml::Table>,
+    #[serde(default)]
+    tests: TestCommands,
 }
 
 // Unknown keys are an error: `off-limits = [...]` silently ignored would let
@@ -215,6 +228,7 @@ impl Conventions {
             secrets,
             user_secrets: c.secrets.clone(),
             llm: raw.llm,
+            tests: raw.tests,
         })
     }
 
@@ -293,6 +307,11 @@ impl Conventions {
     /// The user's `secrets` patterns (the built-in ones are [`BUILTIN_SECRETS`]).
     pub fn user_secrets(&self) -> &[String] {
         &self.user_secrets
+    }
+
+    /// How `[tests]` says to run selected tests.
+    pub fn test_commands(&self) -> &TestCommands {
+        &self.tests
     }
 
     /// The raw `[llm]` table, for the provider layer.
@@ -717,6 +736,28 @@ model    = "claude"
             None,
             "a trailing / means a directory"
         );
+    }
+
+    #[test]
+    fn test_commands_come_from_the_tests_table() {
+        let c = Conventions::parse(
+            "[tests]\npython = \"pytest -q {tests}\"\n",
+            Path::new("ripple.toml"),
+        )
+        .unwrap();
+        assert_eq!(
+            c.test_commands().python.as_deref(),
+            Some("pytest -q {tests}")
+        );
+        assert_eq!(c.test_commands().go, None);
+        assert_eq!(
+            Conventions::default().test_commands(),
+            &TestCommands::default()
+        );
+        // A typo must not silently fall back to the default command.
+        let err =
+            Conventions::parse("[tests]\npyhton = \"x\"\n", Path::new("ripple.toml")).unwrap_err();
+        assert!(err.to_string().contains("pyhton"), "{err}");
     }
 
     #[test]

@@ -16,5 +16,6 @@ pub mod resolve;
 pub mod review;
 pub mod semantic;
 pub mod store;
+pub mod testrun;
 pub mod tokens;
 pub mod tui;

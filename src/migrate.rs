@@ -180,3 +180,106 @@ pub fn run(
         stop_reason: completion.stop_reason,
     })
 }
+
+/// A file that parses worse with a set of hunks than without them.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct SyntaxRegression {
+    pub path: String,
+    /// Syntax errors (tree-sitter ERROR and MISSING nodes) with the hunks.
+    pub errors: u32,
+    /// Without them (the file as it is on disk before the write).
+    pub before: u32,
+    /// The hunks to blame: those that break the file on their own, or
+    /// every hunk of the file when only their combination does.
+    pub hunks: Vec<crate::edits::HunkId>,
+}
+
+/// Which files `hunks` would leave with more syntax errors than they have
+/// now, and which hunks are to blame. Computed from the files as they are
+/// (call it before writing): a file that was already broken is only
+/// reported when the edit makes it worse, so a migration in a repository
+/// with a known-bad file is not blamed for it. Hunks that cannot be
+/// prepared (stale, overlapping) are left to the write to report.
+pub fn syntax_regressions(root: &Path, hunks: &[&Hunk]) -> Vec<SyntaxRegression> {
+    let count = |path: &str, bytes: Option<&[u8]>| -> Option<u32> {
+        let lang = crate::model::Lang::from_path(path)?;
+        Some(bytes.map_or(0, |b| crate::edits::syntax_errors_after(lang, b)))
+    };
+    let Ok(files) = crate::edits::apply::prepare(root, hunks) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for f in files {
+        let (Some(before), Some(errors)) = (
+            count(&f.path, f.before.as_deref()),
+            count(&f.path, Some(&f.after)),
+        ) else {
+            continue;
+        };
+        if errors <= before {
+            continue;
+        }
+        let mut blamed: Vec<crate::edits::HunkId> = Vec::new();
+        if f.hunks.len() > 1 {
+            for id in &f.hunks {
+                let Some(h) = hunks.iter().find(|h| &h.id == id) else {
+                    continue;
+                };
+                let alone = crate::edits::apply::prepare(root, &[*h]).ok();
+                let after = alone
+                    .as_ref()
+                    .and_then(|p| p.iter().find(|x| x.path == f.path))
+                    .and_then(|x| count(&x.path, Some(&x.after)));
+                if after.is_some_and(|n| n > before) {
+                    blamed.push(id.clone());
+                }
+            }
+        }
+        if blamed.is_empty() {
+            blamed = f.hunks.clone();
+        }
+        out.push(SyntaxRegression {
+            path: f.path,
+            errors,
+            before,
+            hunks: blamed,
+        });
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hunk_that_breaks_a_file_is_blamed_not_its_neighbour() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("m.py"),
+            "def a():\n    return f(1)\n\n\ndef b():\n    return f(2)\n",
+        )
+        .unwrap();
+        let reply = "m.py\n```python\n<<<<<<< SEARCH\n    return f(1)\n=======\n    return f(1, x=0)\n>>>>>>> REPLACE\n```\n\n\
+                     m.py\n```python\n<<<<<<< SEARCH\n    return f(2)\n=======\n    return f(2, x=0\n>>>>>>> REPLACE\n```\n";
+        let mut parser = EditStreamParser::new();
+        let mut blocks = parser.push(reply);
+        blocks.extend(parser.finish().final_blocks);
+        let planned = crate::edits::plan(
+            dir.path(),
+            &Snapshot::new(),
+            &blocks,
+            &Conventions::default(),
+        );
+        assert!(planned.iter().all(|h| h.is_resolved()), "{planned:?}");
+        let hunks: Vec<&Hunk> = planned.iter().collect();
+        let found = syntax_regressions(dir.path(), &hunks);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].path, "m.py");
+        assert_eq!(found[0].before, 0);
+        assert!(found[0].errors > 0);
+        assert_eq!(found[0].hunks, vec![planned[1].id.clone()]);
+        // The clean hunk alone is fine.
+        assert!(syntax_regressions(dir.path(), &hunks[..1]).is_empty());
+    }
+}

@@ -101,6 +101,30 @@ fn a_review_sends_chunks_to_the_model_and_reports_validated_findings_as_sarif() 
     assert!(req.body.contains("return a / b"));
     assert!(req.body.contains("findings"));
     assert_eq!(req.path, "/chat/completions");
+    // The run is kept for the explorer's findings list, as the JSON report.
+    let last = ripple::review::last::load(root)
+        .unwrap()
+        .expect("a real run saves .ripple/last-review.json");
+    assert_eq!(last.findings.len(), 1);
+    assert_eq!(last.findings[0].message, "division by zero when b is 0");
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(ripple::review::last::path(root)).unwrap())
+            .unwrap();
+    assert!(saved["figures"].is_object(), "{saved}");
+    // A dry run has no findings and leaves the last run's alone.
+    let out = Command::new(env!("CARGO_BIN_EXE_ripple"))
+        .args(["review", root.to_str().unwrap(), "--dry-run", "--json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        ripple::review::last::load(root)
+            .unwrap()
+            .unwrap()
+            .findings
+            .len(),
+        1
+    );
 }
 
 /// The modules of [`repo`]: one per directory, each its own chunk at

@@ -271,7 +271,7 @@ fn migrate_review_write_and_undo_in_a_real_terminal() {
     std::fs::write(
         root.join("ripple.toml"),
         format!(
-            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
+            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n\n[tests]\npython = \"sh -c 'echo ran {{tests}}'\"\n",
             server.base_url()
         ),
     )
@@ -311,10 +311,78 @@ fn migrate_review_write_and_undo_in_a_real_terminal() {
         "{after}"
     );
 
+    // t runs the tests that reach the changed function, in the background.
+    t.send(&["t"]);
+    t.wait("the reaching tests ran and passed", |s| {
+        s.contains("tests reaching tokens.validate_token")
+            && s.contains("ran tests/test_api.py::")
+            && s.contains("PASSED")
+    });
+    t.send(&["Escape"]);
+    t.wait("the test pane closed", |s| !s.contains("tests reaching"));
+
     t.send(&["U"]);
     t.wait_for("undone: restored shop/auth/session.py");
     assert_eq!(std::fs::read(&session).unwrap(), before);
 
     t.send(&["q"]);
     t.wait_for("ripple-exited-0");
+}
+
+#[test]
+fn tests_run_in_the_background_and_ctrl_c_cancels_then_search_finds() {
+    require_tmux!();
+    let (dir, root) = demo_copy();
+    let marker = dir.path().join("finished");
+    std::fs::write(
+        root.join("ripple.toml"),
+        format!(
+            "[tests]\npython = \"sh -c 'echo ran {{tests}}; sleep 20; touch {}'\"\n",
+            marker.display()
+        ),
+    )
+    .unwrap();
+    let t = Tmux::start("tests", &root, &ripple_command(&root, ""));
+    t.wait_for("hotspots: most callers");
+    t.send(&["/"]);
+    t.type_text("RefundService.force_refund");
+    t.wait_for("/ RefundService.force_refund");
+    t.send(&["Enter"]);
+    t.wait_for("callers of refunds.RefundService.force_refund");
+
+    t.send(&["t"]);
+    t.wait("the run streaming while the explorer stays live", |s| {
+        s.contains("running… (esc cancels)")
+            && s.contains(
+                "ran tests/test_auth.py::test_require_role_decorator tests/test_billing.py::test_goodwill_refund_needs_admin",
+            )
+    });
+    // The first ctrl-c cancels the run (killing it), not the explorer.
+    t.send(&["C-c"]);
+    t.wait_for("cancelled");
+    assert!(t.alive());
+    t.send(&["Escape"]);
+    t.wait("the test pane closed", |s| !s.contains("tests reaching"));
+
+    // s: search by what code does, enter makes the result the root.
+    t.send(&["s"]);
+    t.wait_for("search by what it does");
+    t.type_text("refund an order");
+    t.wait_for("refunds.RefundService.refund_order");
+    t.send(&["Enter"]);
+    t.wait_for("callers of refunds.RefundService.refund_order");
+
+    // Quitting during a run (ctrl-c cancels, a second one quits at once)
+    // kills it too: no test process outlives the explorer.
+    t.send(&["t"]);
+    t.wait_for("running… (esc cancels)");
+    t.send(&["C-c", "C-c"]);
+    t.wait_for("ripple-exited-0");
+    let ps = Command::new("ps").args(["-eo", "args"]).output().unwrap();
+    let ps = String::from_utf8_lossy(&ps.stdout);
+    assert!(
+        !ps.lines()
+            .any(|l| l.contains(&marker.display().to_string())),
+        "a test process outlived the explorer:\n{ps}"
+    );
 }

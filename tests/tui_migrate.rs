@@ -348,3 +348,154 @@ fn accept_write_and_undo_against_the_fake_provider() {
     );
     let _ = HunkState::Pending;
 }
+
+#[test]
+fn e_edits_a_replacement_in_place_and_the_hunk_is_re_planned() {
+    let hunks = plan(BLOCKS, &Conventions::default());
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start()
+        .send(pack())
+        .send(MigrateMsg::Text(ASSESSMENT.into()));
+    ui.send(MigrateMsg::Hunk(Box::new(hunks[0].clone())))
+        .send(done());
+    ui.keys("e");
+    let screen = ui.screen();
+    assert!(screen.contains("edit the replacement"), "{screen}");
+    assert!(screen.contains("ctrl-s save the replacement"), "{screen}");
+    // Esc discards: the hunk is unchanged.
+    ui.key_mod(KeyCode::End, KeyModifiers::NONE)
+        .keys(" # lost")
+        .key_mod(KeyCode::Esc, KeyModifiers::NONE);
+    assert!(!ui.screen().contains("# lost"));
+    // Edit again, save: re-planned against the file, undecided, acceptable.
+    ui.keys("e")
+        .key_mod(KeyCode::End, KeyModifiers::NONE)
+        .keys("  # checked by hand");
+    insta::assert_snapshot!("migrate_hunk_editor", ui.screen());
+    ui.key_mod(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let screen = ui.screen();
+    assert!(
+        screen.contains("edited hunk re-planned against the file; y accepts it"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains(
+            "+    claims = validate_token(bearer_token(request), leeway=30)  # checked by hand"
+        ),
+        "{screen}"
+    );
+    assert!(screen.contains("1 pending"), "{screen}");
+    ui.keys("y");
+    assert!(ui.screen().contains("1 accepted"));
+}
+
+#[test]
+fn an_emptied_replacement_is_re_planned_as_a_deletion() {
+    let hunks = plan(BLOCKS, &Conventions::default());
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start().send(pack());
+    ui.send(MigrateMsg::Hunk(Box::new(hunks[0].clone())))
+        .send(done());
+    // Deleting the whole replacement is allowed (an empty REPLACE deletes).
+    ui.keys("e")
+        .key_mod(KeyCode::Char('a'), KeyModifiers::CONTROL)
+        .key_mod(KeyCode::Char('k'), KeyModifiers::CONTROL)
+        .key_mod(KeyCode::Char('s'), KeyModifiers::CONTROL);
+    let screen = ui.screen();
+    assert!(screen.contains("re-planned"), "{screen}");
+    assert!(
+        screen.contains("-    claims = validate_token(bearer_token(request))"),
+        "{screen}"
+    );
+}
+
+/// A reply whose one block drops a closing parenthesis.
+const BROKEN_BLOCK: &str = "shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    claims = validate_token(bearer_token(request))\n=======\n    claims = validate_token(bearer_token(request), leeway=30\n>>>>>>> REPLACE\n```\n";
+
+#[test]
+fn a_written_hunk_that_breaks_the_syntax_is_flagged_and_the_index_refreshes() {
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(&format!(
+        "{ASSESSMENT}{BROKEN_BLOCK}"
+    )))]);
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_dir(&demo_root(), &root);
+    std::fs::write(
+        root.join("ripple.toml"),
+        format!(
+            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
+            server.base_url()
+        ),
+    )
+    .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let mut app = App::new(root.clone(), Jobs::inline(), Theme { color: true });
+    app.set_migrator(Migrator::Inline);
+    app.set_indexer(ripple::tui::Indexer::spawn(
+        root.clone(),
+        Some(dir.path().join("index.db")),
+        tx,
+    ));
+    app.resize(W, H);
+    let mut ui = Ui {
+        app,
+        term: Terminal::new(TestBackend::new(W, H)).unwrap(),
+    };
+    let wait_for_index = |ui: &mut Ui, after: Option<Arc<Snapshot>>| -> Arc<Snapshot> {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
+        loop {
+            if let Some(s) = ui.app.snapshot()
+                && after.as_ref().is_none_or(|a| !Arc::ptr_eq(a, s))
+            {
+                return s.clone();
+            }
+            assert!(std::time::Instant::now() < deadline, "no index");
+            if let Ok(ev) = rx.recv_timeout(std::time::Duration::from_millis(50)) {
+                ui.app.handle(ev);
+            }
+        }
+    };
+    let before = wait_for_index(&mut ui, None);
+    assert!(before.index.stats.files_with_syntax_errors.is_empty());
+    ui.start();
+    assert!(ui.screen().contains("1 hunk(s)"));
+    ui.keys("yw");
+    let screen = ui.screen();
+    assert!(
+        screen.contains("SYNTAX ERROR introduced in shop/auth/session.py"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("SYNTAX ERROR — shop/auth/session.py has"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("syntax error(s) after the write (was"),
+        "{screen}"
+    );
+    // The write triggers a refresh: the new index sees the broken file, and
+    // the tree is kept on validate_token.
+    let after = wait_for_index(&mut ui, Some(before));
+    assert!(
+        after
+            .index
+            .stats
+            .files_with_syntax_errors
+            .iter()
+            .any(|(p, _)| p == "shop/auth/session.py"),
+        "{:?}",
+        after.index.stats.files_with_syntax_errors
+    );
+    assert_eq!(
+        after.name(ui.app.root().unwrap()),
+        "shop.auth.tokens.validate_token"
+    );
+    let screen = ui.screen();
+    assert!(!screen.contains("refreshing"), "{screen}");
+    // The flag stays on the written hunk until U restores the file.
+    assert!(screen.contains("SYNTAX ERROR"), "{screen}");
+    ui.keys("U");
+    let screen = ui.screen();
+    assert!(screen.contains("undone: restored"), "{screen}");
+    assert!(!screen.contains("SYNTAX ERROR —"), "{screen}");
+}

@@ -24,6 +24,7 @@ mod paths;
 use std::path::{Path, PathBuf};
 
 pub use apply::{AppliedFile, ApplyReport, apply};
+pub use atomic::write_atomic;
 pub use diff::{render_hunk, render_patch};
 pub use hunk::{FileBase, Hunk, HunkId, HunkState, Planner, Resolution, Snapshot, plan};
 pub use journal::{BatchInfo, UndoReport, batches, default_journal_dir, undo};

@@ -59,19 +59,23 @@ impl Severity {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+// Deserialize reads back the saved report (`review::last`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Finding {
     pub file: String,
     pub start_line: u32,
     pub end_line: u32,
     pub severity: Severity,
+    #[serde(default)]
     pub category: String,
     pub message: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestion: Option<String>,
     /// The model's probability that the problem is real, 0–1.
+    #[serde(default)]
     pub confidence: f64,
     /// Chunks (ids) that reported it.
+    #[serde(default)]
     pub chunks: Vec<usize>,
 }
 

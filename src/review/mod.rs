@@ -26,6 +26,7 @@ pub mod diff;
 pub mod filegraph;
 pub mod findings;
 pub mod git;
+pub mod last;
 pub mod plan;
 pub mod prompt;
 pub mod report;

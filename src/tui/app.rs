@@ -22,9 +22,11 @@ use crate::edits::{self, EditBlock, HunkId, HunkState, PathOrigin, Resolution};
 use crate::graph::Direction;
 use crate::llm::CancelToken;
 use crate::resolve::DeclId;
+use crate::semantic::lexical::LexicalIndex;
 
 use super::Event;
 use super::finder::Finder;
+use super::findings::{self, FindingsList};
 use super::help;
 use super::indexer::{IndexStatus, Indexed, Indexer};
 use super::jobs::{Job, JobResult, Jobs};
@@ -33,8 +35,10 @@ use super::layout::{self, Areas};
 use super::overview::{OverviewState, Pick};
 use super::radius::{self, BlastView};
 use super::review::{self, MigrateUpdate, Review, Status};
+use super::search::{SearchKind, SearchPane};
 use super::snapshot::Snapshot;
 use super::source::{CallMark, FileText, SourceView};
+use super::testrun::{self, TestMsg, TestRun, TestRunner, TestUpdate};
 use super::theme::Theme;
 use super::tree::{CallTree, TreeView};
 
@@ -130,6 +134,14 @@ pub struct App {
     editor: Option<HunkEdit>,
     migrator: Migrator,
     sessions: u64,
+    test_runner: TestRunner,
+    tests: Option<TestRun>,
+    findings: Option<FindingsList>,
+    search: Option<SearchPane>,
+    /// The search index and the snapshot it was built from.
+    lexical: Option<(Arc<Snapshot>, Arc<LexicalIndex>)>,
+    /// A search index is being built for the current snapshot.
+    lexical_building: bool,
     quit: bool,
     dirty: bool,
 }
@@ -168,6 +180,12 @@ impl App {
             editor: None,
             migrator: Migrator::Inline,
             sessions: 0,
+            test_runner: TestRunner::Inline,
+            tests: None,
+            findings: None,
+            search: None,
+            lexical: None,
+            lexical_building: false,
             quit: false,
             dirty: true,
         }
@@ -183,6 +201,21 @@ impl App {
         self.migrator = migrator;
     }
 
+    /// How `t` runs tests (a thread in the explorer, inline by default).
+    pub fn set_test_runner(&mut self, runner: TestRunner) {
+        self.test_runner = runner;
+    }
+
+    /// The session of the current test run, for [`Event::Tests`].
+    pub fn test_session(&self) -> Option<u64> {
+        self.tests.as_ref().map(|t| t.session)
+    }
+
+    /// Whether a test run is still going.
+    pub fn tests_running(&self) -> bool {
+        self.tests.as_ref().is_some_and(|t| t.is_running())
+    }
+
     /// The session of the migration under review, for [`Event::Migrate`].
     pub fn migration_session(&self) -> Option<u64> {
         self.review.as_ref().map(|r| r.session)
@@ -190,6 +223,17 @@ impl App {
 
     pub fn should_quit(&self) -> bool {
         self.quit
+    }
+
+    /// Before the process exits: stop what runs outside it (a test run's
+    /// child processes would otherwise outlive the explorer).
+    pub fn shutdown(&mut self) {
+        if let Some(t) = &mut self.tests {
+            t.kill_now();
+        }
+        if let Some(r) = &self.review {
+            r.cancel.cancel();
+        }
     }
 
     /// Whether something changed since the last [`App::mark_drawn`].
@@ -265,6 +309,16 @@ impl App {
             }
             Event::Job(result) => self.apply(result),
             Event::Migrate(update) => self.on_migrate(*update),
+            Event::Tests(update) => self.on_tests(*update),
+        }
+    }
+
+    fn on_tests(&mut self, update: TestUpdate) {
+        if let Some(t) = &mut self.tests
+            && t.session == update.session
+        {
+            t.on_msg(update.msg);
+            self.dirty = true;
         }
     }
 
@@ -292,6 +346,26 @@ impl App {
             JobResult::Blast { generation, view } if generation == self.blast_generation => {
                 self.blast = Some(*view);
                 self.dirty = true;
+            }
+            // Built for a snapshot a refresh has not replaced (else useless).
+            JobResult::SearchIndex { snap, lexical }
+                if self.snap.as_ref().is_some_and(|s| Arc::ptr_eq(s, &snap)) =>
+            {
+                self.lexical = Some((snap, lexical));
+                self.lexical_building = false;
+                self.run_search();
+                self.dirty = true;
+            }
+            JobResult::Searched { generation, hits } => {
+                if let Some(p) = &mut self.search
+                    && p.generation == generation
+                {
+                    p.hits = hits;
+                    p.cursor = 0;
+                    p.offset = 0;
+                    p.pending = false;
+                    self.dirty = true;
+                }
             }
             JobResult::Found { generation, hits } => {
                 if let Some(f) = &mut self.finder
@@ -325,6 +399,11 @@ impl App {
         if let Some(reason) = &snap.index.stats.rebuilt {
             self.message = Some(reason.clone());
         }
+        if let Some(e) = &snap.conventions_error {
+            self.message = Some(format!("ripple.toml ignored: {e}"));
+        }
+        self.lexical = None;
+        self.lexical_building = false;
         let Some(old) = self.snap.replace(snap.clone()) else {
             return;
         };
@@ -365,6 +444,9 @@ impl App {
         if self.finder.is_some() {
             self.run_finder();
         }
+        if self.search.is_some() {
+            self.run_search();
+        }
     }
 
     // ---- input routing ----
@@ -382,6 +464,15 @@ impl App {
     pub fn contexts(&self) -> Vec<Context> {
         if self.help.is_some() {
             return vec![Context::Help];
+        }
+        if self.tests.is_some() {
+            return vec![Context::TestRun];
+        }
+        if self.search.is_some() {
+            return vec![Context::Search];
+        }
+        if self.findings.is_some() {
+            return vec![Context::Findings];
         }
         if self.finder.is_some() {
             return vec![Context::Finder];
@@ -402,6 +493,16 @@ impl App {
         let ctrl_c =
             key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl_c {
+            // A running test run is cancelled first, like a stream.
+            if let Some(t) = &mut self.tests
+                && t.is_running()
+                && !t.cancel.is_cancelled()
+            {
+                t.cancel.cancel();
+                self.message = Some("cancelling the test run… (ctrl-c again quits)".to_owned());
+                self.dirty = true;
+                return;
+            }
             // A running stream is cancelled first; the next ctrl-c quits.
             if let Some(r) = &mut self.review
                 && r.is_running()
@@ -421,6 +522,12 @@ impl App {
         self.dirty = true;
         if self.help.is_some() {
             self.on_help(action);
+        } else if self.tests.is_some() {
+            self.on_test_pane(action);
+        } else if self.search.is_some() {
+            self.on_search(action, key);
+        } else if self.findings.is_some() {
+            self.on_findings(action);
         } else if self.finder.is_some() {
             self.on_finder(action, key);
         } else if self.prompt.is_some() {
@@ -521,6 +628,8 @@ impl App {
             (_, Action::ToggleDirection) => self.toggle_direction(),
             (_, Action::DepthUp) => self.set_depth(self.depth + 1),
             (_, Action::DepthDown) => self.set_depth(self.depth.saturating_sub(1)),
+            (_, Action::OpenSearch) => self.open_search(SearchKind::Query),
+            (_, Action::ShowFindings) => self.open_findings(),
             (Screen::Overview, a) => self.on_overview(a),
             (Screen::Explorer, Action::NextPane | Action::PrevPane) if self.review.is_some() => {
                 self.pane = match self.pane {
@@ -531,6 +640,12 @@ impl App {
             (Screen::Explorer, Action::NextPane) => self.pane = self.pane.next(1),
             (Screen::Explorer, Action::PrevPane) => self.pane = self.pane.next(-1),
             (Screen::Explorer, Action::Migrate) => self.open_prompt(),
+            (Screen::Explorer, Action::RunTests) => self.run_tests_here(),
+            (Screen::Explorer, Action::Similar) => {
+                if let Some(d) = self.selected() {
+                    self.open_search(SearchKind::Similar(d));
+                }
+            }
             (Screen::Explorer, a) => match self.pane {
                 Pane::Tree => self.on_tree(a),
                 Pane::Source => self.on_source(a),
@@ -631,6 +746,23 @@ impl App {
         let (col, row) = (m.column, m.row);
         if let Some(scroll) = &mut self.help {
             *scroll = (*scroll as isize + step).max(0) as usize;
+            return;
+        }
+        // The overlays own the wheel; a click on what they cover does nothing.
+        if self.tests.is_some() || self.search.is_some() || self.findings.is_some() {
+            if step != 0 {
+                let action = if step > 0 { Action::Down } else { Action::Up };
+                for _ in 0..step.unsigned_abs() {
+                    if self.tests.is_some() {
+                        self.on_test_pane(Some(action));
+                    } else if self.search.is_some() {
+                        let key = KeyEvent::new(KeyCode::Null, KeyModifiers::NONE);
+                        self.on_search(Some(action), key);
+                    } else {
+                        self.on_findings(Some(action));
+                    }
+                }
+            }
             return;
         }
         let areas = self.areas();
@@ -950,6 +1082,7 @@ impl App {
         self.review = Some(Review::new(
             session,
             snap.display_name(target),
+            snap.name(target).to_owned(),
             change.clone(),
             cancel.clone(),
         ));
@@ -1132,17 +1265,33 @@ impl App {
             return;
         }
         let root = &snap.index.root;
+        // Measured against the files before they are written.
+        let broken = crate::migrate::syntax_regressions(root, &hunks);
         match edits::apply(root, &hunks, &edits::default_journal_dir(root)) {
             Ok(report) => {
                 let ids: Vec<HunkId> = hunks.iter().map(|h| h.id.clone()).collect();
                 let files: Vec<&str> = report.files.iter().map(|f| f.path.as_str()).collect();
-                self.message = Some(format!(
-                    "wrote {} hunk(s) to {} file(s): {} — U undoes",
-                    ids.len(),
-                    files.len(),
-                    files.join(", ")
-                ));
+                self.message = Some(if broken.is_empty() {
+                    format!(
+                        "wrote {} hunk(s) to {} file(s): {} — U undoes",
+                        ids.len(),
+                        files.len(),
+                        files.join(", ")
+                    )
+                } else {
+                    let which: Vec<String> = broken
+                        .iter()
+                        .map(|b| format!("{} ({} errors, was {})", b.path, b.errors, b.before))
+                        .collect();
+                    // The warning first: the status line is cut at the width.
+                    format!(
+                        "SYNTAX ERROR introduced in {} — wrote {} hunk(s); U undoes",
+                        which.join(", "),
+                        ids.len()
+                    )
+                });
                 r.written = ids;
+                r.broken = broken;
                 self.refresh_index();
             }
             Err(e) => self.message = Some(format!("nothing written: {e}")),
@@ -1161,6 +1310,7 @@ impl App {
                 self.message = Some(format!("undone: restored {}", files.join(", ")));
                 if let Some(r) = &mut self.review {
                     r.written.clear();
+                    r.broken.clear();
                 }
                 self.refresh_index();
             }
@@ -1177,6 +1327,241 @@ impl App {
             self.refreshing = true;
         }
         self.sync_source();
+    }
+
+    // ---- tests: `t` ----
+
+    /// `t`: in the review, the tests reaching the changed function; in the
+    /// tree, those reaching the selected declaration.
+    fn run_tests_here(&mut self) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let target = match (&self.review, self.pane) {
+            (Some(r), Pane::Review) => match snap.by_name.get(&r.target_name) {
+                Some(&d) => d,
+                None => {
+                    self.message = Some(format!("{} is no longer in the index", r.target));
+                    return;
+                }
+            },
+            _ => match self.selected() {
+                Some(d) => d,
+                None => return,
+            },
+        };
+        self.start_tests(&snap, target);
+    }
+
+    fn start_tests(&mut self, snap: &Arc<Snapshot>, target: DeclId) {
+        let index = &snap.index;
+        let plan = match crate::testrun::plan(index, target, snap.conventions.test_commands()) {
+            Ok(p) => p,
+            Err(e) => {
+                self.message = Some(e.to_string());
+                return;
+            }
+        };
+        let name = snap.display_name(target);
+        if plan.invocations.is_empty() {
+            self.message = Some(if plan.not_selectable > 0 {
+                format!(
+                    "no runnable test reaches {name} ({} helper(s) in test files do)",
+                    plan.not_selectable
+                )
+            } else {
+                format!("no test reaches {name}")
+            });
+            return;
+        }
+        if let Some(old) = &self.tests {
+            old.cancel.cancel();
+        }
+        self.launch_tests(name, plan);
+    }
+
+    fn test_pane_height(&self) -> usize {
+        let area = TestRun::area(self.areas().main);
+        self.tests.as_ref().map_or(1, |t| t.output_height(area))
+    }
+
+    fn on_test_pane(&mut self, action: Option<Action>) {
+        let height = self.test_pane_height();
+        let Some(t) = &mut self.tests else { return };
+        let page = height.max(2) as isize - 1;
+        match action {
+            Some(Action::Close) if t.is_running() => {
+                t.cancel.cancel();
+                self.message = Some("cancelling the test run…".to_owned());
+            }
+            Some(Action::Close) => self.tests = None,
+            Some(Action::Down) => t.scroll_by(1, height),
+            Some(Action::Up) => t.scroll_by(-1, height),
+            Some(Action::PageDown) => t.scroll_by(page, height),
+            Some(Action::PageUp) => t.scroll_by(-page, height),
+            Some(Action::RunTests) if t.is_running() => {
+                self.message = Some("the tests are still running (esc cancels)".to_owned());
+            }
+            Some(Action::RunTests) => {
+                // Again means the tests the user just saw, even if a refresh
+                // has changed the graph since.
+                let plan = t.plan.clone();
+                let target = t.target.clone();
+                self.launch_tests(target, plan);
+            }
+            _ => {}
+        }
+    }
+
+    /// Start `plan` as a new run (a new session: late lines of an older
+    /// run are dropped).
+    fn launch_tests(&mut self, target: String, plan: crate::testrun::TestPlan) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        self.sessions += 1;
+        let session = self.sessions;
+        let run = TestRun::new(session, target, plan.clone());
+        let cancel = run.cancel.clone();
+        self.tests = Some(run);
+        let root: Arc<std::path::Path> = Arc::from(snap.index.root.as_path());
+        match &self.test_runner {
+            TestRunner::Thread(tx) => {
+                let tx = tx.clone();
+                testrun::spawn_tests(root, plan, cancel, move |msg| {
+                    let _ = tx.send(Event::Tests(Box::new(TestUpdate { session, msg })));
+                });
+            }
+            TestRunner::Inline => {
+                let mut msgs: Vec<TestMsg> = Vec::new();
+                testrun::run_tests(&root, &plan, &cancel, &mut |m| msgs.push(m));
+                for msg in msgs {
+                    self.on_tests(TestUpdate { session, msg });
+                }
+            }
+        }
+    }
+
+    // ---- search: `s` and `S` ----
+
+    fn open_search(&mut self, kind: SearchKind) {
+        if self.snap.is_none() {
+            self.message = Some("the index is not ready yet".to_owned());
+            return;
+        }
+        self.search = Some(SearchPane::new(kind));
+        self.run_search();
+    }
+
+    /// Ask for the pane's results: from the index when it is built for the
+    /// current snapshot, else start building it (the answer follows).
+    fn run_search(&mut self) {
+        let Some(snap) = self.snap.clone() else {
+            return;
+        };
+        let Some(p) = &mut self.search else { return };
+        p.generation += 1;
+        p.pending = true;
+        let lexical = match &self.lexical {
+            Some((built_for, lexical)) if Arc::ptr_eq(built_for, &snap) => lexical.clone(),
+            _ => {
+                if !self.lexical_building {
+                    self.lexical_building = true;
+                    self.submit(super::jobs::Job::BuildSearch { snap });
+                }
+                return;
+            }
+        };
+        let job = Job::Search {
+            generation: p.generation,
+            snap,
+            lexical,
+            kind: p.kind,
+            query: p.query.clone(),
+        };
+        self.submit(job);
+    }
+
+    fn search_height(&self) -> usize {
+        SearchPane::list_height(SearchPane::area(self.areas().main))
+    }
+
+    fn on_search(&mut self, action: Option<Action>, key: KeyEvent) {
+        let height = self.search_height();
+        let Some(p) = &mut self.search else { return };
+        match action {
+            Some(Action::Close) => self.search = None,
+            Some(Action::Up) => p.move_by(-1, height),
+            Some(Action::Down) => p.move_by(1, height),
+            Some(Action::Focus) => {
+                if p.pending {
+                    self.message = Some("still searching…".to_owned());
+                } else if let Some(d) = p.selected() {
+                    self.search = None;
+                    self.set_root(d, true);
+                }
+            }
+            _ if p.kind != SearchKind::Query => {}
+            _ => match key.code {
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    p.query.push(c);
+                    self.run_search();
+                }
+                KeyCode::Backspace => {
+                    p.query.pop();
+                    self.run_search();
+                }
+                _ => {}
+            },
+        }
+    }
+
+    // ---- review findings: `R` ----
+
+    fn open_findings(&mut self) {
+        self.findings = Some(FindingsList::load(&self.root_path));
+    }
+
+    fn on_findings(&mut self, action: Option<Action>) {
+        let height = FindingsList::list_height(FindingsList::area(self.areas().main));
+        let Some(list) = &mut self.findings else {
+            return;
+        };
+        match action {
+            Some(Action::Close) => self.findings = None,
+            Some(Action::Up) => list.move_by(-1, height),
+            Some(Action::Down) => list.move_by(1, height),
+            Some(Action::Focus) => {
+                let Some(f) = list.selected().cloned() else {
+                    return;
+                };
+                let Some(snap) = self.snap.clone() else {
+                    self.message = Some("the index is not ready yet".to_owned());
+                    return;
+                };
+                let Some(d) = findings::decl_at(&snap, &f.file, f.start_line) else {
+                    self.message = Some(format!(
+                        "{}:{} is not in the index (moved, deleted, or not Python/Go)",
+                        f.file, f.start_line
+                    ));
+                    return;
+                };
+                self.findings = None;
+                self.set_root(d, true);
+                let height = self.source_height();
+                self.source.mark_line(
+                    f.start_line as usize,
+                    format!(
+                        "{}: {}",
+                        f.severity.name(),
+                        f.message.lines().next().unwrap_or("")
+                    ),
+                    height,
+                );
+                self.request_highlight();
+            }
+            _ => {}
+        }
     }
 
     // ---- drawing (reads only) ----
@@ -1211,6 +1596,22 @@ impl App {
             let area = layout::review_split(areas.main).1;
             let title = format!(" edit the replacement: {} ", ed.title);
             draw_textarea(frame, area, &title, &ed.text, theme);
+        }
+        if let Some(list) = &self.findings {
+            list.draw(frame, FindingsList::area(areas.main), theme);
+        }
+        if let Some(p) = &self.search {
+            let building = self.lexical_building && p.pending;
+            p.draw(
+                frame,
+                SearchPane::area(areas.main),
+                self.snap.as_deref(),
+                building,
+                theme,
+            );
+        }
+        if let Some(t) = &self.tests {
+            t.draw(frame, TestRun::area(areas.main), theme);
         }
         if let Some(scroll) = self.help {
             help::draw(frame, areas.main, scroll, theme);

@@ -48,6 +48,20 @@ pub fn help_lines(contexts: &[Context], theme: &Theme) -> Vec<Line<'static>> {
     lines
 }
 
+/// Where to split [`HELP_ORDER`] into two columns of about the same height.
+fn balanced_split() -> usize {
+    let rows = |ctx: &Context| 2 + BINDINGS.iter().filter(|b| b.context == *ctx).count();
+    let total: usize = HELP_ORDER.iter().map(rows).sum();
+    let mut sum = 0;
+    for (i, ctx) in HELP_ORDER.iter().enumerate() {
+        sum += rows(ctx);
+        if sum * 2 >= total {
+            return i + 1;
+        }
+    }
+    HELP_ORDER.len()
+}
+
 /// The help screen: a legend, then every binding in two columns when the
 /// terminal is wide enough.
 pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
@@ -63,14 +77,14 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
         Paragraph::new(vec![
             Line::styled("ripple explorer: every key", theme.bold()),
             Line::styled(
-                "tree rows: hop · name · ~likely / ?possible edge · [test] · (cycle) · +N more · file:line",
+                "tree rows: hop · name · ~likely/?possible · [test] · [stable]/[active]/[off-limits] (ripple.toml) · ✎ accepted change · (cycle) · +N · file:line",
                 theme.dim(),
             ),
             Line::styled("row colour: hop inside the blast radius (red 1, yellow 2, magenta 3, blue 4+)", theme.dim()),
         ]),
         legend,
     );
-    let (left, right) = HELP_ORDER.split_at(3);
+    let (left, right) = HELP_ORDER.split_at(balanced_split());
     let scroll = (scroll as u16, 0);
     if body.width >= 100 {
         let [l, r] = Layout::horizontal([Constraint::Percentage(50), Constraint::Percentage(50)])

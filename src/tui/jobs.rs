@@ -9,10 +9,12 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
 use crate::resolve::DeclId;
+use crate::semantic::lexical::LexicalIndex;
 
 use super::Event;
 use super::highlight::{HighlightRequest, Highlighter, Highlights};
 use super::radius::BlastView;
+use super::search::{self, SearchKind};
 use super::snapshot::Snapshot;
 
 pub enum Job {
@@ -28,6 +30,18 @@ pub enum Job {
         snap: Arc<Snapshot>,
         query: String,
     },
+    /// Build the search index of `snap` (on a thread of its own: it reads
+    /// every declaration and must not hold up highlighting).
+    BuildSearch {
+        snap: Arc<Snapshot>,
+    },
+    Search {
+        generation: u64,
+        snap: Arc<Snapshot>,
+        lexical: Arc<LexicalIndex>,
+        kind: SearchKind,
+        query: String,
+    },
 }
 
 pub enum JobResult {
@@ -39,6 +53,15 @@ pub enum JobResult {
     Found {
         generation: u64,
         hits: Vec<(DeclId, i64)>,
+    },
+    /// The search index of the snapshot it was built from.
+    SearchIndex {
+        snap: Arc<Snapshot>,
+        lexical: Arc<LexicalIndex>,
+    },
+    Searched {
+        generation: u64,
+        hits: Vec<(DeclId, f32)>,
     },
 }
 
@@ -65,12 +88,29 @@ fn run(job: Job, highlighter: &mut Highlighter) -> JobResult {
             generation,
             hits: crate::lookup::fuzzy(&snap.index.res, &query, FINDER_LIMIT),
         },
+        Job::BuildSearch { snap } => JobResult::SearchIndex {
+            lexical: Arc::new(search::build_index(&snap)),
+            snap,
+        },
+        Job::Search {
+            generation,
+            snap,
+            lexical,
+            kind,
+            query,
+        } => JobResult::Searched {
+            generation,
+            hits: search::answer(&snap, &lexical, kind, &query),
+        },
     }
 }
 
 pub enum Jobs {
     /// A worker thread; results come back as [`Event::Job`].
-    Thread(Sender<Job>),
+    Thread {
+        jobs: Sender<Job>,
+        events: Sender<Event>,
+    },
     /// Run at once on the caller's thread (tests, benchmarks).
     Inline(Box<Highlighter>),
 }
@@ -78,11 +118,15 @@ pub enum Jobs {
 impl Jobs {
     pub fn spawn(events: Sender<Event>) -> Jobs {
         let (tx, rx) = std::sync::mpsc::channel();
+        let to_app = events.clone();
         std::thread::Builder::new()
             .name("ripple-worker".into())
             .spawn(move || worker(rx, events))
             .expect("cannot start the worker thread");
-        Jobs::Thread(tx)
+        Jobs::Thread {
+            jobs: tx,
+            events: to_app,
+        }
     }
 
     pub fn inline() -> Jobs {
@@ -92,9 +136,22 @@ impl Jobs {
     /// Queue a job; inline jobs return their result immediately.
     pub fn submit(&mut self, job: Job) -> Option<JobResult> {
         match self {
-            Jobs::Thread(tx) => {
+            Jobs::Thread { events, .. } if matches!(job, Job::BuildSearch { .. }) => {
+                let Job::BuildSearch { snap } = job else {
+                    return None;
+                };
+                let events = events.clone();
+                let _ = std::thread::Builder::new()
+                    .name("ripple-search-index".into())
+                    .spawn(move || {
+                        let lexical = Arc::new(search::build_index(&snap));
+                        let _ = events.send(Event::Job(JobResult::SearchIndex { snap, lexical }));
+                    });
+                None
+            }
+            Jobs::Thread { jobs, .. } => {
                 // A closed worker means the app is shutting down.
-                let _ = tx.send(job);
+                let _ = jobs.send(job);
                 None
             }
             Jobs::Inline(h) => Some(run(job, h)),
@@ -106,15 +163,16 @@ fn worker(rx: Receiver<Job>, events: Sender<Event>) {
     let mut highlighter = Highlighter::new();
     while let Ok(first) = rx.recv() {
         // Newest wins, per kind; highlighting first (it is what the eye is on).
-        let (mut highlight, mut blast, mut find) = (None, None, None);
+        let (mut highlight, mut blast, mut find, mut search) = (None, None, None, None);
         for job in std::iter::once(first).chain(rx.try_iter()) {
             match job {
                 Job::Highlight(_) => highlight = Some(job),
                 Job::Blast { .. } => blast = Some(job),
                 Job::Find { .. } => find = Some(job),
+                Job::Search { .. } | Job::BuildSearch { .. } => search = Some(job),
             }
         }
-        for job in [highlight, find, blast].into_iter().flatten() {
+        for job in [highlight, find, search, blast].into_iter().flatten() {
             if events.send(Event::Job(run(job, &mut highlighter))).is_err() {
                 return;
             }

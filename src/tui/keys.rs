@@ -41,6 +41,14 @@ pub enum Action {
     RejectFile,
     WriteAccepted,
     UndoWrite,
+    /// Run the tests that reach the selected (or changed) declaration.
+    RunTests,
+    /// Open the search pane (by what code does).
+    OpenSearch,
+    /// List the declarations most similar to the selected one.
+    Similar,
+    /// List the findings of the last `ripple review`.
+    ShowFindings,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -60,6 +68,12 @@ pub enum Context {
     Review,
     /// Editing a hunk's replacement in place (a text area).
     HunkEditor,
+    /// The output of a test run.
+    TestRun,
+    /// The search pane (`s`: a text field; `S`: similar declarations).
+    Search,
+    /// The findings of the last review.
+    Findings,
 }
 
 impl Context {
@@ -75,6 +89,9 @@ impl Context {
             Context::Prompt => "migrate prompt",
             Context::Review => "migration review",
             Context::HunkEditor => "hunk editor",
+            Context::TestRun => "test run",
+            Context::Search => "search",
+            Context::Findings => "review findings",
         }
     }
 }
@@ -241,6 +258,92 @@ pub const BINDINGS: &[Binding] = &[
         true,
     ),
     bind(
+        TestRun,
+        &[Code(KeyCode::Esc)],
+        Close,
+        "cancel the run (kills it); when done, close",
+        true,
+    ),
+    bind(
+        TestRun,
+        &[Char('t')],
+        RunTests,
+        "run the same tests again",
+        true,
+    ),
+    bind(
+        TestRun,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "scroll down",
+        true,
+    ),
+    bind(
+        TestRun,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "scroll up",
+        true,
+    ),
+    bind(
+        TestRun,
+        &[Code(KeyCode::PageDown), Ctrl('d')],
+        PageDown,
+        "page down",
+        false,
+    ),
+    bind(
+        TestRun,
+        &[Code(KeyCode::PageUp), Ctrl('u')],
+        PageUp,
+        "page up",
+        false,
+    ),
+    bind(
+        Search,
+        &[Code(KeyCode::Enter)],
+        Focus,
+        "make the selected result the root",
+        true,
+    ),
+    bind(Search, &[Code(KeyCode::Esc)], Close, "close", true),
+    bind(
+        Search,
+        &[Code(KeyCode::Up), Ctrl('p')],
+        Up,
+        "previous result",
+        true,
+    ),
+    bind(
+        Search,
+        &[Code(KeyCode::Down), Ctrl('n')],
+        Down,
+        "next result",
+        true,
+    ),
+    bind(
+        Findings,
+        &[Code(KeyCode::Enter)],
+        Focus,
+        "jump to the code",
+        true,
+    ),
+    bind(Findings, &[Code(KeyCode::Esc)], Close, "close", true),
+    bind(
+        Findings,
+        &[Char('j'), Code(KeyCode::Down)],
+        Down,
+        "next finding",
+        true,
+    ),
+    bind(
+        Findings,
+        &[Char('k'), Code(KeyCode::Up)],
+        Up,
+        "previous finding",
+        true,
+    ),
+    bind(
         Review,
         &[Char('y')],
         Accept,
@@ -293,6 +396,13 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(
         Review,
+        &[Char('t')],
+        RunTests,
+        "run the tests that reach the changed function",
+        true,
+    ),
+    bind(
+        Review,
         &[Char('j'), Code(KeyCode::Down)],
         Down,
         "next hunk",
@@ -332,6 +442,20 @@ pub const BINDINGS: &[Binding] = &[
         Migrate,
         "migrate its callers (LLM)",
         true,
+    ),
+    bind(
+        Tree,
+        &[Char('t')],
+        RunTests,
+        "run the tests that reach it",
+        true,
+    ),
+    bind(
+        Tree,
+        &[Char('S')],
+        Similar,
+        "declarations most similar to it",
+        false,
     ),
     bind(
         Tree,
@@ -484,6 +608,20 @@ pub const BINDINGS: &[Binding] = &[
     ),
     bind(
         Global,
+        &[Char('s')],
+        OpenSearch,
+        "search declarations by what they do",
+        true,
+    ),
+    bind(
+        Global,
+        &[Char('R')],
+        ShowFindings,
+        "findings of the last `ripple review`",
+        false,
+    ),
+    bind(
+        Global,
         &[Char('c')],
         ToggleDirection,
         "toggle callers / callees",
@@ -547,12 +685,19 @@ pub fn action_for(contexts: &[Context], ev: &KeyEvent) -> Option<Action> {
 }
 
 /// Bindings shown in the hint bar for this routing stack, innermost first;
-/// a key already described by an inner context is not repeated.
+/// an action already described by an inner context is not repeated, nor
+/// is a binding whose key an inner context takes (it cannot be reached).
 pub fn hints(contexts: &[Context]) -> Vec<&'static Binding> {
     let mut out: Vec<&'static Binding> = Vec::new();
-    for &ctx in contexts {
+    for (i, &ctx) in contexts.iter().enumerate() {
+        let inner = &contexts[..i];
         for b in BINDINGS.iter().filter(|b| b.context == ctx && b.hint) {
-            if !out.iter().any(|o| o.action == b.action) {
+            let shadowed = b.keys.first().is_some_and(|k| {
+                BINDINGS
+                    .iter()
+                    .any(|o| inner.contains(&o.context) && o.keys.contains(k))
+            });
+            if !shadowed && !out.iter().any(|o| o.action == b.action) {
                 out.push(b);
             }
         }
@@ -562,7 +707,8 @@ pub fn hints(contexts: &[Context]) -> Vec<&'static Binding> {
 
 /// Contexts in the order the help screen lists them.
 pub const HELP_ORDER: &[Context] = &[
-    Global, Tree, Source, Blast, Overview, Finder, Help, Prompt, Review, HunkEditor,
+    Global, Tree, Source, Blast, Overview, Finder, Help, Prompt, Review, HunkEditor, TestRun,
+    Search, Findings,
 ];
 
 /// The README's key table (see the unit test that keeps the README in sync).

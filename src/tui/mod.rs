@@ -9,12 +9,14 @@
 //! then draws once if anything changed. Nothing redraws while idle.
 //!
 //! Panes: [`tree`] (callers/callees), [`source`], [`radius`] (blast radius),
-//! plus the [`overview`], the [`finder`] and the [`help`] generated from the
-//! one key table in [`keys`].
+//! plus the [`overview`], the [`finder`], the migration [`review`], the
+//! [`testrun`] output, the [`search`] pane, the review [`findings`] and the
+//! [`help`] generated from the one key table in [`keys`].
 
 mod app;
 pub mod bench;
 mod finder;
+mod findings;
 mod help;
 mod highlight;
 mod indexer;
@@ -24,8 +26,10 @@ pub mod layout;
 mod overview;
 mod radius;
 pub mod review;
+mod search;
 mod snapshot;
 mod source;
+mod testrun;
 mod theme;
 mod tree;
 mod watch;
@@ -47,10 +51,11 @@ use ratatui::backend::CrosstermBackend;
 
 pub use app::{App, DEFAULT_DEPTH, Migrator, Screen};
 pub use highlight::{HighlightRequest, Highlighter, Highlights, Kind};
-pub use indexer::{IndexStatus, Indexed};
+pub use indexer::{IndexStatus, Indexed, Indexer};
 pub use jobs::{JobResult, Jobs};
 pub use review::{Finished, MigrateMsg, MigrateUpdate};
 pub use snapshot::{Overview, PackageRow, Snapshot};
+pub use testrun::{TestMsg, TestRunner, TestUpdate};
 pub use theme::Theme;
 
 use crate::index::{Index, IndexError, NoProgress};
@@ -69,6 +74,8 @@ pub enum Event {
     Job(JobResult),
     /// A running migration reported progress.
     Migrate(Box<MigrateUpdate>),
+    /// A test run reported output or ended.
+    Tests(Box<TestUpdate>),
 }
 
 impl Event {
@@ -115,6 +122,7 @@ pub fn run(root: &Path) -> Result<(), TuiError> {
     let mut app = App::new(root.clone(), Jobs::spawn(tx.clone()), Theme::from_env());
     app.set_indexer(indexer::Indexer::spawn(root.clone(), None, tx.clone()));
     app.set_migrator(Migrator::Thread(tx.clone()));
+    app.set_test_runner(TestRunner::Thread(tx.clone()));
     // Watching is a convenience: without it (inotify limits) the explorer still works.
     let _watcher = watch::watch(&root, tx.clone()).ok();
 
@@ -124,6 +132,7 @@ pub fn run(root: &Path) -> Result<(), TuiError> {
     let size = terminal.terminal.size()?;
     app.resize(size.width, size.height);
     let result = event_loop(&mut terminal.terminal, &mut app, &rx);
+    app.shutdown();
     stop.store(true, Ordering::Relaxed);
     drop(terminal);
     result.map_err(TuiError::from)

@@ -19,7 +19,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use crate::conventions::{Class, Conventions};
 use crate::edits::{self, Hunk, HunkId, HunkState, Resolution};
 use crate::llm::{CancelToken, LlmConfig, LlmError};
-use crate::migrate::{self, MigrateEvent, MigrateRequest};
+use crate::migrate::{self, MigrateEvent, MigrateRequest, SyntaxRegression};
 use crate::resolve::DeclId;
 use crate::tokens::TokenCount;
 
@@ -173,6 +173,9 @@ pub enum Status {
 pub struct Review {
     pub session: u64,
     pub target: String,
+    /// The target's qualified name: found again after a refresh renumbers
+    /// declarations (`t` runs the tests that reach it).
+    pub target_name: String,
     pub change: String,
     pub status: Status,
     pub pack: Option<(TokenCount, TokenCount, String)>,
@@ -186,6 +189,8 @@ pub struct Review {
     pub confirm: Option<HunkId>,
     /// Hunks written to disk by the last `w` (what `U` undoes).
     pub written: Vec<HunkId>,
+    /// Files the last `w` left with more syntax errors than before.
+    pub broken: Vec<SyntaxRegression>,
     pub retry: Option<String>,
     /// Manual scroll; `None` follows the cursor.
     pub scroll: Option<usize>,
@@ -193,10 +198,17 @@ pub struct Review {
 }
 
 impl Review {
-    pub fn new(session: u64, target: String, change: String, cancel: CancelToken) -> Review {
+    pub fn new(
+        session: u64,
+        target: String,
+        target_name: String,
+        change: String,
+        cancel: CancelToken,
+    ) -> Review {
         Review {
             session,
             target,
+            target_name,
             change,
             status: Status::Preparing,
             pack: None,
@@ -207,6 +219,7 @@ impl Review {
             history: Vec::new(),
             confirm: None,
             written: Vec::new(),
+            broken: Vec::new(),
             retry: None,
             scroll: None,
             cancel,
@@ -560,6 +573,15 @@ impl Review {
                     badge.push(Span::styled(" REFUSED — cannot be accepted", theme.error()))
                 }
                 Resolution::Resolved { .. } => {}
+            }
+            if let Some(b) = self.broken.iter().find(|b| b.hunks.contains(&h.id)) {
+                badge.push(Span::styled(
+                    format!(
+                        " SYNTAX ERROR — {} has {} syntax error(s) after the write (was {}); U undoes",
+                        b.path, b.errors, b.before
+                    ),
+                    theme.error(),
+                ));
             }
             if h.is_stable() {
                 badge.push(Span::styled(

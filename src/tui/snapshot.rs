@@ -6,6 +6,7 @@
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use crate::conventions::{Class, Conventions};
 use crate::graph::{Direction, Graph};
 use crate::index::Index;
 use crate::model::DeclKind;
@@ -21,6 +22,11 @@ pub struct Snapshot {
     pub recursive: Vec<bool>,
     pub by_name: HashMap<String, DeclId>,
     pub overview: Overview,
+    /// `ripple.toml` as it was when this index was loaded (the defaults
+    /// when it is missing or broken; then `conventions_error` says why), so
+    /// the badges follow edits to the file on the next refresh.
+    pub conventions: Conventions,
+    pub conventions_error: Option<String>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -76,6 +82,10 @@ impl Snapshot {
             by_name.entry(d.name.clone()).or_insert(i as DeclId);
         }
         let overview = overview(&index, &pairs, &fan_in, &fan_out);
+        let (conventions, conventions_error) = match Conventions::load(&index.root) {
+            Ok(c) => (c, None),
+            Err(e) => (Conventions::default(), Some(e.to_string())),
+        };
         Snapshot {
             index,
             fan_in,
@@ -83,7 +93,17 @@ impl Snapshot {
             recursive,
             by_name,
             overview,
+            conventions,
+            conventions_error,
         }
+    }
+
+    /// The `ripple.toml` class of a declaration (`stable`, `active`,
+    /// `off-limits`), for its badge; external leaves have none.
+    pub fn class(&self, decl: DeclId) -> Option<Class> {
+        let file = self.index.file_of(decl)?;
+        self.conventions
+            .class_of_symbol(self.name(decl), &file.path)
     }
 
     pub fn fan(&self, decl: DeclId, dir: Direction) -> u32 {

@@ -112,6 +112,21 @@ impl SourceView {
         self.clamp(height);
     }
 
+    /// Mark one line of the shown file (a review finding) with a note
+    /// above the code, and scroll it into the middle of the view.
+    pub fn mark_line(&mut self, line: usize, note: String, height: usize) {
+        let Some(file) = &self.file else { return };
+        let i = line
+            .saturating_sub(1)
+            .min(file.line_count().saturating_sub(1));
+        let bytes = (file.line_start(i), file.line_start(i + 1));
+        self.call = Some(CallMark { line: i + 1, bytes });
+        self.note = Some(note);
+        let height = self.code_height(height);
+        self.scroll = i.saturating_sub(height / 2);
+        self.clamp(height);
+    }
+
     fn home(&self) -> usize {
         self.decl_lines.0.saturating_sub(2)
     }

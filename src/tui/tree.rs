@@ -11,6 +11,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
+use crate::conventions::Class;
 use crate::graph::Direction;
 use crate::model::Confidence;
 use crate::resolve::DeclId;
@@ -313,6 +314,14 @@ impl CallTree {
             }
             if d.is_test {
                 spans.push(Span::styled(" [test]", theme.test_badge()));
+            }
+            if let Some(class) = snap.class(node.decl) {
+                let style = match class {
+                    Class::Stable => theme.stable(),
+                    Class::Active => theme.warning(),
+                    Class::OffLimits => theme.error(),
+                };
+                spans.push(Span::styled(format!(" [{}]", class.name()), style));
             }
             if !view.changed.is_empty()
                 && let Some(file) = snap.index.file_of(node.decl)

@@ -1,0 +1,276 @@
+//! The test-run pane (`t`): the tests the graph says reach a declaration,
+//! run by [`crate::testrun`] on a thread of its own, their output streaming
+//! in. The pane shows the commands, running / passed / failed, and the tail
+//! of the output; esc or ctrl-c cancels a run (the child is killed). Like a
+//! migration, a run is tagged with a session so a cancelled or replaced
+//! run's late lines are dropped.
+
+use std::sync::Arc;
+use std::sync::mpsc::Sender;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+use crate::llm::CancelToken;
+use crate::testrun::{self, RunEvent, RunOutcome, TestPlan};
+
+use super::Event;
+use super::theme::Theme;
+
+/// Output lines kept per run: the tail is what matters.
+const KEEP_LINES: usize = 5_000;
+
+/// Where test runs happen.
+pub enum TestRunner {
+    /// On a thread of its own, reporting as [`Event::Tests`] (the explorer).
+    Thread(Sender<Event>),
+    /// To its end on the caller's thread when started (deterministic tests).
+    Inline,
+}
+
+#[derive(Debug, Clone)]
+pub enum TestMsg {
+    Run(RunEvent),
+    Finished(Result<RunOutcome, String>),
+}
+
+/// A message of test run `session`.
+#[derive(Debug, Clone)]
+pub struct TestUpdate {
+    pub session: u64,
+    pub msg: TestMsg,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunStatus {
+    Running,
+    Done(RunOutcome),
+    Error(String),
+}
+
+pub struct TestRun {
+    pub session: u64,
+    /// What the tests reach (a display name).
+    pub target: String,
+    pub plan: TestPlan,
+    pub status: RunStatus,
+    pub output: Vec<String>,
+    /// Manual scroll from the top; `None` follows the tail.
+    pub scroll: Option<usize>,
+    pub cancel: CancelToken,
+    /// The running command's process (group), to kill when the explorer
+    /// quits before the run's thread could.
+    pid: Option<u32>,
+}
+
+impl TestRun {
+    pub fn new(session: u64, target: String, plan: TestPlan) -> TestRun {
+        TestRun {
+            session,
+            target,
+            plan,
+            status: RunStatus::Running,
+            output: Vec::new(),
+            scroll: None,
+            cancel: CancelToken::new(),
+            pid: None,
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.status == RunStatus::Running
+    }
+
+    /// Stop the run now, from this thread: the explorer is exiting and
+    /// the run's own thread dies with it, before it could kill the child.
+    pub fn kill_now(&mut self) {
+        self.cancel.cancel();
+        if let Some(pid) = self.pid.take() {
+            testrun::kill_group(pid);
+        }
+    }
+
+    pub fn on_msg(&mut self, msg: TestMsg) {
+        match msg {
+            TestMsg::Run(RunEvent::Started { command, pid }) => {
+                self.pid = Some(pid);
+                self.push(format!("$ {command}"));
+            }
+            TestMsg::Run(RunEvent::Line(l)) => self.push(l),
+            TestMsg::Run(RunEvent::Exited(code)) => {
+                self.pid = None;
+                self.push(match code {
+                    Some(c) => format!("[exit {c}]"),
+                    None => "[killed by a signal]".to_owned(),
+                })
+            }
+            TestMsg::Finished(Ok(outcome)) => {
+                self.pid = None;
+                self.status = RunStatus::Done(outcome);
+            }
+            TestMsg::Finished(Err(e)) => self.status = RunStatus::Error(e),
+        }
+    }
+
+    fn push(&mut self, line: String) {
+        if self.output.len() >= KEEP_LINES {
+            self.output.drain(..KEEP_LINES / 10);
+        }
+        self.output.push(expand_tabs(&line));
+    }
+
+    pub fn scroll_by(&mut self, delta: isize, height: usize) {
+        let max = self.output.len().saturating_sub(height);
+        let from = self.scroll.unwrap_or(max) as isize;
+        let to = (from + delta).clamp(0, max as isize) as usize;
+        // Back at the bottom: follow the tail again.
+        self.scroll = (to < max).then_some(to);
+    }
+
+    /// The pane's area: most of the main area, like the finder.
+    pub fn area(main: Rect) -> Rect {
+        let w = (main.width * 9 / 10).max(20.min(main.width));
+        let h = (main.height * 4 / 5).max(8.min(main.height));
+        Rect::new(
+            main.x + (main.width - w) / 2,
+            main.y + (main.height - h) / 2,
+            w,
+            h,
+        )
+    }
+
+    /// Rows of output shown in `area`.
+    pub fn output_height(&self, area: Rect) -> usize {
+        (area.height as usize).saturating_sub(2 + self.header_len() + 1)
+    }
+
+    /// The counts line and the rule under it (each command is echoed
+    /// into the output as `$ command` when it starts).
+    fn header_len(&self) -> usize {
+        1
+    }
+
+    pub fn draw(&self, frame: &mut Frame, area: Rect, theme: &Theme) {
+        frame.render_widget(Clear, area);
+        let (label, style) = match &self.status {
+            RunStatus::Running => ("running… (esc cancels)".to_owned(), theme.warning()),
+            RunStatus::Done(RunOutcome::Passed) => ("PASSED".to_owned(), theme.accepted()),
+            RunStatus::Done(RunOutcome::Failed { code, .. }) => (
+                match code {
+                    Some(c) => format!("FAILED (exit {c})"),
+                    None => "FAILED (killed by a signal)".to_owned(),
+                },
+                theme.error(),
+            ),
+            RunStatus::Done(RunOutcome::Cancelled) => ("cancelled".to_owned(), theme.warning()),
+            RunStatus::Error(e) => (format!("error: {e}"), theme.error()),
+        };
+        let block = Block::default()
+            .borders(Borders::ALL)
+            .border_style(theme.border(true))
+            .title(Span::styled(
+                format!(" tests reaching {} ", self.target),
+                theme.title(true),
+            ))
+            .title_bottom(Span::styled(format!(" {label} "), style));
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        let mut lines = Vec::new();
+        let skipped = if self.plan.not_selectable > 0 {
+            format!(
+                " ({} helper(s) in test files reach it too; they run through these)",
+                self.plan.not_selectable
+            )
+        } else {
+            String::new()
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!(
+                    "{} test(s) in {} command(s){skipped} · ",
+                    self.plan.test_count(),
+                    self.plan.invocations.len()
+                ),
+                theme.dim(),
+            ),
+            Span::styled(label.clone(), style),
+        ]));
+        lines.push(Line::styled("─".repeat(inner.width as usize), theme.dim()));
+        let height = self.output_height(area);
+        let max = self.output.len().saturating_sub(height);
+        let from = self.scroll.unwrap_or(max).min(max);
+        for l in self.output.iter().skip(from).take(height) {
+            let style = if l.starts_with("$ ") {
+                theme.key()
+            } else if l.starts_with("[exit 0]") {
+                theme.accepted()
+            } else if l.starts_with("[exit") || l.starts_with("[killed") {
+                theme.error()
+            } else {
+                theme.plain()
+            };
+            lines.push(Line::styled(l.clone(), style));
+        }
+        frame.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+/// Tabs to spaces at 8-column stops: the terminal would not draw them
+/// (`go test` separates its columns with tabs).
+fn expand_tabs(line: &str) -> String {
+    if !line.contains('\t') {
+        return line.to_owned();
+    }
+    let mut out = String::with_capacity(line.len() + 8);
+    let mut col = 0;
+    for c in line.chars() {
+        if c == '\t' {
+            let n = 8 - col % 8;
+            out.extend(std::iter::repeat_n(' ', n));
+            col += n;
+        } else {
+            out.push(c);
+            col += 1;
+        }
+    }
+    out
+}
+
+/// Run `plan` in `root` to its end, reporting through `send`.
+pub fn run_tests(
+    root: &std::path::Path,
+    plan: &TestPlan,
+    cancel: &CancelToken,
+    send: &mut dyn FnMut(TestMsg),
+) {
+    let result = testrun::run(root, plan, cancel, &mut |ev| send(TestMsg::Run(ev)));
+    send(TestMsg::Finished(result.map_err(|e| e.to_string())));
+}
+
+/// Start [`run_tests`] on a thread of its own.
+pub fn spawn_tests(
+    root: Arc<std::path::Path>,
+    plan: TestPlan,
+    cancel: CancelToken,
+    mut send: impl FnMut(TestMsg) + Send + 'static,
+) {
+    std::thread::Builder::new()
+        .name("ripple-tests".into())
+        .spawn(move || run_tests(&root, &plan, &cancel, &mut send))
+        .expect("cannot start the test thread");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn go_test_columns_keep_their_tabs_as_spaces() {
+        assert_eq!(
+            expand_tabs("ok  \tgithub.com/acme/shipd/cmd/shipd\t0.006s"),
+            "ok      github.com/acme/shipd/cmd/shipd 0.006s"
+        );
+    }
+}
