@@ -123,6 +123,20 @@ pub struct GoFacts {
     pub params: Vec<(u32, Vec<Option<Sym>>)>,
     /// `x.f = v` assignments: (scope, the `x.f` selector, value).
     pub field_assigns: Vec<(u32, ExprId, ExprId)>,
+    /// Elements of composite literals (`T{f: v}`, `T{v}`, `map[K]F{"k": v}`):
+    /// (scope, the `Composite` expression, which element, value).
+    pub composite_elems: Vec<(u32, ExprId, ElemKey, ExprId)>,
+}
+
+/// Which element of a composite literal a value initialises.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub enum ElemKey {
+    /// `Field: v` (a struct field, or a map key that is an identifier).
+    Name(Sym),
+    /// The n-th positional element (a struct field in declaration order, or a slice element).
+    Position(u32),
+    /// Any other key (`"k": v`, `3: v`).
+    Other,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,6 +184,9 @@ enum K {
     PackageClause,
     StringLit,
     TypeInstantiation,
+    LiteralValue,
+    LiteralElement,
+    KeyedElement,
 }
 
 struct Grammar {
@@ -237,6 +254,9 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "method_elem" => K::MethodElem,
             "type_elem" => K::TypeElem,
             "import_spec" => K::ImportSpec,
+            "literal_value" => K::LiteralValue,
+            "literal_element" => K::LiteralElement,
+            "keyed_element" => K::KeyedElement,
             "package_clause" => K::PackageClause,
             "interpreted_string_literal" | "raw_string_literal" => K::StringLit,
             "type_instantiation_expression" => K::TypeInstantiation,
@@ -282,6 +302,10 @@ enum Lowered {
     Fields(u32),
     Iface(Vec<Sym>, Vec<TypeId>),
     Str(Sym),
+    /// `key: value` inside a composite literal (the key when it is a name).
+    Keyed(Option<Sym>, ExprId),
+    /// The elements of a literal value (index into `elem_lists`).
+    Elems(u32),
 }
 
 struct Child {
@@ -306,6 +330,7 @@ struct Extractor<'s> {
     results: Vec<Child>,
     scope_stack: Vec<u32>,
     lists: Vec<Vec<Lowered>>,
+    elem_lists: Vec<Vec<(ElemKey, ExprId)>>,
     params: Vec<Vec<(Vec<Sym>, TypeId)>>,
     closure_counts: HashMap<u32, u32>,
     syntax_errors: u32,
@@ -323,6 +348,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         results: Vec::new(),
         scope_stack: vec![0],
         lists: Vec::new(),
+        elem_lists: Vec::new(),
         params: Vec::new(),
         closure_counts: HashMap::default(),
         syntax_errors: 0,
@@ -662,7 +688,51 @@ impl Extractor<'_> {
                 let t = Self::field(children, g.f_type)
                     .map(|t| self.as_type(&t))
                     .unwrap_or(0);
-                Lowered::Expr(self.push_expr(GoExpr::Composite(t)))
+                let composite = self.push_expr(GoExpr::Composite(t));
+                if let Some(Lowered::Elems(list)) = Self::field(children, g.f_body) {
+                    let scope = self.scope();
+                    let elems = std::mem::take(&mut self.elem_lists[list as usize]);
+                    for (key, value) in elems {
+                        self.facts
+                            .composite_elems
+                            .push((scope, composite, key, value));
+                    }
+                }
+                Lowered::Expr(composite)
+            }
+            K::LiteralElement => kids(children).into_iter().next().unwrap_or(Lowered::None),
+            K::KeyedElement => {
+                let key = match Self::field(children, g.f_key) {
+                    Some(Lowered::Name(n)) => Some(n),
+                    _ => None,
+                };
+                match Self::field(children, g.f_value) {
+                    Some(v @ (Lowered::Name(_) | Lowered::Expr(_))) => {
+                        Lowered::Keyed(key, self.as_expr(&v))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::LiteralValue => {
+                let mut elems = Vec::new();
+                let mut position = 0u32;
+                for c in children {
+                    match &c.val {
+                        Lowered::Keyed(key, value) => {
+                            let key = key.map_or(ElemKey::Other, ElemKey::Name);
+                            elems.push((key, *value));
+                        }
+                        v @ (Lowered::Name(_) | Lowered::Expr(_)) => {
+                            let value = self.as_expr(&v.clone());
+                            elems.push((ElemKey::Position(position), value));
+                            position += 1;
+                        }
+                        Lowered::None => continue,
+                        _ => position += 1,
+                    }
+                }
+                self.elem_lists.push(elems);
+                Lowered::Elems(self.elem_lists.len() as u32 - 1)
             }
             K::TypeAssert => {
                 let t = Self::field(children, g.f_type)
@@ -876,7 +946,8 @@ impl Extractor<'_> {
                             if names.is_empty() {
                                 fields.push(f);
                             } else {
-                                for n in names {
+                                // Popped last-first and reversed below: keep `a, b T` in order.
+                                for n in names.into_iter().rev() {
                                     fields.push(GoField {
                                         name: Some(n),
                                         ty: f.ty,

@@ -9,7 +9,7 @@
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Builder, DeclId, SourceFile};
-use crate::lang::go::{Binding, ExprId, GoExpr, GoFacts, GoType, GoTypeBody, TypeId};
+use crate::lang::go::{Binding, ElemKey, ExprId, GoExpr, GoFacts, GoType, GoTypeBody, TypeId};
 use crate::model::{Confidence, DeclKind, Lang, LangFacts, Sym};
 
 /// Import path of every Go file: the module path of the nearest enclosing
@@ -138,6 +138,8 @@ struct Analysis<'a> {
     param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
     /// Values assigned to struct fields, by (package, type, field).
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
+    /// Element values of each composite literal: (file, expression) → (scope, value).
+    composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
     trace_memo: HashMap<(usize, u32, Traced), Vec<DeclId>>,
 }
 
@@ -284,6 +286,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         params_of: HashMap::default(),
         param_sources: HashMap::default(),
         field_sources: HashMap::default(),
+        composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
     };
     for &fi in go_files {
@@ -996,7 +999,20 @@ impl<'a> Analysis<'a> {
         match self.expr(ci, e).clone() {
             GoExpr::FuncLit(d) => vec![self.ctxs[ci].base + d],
             GoExpr::Ident(n) => self.ident_func_values(ci, scope, n, depth + 1),
-            GoExpr::Index(inner) => self.func_values(ci, scope, inner, depth + 1),
+            GoExpr::Index(inner) | GoExpr::RangeValue(inner) => {
+                self.func_values(ci, scope, inner, depth + 1)
+            }
+            // A map, slice or array literal of functions: any of its elements.
+            GoExpr::Composite(_) => {
+                let mut out = Vec::new();
+                let elems = self.composite_elems.get(&(ci, e)).cloned();
+                for (escope, value) in elems.unwrap_or_default() {
+                    for d in self.func_values(ci, escope, value, depth + 1) {
+                        push_decl(&mut out, d);
+                    }
+                }
+                out
+            }
             GoExpr::Selector(base, name) => {
                 let name_s = self.sym(ci, name);
                 if let Some(pkg) = self.package_operand(ci, scope, base) {
@@ -1100,6 +1116,30 @@ impl<'a> Analysis<'a> {
 
     fn collect_field_sources(&mut self) {
         for ci in 0..self.ctxs.len() {
+            for &(scope, composite, key, value) in &self.ctxs[ci].go.composite_elems {
+                self.composite_elems
+                    .entry((ci, composite))
+                    .or_default()
+                    .push((scope, value));
+                if let RType::Named(PkgRef::Repo(p), t) =
+                    self.type_of(ci, scope, composite, 0).deref()
+                {
+                    let field = match key {
+                        ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
+                        ElemKey::Position(i) => self.field_name_at(*p, t, i as usize),
+                        ElemKey::Other => None,
+                    };
+                    if let Some(field) = field {
+                        let list = self
+                            .field_sources
+                            .entry((*p, t.clone(), field))
+                            .or_default();
+                        if list.len() < 64 {
+                            list.push((ci, scope, value));
+                        }
+                    }
+                }
+            }
             for &(scope, target, value) in &self.ctxs[ci].go.field_assigns {
                 let GoExpr::Selector(base, field) = self.expr(ci, target) else {
                     continue;
@@ -1113,6 +1153,36 @@ impl<'a> Analysis<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// A function type, directly or as a named type over one (`type HandlerFunc func(…)`).
+    fn is_func_type(&self, t: &RType) -> bool {
+        match t {
+            RType::Func(_) => true,
+            RType::Named(PkgRef::Repo(p), name) => match self.type_body(*p, name) {
+                Some((tci, GoTypeBody::Other(inner))) => {
+                    matches!(self.resolve_type(tci, *inner, 0), RType::Func(_))
+                }
+                _ => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// The name of a struct's n-th field (an embedded field is named by its type).
+    fn field_name_at(&self, pkg: usize, tname: &str, n: usize) -> Option<String> {
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        let f = fields.get(n)?;
+        match f.name {
+            Some(name) => Some(self.sym(tci, name).to_owned()),
+            None => match self.resolve_type(tci, f.ty, 0).deref() {
+                RType::Named(_, name) => Some(name.clone()),
+                _ => None,
+            },
         }
     }
 
@@ -1210,7 +1280,9 @@ impl<'a> Analysis<'a> {
                             }
                             return out;
                         }
-                        if let Some(RType::Func(_)) = self.field_type(p, &tname, name_s, 0) {
+                        if let Some(ft) = self.field_type(p, &tname, name_s, 0)
+                            && self.is_func_type(&ft)
+                        {
                             let vals = self.field_func_values(p, &tname, name_s, depth);
                             if vals.is_empty() {
                                 return vec![Callee::Unresolved(format!(
