@@ -234,12 +234,58 @@ const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
     ("hash.Hash", &["Write", "Sum", "Reset", "Size", "BlockSize"]),
 ];
 
+/// Interfaces of the standard library that repository types rarely
+/// implement: a call through one names the interface's method, the way SSA
+/// names an invoke (`(reflect.Type).Kind`, never `(*reflect.Type).Kind`).
+const EXTERNAL_INTERFACES: &[&str] = &[
+    "context.Context",
+    "reflect.Type",
+    "net.Conn",
+    "net.Listener",
+    "net.Addr",
+    "net.PacketConn",
+    "net/http.ResponseWriter",
+    "net/http.Flusher",
+    "net/http.RoundTripper",
+    "hash.Hash32",
+    "hash.Hash64",
+    "io/fs.FS",
+    "io/fs.File",
+    "io/fs.FileInfo",
+    "io/fs.DirEntry",
+    "os.FileInfo",
+    "os.DirEntry",
+    "os.Signal",
+    "sync.Locker",
+    "testing.TB",
+    "runtime.Error",
+    "database/sql/driver.Driver",
+    "database/sql/driver.Conn",
+    "database/sql/driver.Rows",
+    "go/ast.Node",
+    "go/ast.Expr",
+    "go/ast.Stmt",
+    "go/ast.Decl",
+    "go/types.Type",
+    "go/types.Object",
+    "image.Image",
+    "image/color.Color",
+    "crypto.Signer",
+    "crypto/cipher.Block",
+    "crypto/cipher.AEAD",
+    "math/rand.Source",
+];
+
 /// SSA name of a method of a type outside the repository. Whether it has a
 /// pointer receiver is not known here; Go takes the address of addressable
 /// values, so pointer is the better guess except for the standard
 /// library's value types.
 fn external_method(path: &str, tname: &str, pointer: bool, method: &str) -> String {
-    let value_type = VALUE_RECEIVER_TYPES.contains(&format!("{path}.{tname}").as_str());
+    let qualified = format!("{path}.{tname}");
+    if EXTERNAL_INTERFACES.contains(&qualified.as_str()) {
+        return format!("({qualified}).{method}");
+    }
+    let value_type = VALUE_RECEIVER_TYPES.contains(&qualified.as_str());
     if pointer || !value_type {
         format!("(*{path}.{tname}).{method}")
     } else {
@@ -1386,5 +1432,26 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::external_method;
+
+    #[test]
+    fn external_methods_are_named_by_receiver_kind() {
+        assert_eq!(
+            external_method("reflect", "Type", false, "Kind"),
+            "(reflect.Type).Kind"
+        );
+        assert_eq!(
+            external_method("reflect", "Value", false, "Elem"),
+            "(reflect.Value).Elem"
+        );
+        assert_eq!(
+            external_method("bytes", "Buffer", false, "Len"),
+            "(*bytes.Buffer).Len"
+        );
     }
 }
