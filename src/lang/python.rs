@@ -173,6 +173,8 @@ pub const UNKNOWN: ExprId = 0;
 enum K {
     Other,
     ExpressionStatement,
+    Module,
+    Block,
     Error,
     Comment,
     Identifier,
@@ -278,6 +280,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             }
             "string" | "concatenated_string" => K::String,
             "expression_statement" => K::ExpressionStatement,
+            "module" => K::Module,
+            "block" => K::Block,
             "integer" => K::Integer,
             "lambda" => K::Lambda,
             "function_definition" => K::FunctionDef,
@@ -403,6 +407,11 @@ struct Extractor<'s> {
     param_lists: Vec<Vec<(Param, Option<ExprId>)>>,
     /// Name target of each def/class, for decorator rebinding.
     name_targets: HashMap<u32, ExprId>,
+    /// The current version of a name reassigned in straight-line code of its
+    /// scope: (scope, name) → (version number, versioned name).
+    versions: HashMap<(u32, Sym), (u32, Sym)>,
+    /// Versioned name → (scope, the name it versions).
+    versioned: Vec<(Sym, u32, Sym)>,
     syntax_errors: u32,
 }
 
@@ -437,6 +446,8 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         arg_lists: Vec::new(),
         param_lists: Vec::new(),
         name_targets: HashMap::default(),
+        versions: HashMap::default(),
+        versioned: Vec::new(),
         syntax_errors: 0,
     };
     ex.facts.exprs.push(PyExpr::Unknown);
@@ -465,6 +476,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         ex.decls[0].doc = docstring(&root, source);
         walk::walk(&tree, &mut ex);
     }
+    ex.finish_versions();
     ex.resolve_names();
     FileFacts {
         lang: Lang::Python,
@@ -567,8 +579,85 @@ impl<'s> Extractor<'s> {
     }
 
     fn push_expr(&mut self, e: PyExpr) -> ExprId {
+        // A name that straight-line code has rebound means its latest value.
+        let e = match e {
+            PyExpr::Name { scope, name } => match self.versions.get(&(scope, name)) {
+                Some(&(_, current)) => PyExpr::Name {
+                    scope,
+                    name: current,
+                },
+                None => e,
+            },
+            e => e,
+        };
         self.facts.exprs.push(e);
         (self.facts.exprs.len() - 1) as ExprId
+    }
+
+    /// Whether the node being lowered is a statement directly in the body of
+    /// its scope (module, function or class), outside any branch or loop:
+    /// an assignment there replaces the name's value for the code after it.
+    fn is_straight_line_statement(&self) -> bool {
+        let n = self.frames.len();
+        if n < 2 || self.frames[n - 1].kind != K::ExpressionStatement {
+            return false;
+        }
+        match self.frames[n - 2].kind {
+            K::Module => true,
+            K::Block => n >= 3 && matches!(self.frames[n - 3].kind, K::FunctionDef | K::ClassDef),
+            _ => false,
+        }
+    }
+
+    /// A new version of `name` in `scope` (`name@2`), bound from here on.
+    fn new_version(&mut self, scope: u32, name: Sym) -> ExprId {
+        let next = self.versions.get(&(scope, name)).map_or(1, |v| v.0 + 1);
+        let text = format!("{}@{next}", self.strings.get(name));
+        let vsym = self.strings.intern(&text);
+        self.versions.insert((scope, name), (next, vsym));
+        self.versioned.push((vsym, scope, name));
+        self.bindings.insert((scope, vsym));
+        self.facts.exprs.push(PyExpr::Name { scope, name: vsym });
+        (self.facts.exprs.len() - 1) as ExprId
+    }
+
+    /// Every version also flows into the plain name, which is what nested
+    /// scopes, other modules and code before the rebinding read. A name that
+    /// some function declares `global`/`nonlocal` can change behind straight-
+    /// line code's back, so its versions are folded back into the plain name.
+    fn finish_versions(&mut self) {
+        let shared: HashSet<Sym> = self
+            .globals
+            .iter()
+            .chain(self.nonlocals.iter())
+            .map(|&(_, n)| n)
+            .collect();
+        let folded: HashMap<Sym, Sym> = self
+            .versioned
+            .iter()
+            .filter(|(_, _, base)| shared.contains(base))
+            .map(|&(v, _, base)| (v, base))
+            .collect();
+        if !folded.is_empty() {
+            for e in &mut self.facts.exprs {
+                if let PyExpr::Name { name, .. } = e
+                    && let Some(&base) = folded.get(name)
+                {
+                    *name = base;
+                }
+            }
+        }
+        for (vsym, scope, base) in std::mem::take(&mut self.versioned) {
+            if folded.contains_key(&vsym) {
+                continue;
+            }
+            self.bindings.insert((scope, base));
+            self.facts.exprs.push(PyExpr::Name { scope, name: base });
+            let target = (self.facts.exprs.len() - 1) as ExprId;
+            self.facts.exprs.push(PyExpr::Name { scope, name: vsym });
+            let value = (self.facts.exprs.len() - 1) as ExprId;
+            self.facts.flows.push(PyFlow::Assign { target, value });
+        }
     }
 
     fn intern_node(&mut self, node: &Node) -> Sym {
@@ -970,8 +1059,16 @@ impl<'s> Extractor<'s> {
                 }
                 match (left, right) {
                     (Some(left), Some(right)) => {
-                        let target = self.as_expr(&left);
                         let value = self.as_expr(&right);
+                        let target = match left {
+                            Lowered::Ident(name, scope)
+                                if frame.kind == K::Assignment
+                                    && self.is_straight_line_statement() =>
+                            {
+                                self.new_version(scope, name)
+                            }
+                            _ => self.as_expr(&left),
+                        };
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)
                     }
@@ -1368,7 +1465,13 @@ impl<'s> Extractor<'s> {
             }
             K::KeywordSeparator => Lowered::Separator(ParamKind::KeywordOnly),
             K::PositionalSeparator => Lowered::Separator(ParamKind::PositionalOnly),
-            K::Error | K::Other | K::ExpressionStatement | K::Decorator | K::Comment => {
+            K::Error
+            | K::Other
+            | K::ExpressionStatement
+            | K::Module
+            | K::Block
+            | K::Decorator
+            | K::Comment => {
                 // Unknown wrappers (expression_statement, not_operator, …) pass a
                 // single value child up so `f(x) or g` style nesting still flows.
                 let _ = (
@@ -1496,10 +1599,13 @@ impl<'s> Extractor<'s> {
         for (p, default) in &params {
             self.bindings.insert((decl, p.name));
             if let Some(default) = default {
-                let target = self.push_expr(PyExpr::Name {
+                // A default is the parameter's value on entry, before any
+                // rebinding in the body: the plain name, never a version.
+                self.facts.exprs.push(PyExpr::Name {
                     scope: decl,
                     name: p.name,
                 });
+                let target = (self.facts.exprs.len() - 1) as ExprId;
                 self.facts.flows.push(PyFlow::Assign {
                     target,
                     value: *default,

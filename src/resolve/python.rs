@@ -1752,10 +1752,9 @@ impl Analysis<'_> {
         let callee = py.calls[call].callee;
         match &py.exprs[callee as usize] {
             PyExpr::Var { name, .. } => {
-                format!(
-                    "`{}` has no known value here (a parameter or a dynamic assignment)",
-                    facts.sym(*name)
-                )
+                // A rebound name (`x@2`) is shown as written.
+                let shown = facts.sym(*name).split('@').next().unwrap_or("");
+                format!("`{shown}` has no known value here (a parameter or a dynamic assignment)")
             }
             PyExpr::Free { name } => {
                 format!("`{}` is not defined in this module", facts.sym(*name))
