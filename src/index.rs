@@ -112,6 +112,27 @@ impl Index {
         db: Option<&Path>,
         progress: &dyn Progress,
     ) -> Result<Index, IndexError> {
+        match Index::refresh(root, db, progress) {
+            Err(IndexError::Store(e)) if e.is_corruption() => {
+                // Damage deep in the file that opening did not read: start over once.
+                let path = match db {
+                    Some(db) => db.to_path_buf(),
+                    None => Store::default_path(root),
+                };
+                Store::discard(&path);
+                let mut index = Index::refresh(root, db, progress)?;
+                index.stats.rebuilt = Some("the index database was damaged; rebuilt it".to_owned());
+                Ok(index)
+            }
+            other => other,
+        }
+    }
+
+    fn refresh(
+        root: &Path,
+        db: Option<&Path>,
+        progress: &dyn Progress,
+    ) -> Result<Index, IndexError> {
         let t0 = Instant::now();
         if !root.exists() {
             return Err(IndexError::Missing {
@@ -501,5 +522,33 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
         meta,
         facts: Box::new(facts),
         blob,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_database_damaged_past_its_header_is_rebuilt_on_the_next_refresh() {
+        let repo = tempfile::tempdir().unwrap();
+        let body: String = (0..400)
+            .map(|i| format!("def f{i}():\n    return f{}()\n\n", (i + 1) % 400))
+            .collect();
+        std::fs::write(repo.path().join("m.py"), body).unwrap();
+        let first = Index::open(repo.path(), &NoProgress).unwrap();
+        let edges = first.stats.edges;
+        assert!(edges >= 400);
+        drop(first);
+        let db = Store::default_path(repo.path());
+        let mut bytes = std::fs::read(&db).unwrap();
+        assert!(bytes.len() > 8192, "the test needs a multi-page database");
+        for b in &mut bytes[4096..] {
+            *b = 0xA5;
+        }
+        std::fs::write(&db, &bytes).unwrap();
+        let again = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(again.stats.edges, edges);
+        assert!(again.stats.rebuilt.is_some());
     }
 }

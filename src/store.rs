@@ -19,6 +19,22 @@ use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
 pub const SCHEMA_VERSION: i64 = 6;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
+/// How long to wait for another ripple process holding the database.
+const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
+
+impl StoreError {
+    /// SQLite says the file is damaged or not a database at all. Opening
+    /// does not read the whole file, so this can surface from any query.
+    pub fn is_corruption(&self) -> bool {
+        match self {
+            StoreError::Sqlite { source, .. } => matches!(
+                source.sqlite_error_code(),
+                Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
+            ),
+            StoreError::CreateDir { .. } => false,
+        }
+    }
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
@@ -90,14 +106,29 @@ impl Store {
     }
 
     /// Start a fresh database at `path`, saying why when one was replaced.
+    /// Another ripple (the explorer's watcher, a second command) may have the
+    /// same database open, so a readable database is emptied in place, in one
+    /// transaction, rather than deleted under it; only a file SQLite cannot
+    /// use at all is removed.
     fn rebuild(path: &Path, reason: Option<String>) -> Result<Store, StoreError> {
         let err = |source| StoreError::Sqlite {
             path: path.to_path_buf(),
             source,
         };
-        let _ = std::fs::remove_file(path);
-        let _ = std::fs::remove_file(path.with_extension("db-wal"));
-        let _ = std::fs::remove_file(path.with_extension("db-shm"));
+        if path.exists() {
+            if let Ok(conn) = Connection::open(path)
+                && Store::reset(&conn).is_ok()
+            {
+                return Ok(Store {
+                    conn,
+                    path: path.to_path_buf(),
+                    rebuilt_reason: reason,
+                });
+            }
+            let _ = std::fs::remove_file(path);
+            let _ = std::fs::remove_file(path.with_extension("db-wal"));
+            let _ = std::fs::remove_file(path.with_extension("db-shm"));
+        }
         let conn = Connection::open(path).map_err(err)?;
         Store::init(&conn).map_err(err)?;
         Ok(Store {
@@ -116,13 +147,19 @@ impl Store {
         let foreign =
             "the index was written by another version of ripple or is damaged; rebuilt it";
         let conn = Connection::open(path)?;
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        let tables: i64 = conn.query_row(
+            "SELECT count(*) FROM sqlite_master WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )?;
+        if tables == 0 {
+            // Empty: a file another ripple has just created and is initialising.
+            return Ok(Err(None));
+        }
         let app: i64 = conn.query_row("PRAGMA application_id", [], |r| r.get(0))?;
         let version: i64 = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
         if app != APPLICATION_ID || version != SCHEMA_VERSION {
-            return Ok(Err(Some(foreign.to_owned())));
-        }
-        let ok: String = conn.query_row("PRAGMA quick_check", [], |r| r.get(0))?;
-        if ok != "ok" {
             return Ok(Err(Some(foreign.to_owned())));
         }
         let fingerprint: Option<String> = conn
@@ -144,14 +181,48 @@ impl Store {
     }
 
     fn pragmas(conn: &Connection) -> rusqlite::Result<()> {
+        conn.busy_timeout(BUSY_TIMEOUT)?;
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
-        conn.busy_timeout(std::time::Duration::from_secs(5))?;
         Ok(())
+    }
+
+    /// Drop every table and create the current schema, as one transaction.
+    fn reset(conn: &Connection) -> rusqlite::Result<()> {
+        Store::pragmas(conn)?;
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        let result = (|| {
+            let tables: Vec<String> = conn
+                .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            for t in tables {
+                conn.execute_batch(&format!("DROP TABLE \"{}\"", t.replace('"', "\"\"")))?;
+            }
+            Store::create_schema(conn)
+        })();
+        match result {
+            Ok(()) => conn.execute_batch("COMMIT"),
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
     }
 
     fn init(conn: &Connection) -> rusqlite::Result<()> {
         Store::pragmas(conn)?;
+        conn.execute_batch("BEGIN IMMEDIATE")?;
+        match Store::create_schema(conn) {
+            Ok(()) => conn.execute_batch("COMMIT"),
+            Err(e) => {
+                let _ = conn.execute_batch("ROLLBACK");
+                Err(e)
+            }
+        }
+    }
+
+    fn create_schema(conn: &Connection) -> rusqlite::Result<()> {
         conn.execute_batch(
             "CREATE TABLE IF NOT EXISTS files (
                 path TEXT PRIMARY KEY,
@@ -173,6 +244,13 @@ impl Store {
         conn.pragma_update(None, "application_id", APPLICATION_ID)?;
         conn.pragma_update(None, "user_version", SCHEMA_VERSION)?;
         Ok(())
+    }
+
+    /// Discard the database at `path` because a query found it damaged.
+    pub fn discard(path: &Path) {
+        let _ = std::fs::remove_file(path);
+        let _ = std::fs::remove_file(path.with_extension("db-wal"));
+        let _ = std::fs::remove_file(path.with_extension("db-shm"));
     }
 
     fn err(&self, source: rusqlite::Error) -> StoreError {
@@ -542,6 +620,44 @@ mod tests {
         drop(store);
         let again = Store::open_at(&path).unwrap();
         assert!(again.rebuilt_reason.is_none());
+    }
+
+    #[test]
+    fn an_outdated_database_is_emptied_in_place_while_another_process_has_it_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.db");
+        let mut first = Store::open_at(&path).unwrap();
+        first.set_snapshot("k", b"old").unwrap();
+        // Another ripple version's database: same file, other schema version.
+        first
+            .conn
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        let second = Store::open_at(&path).unwrap();
+        assert!(second.rebuilt_reason.is_some());
+        assert_eq!(second.snapshot("k").unwrap(), None);
+        // The first connection still works against the same, reset file.
+        assert_eq!(first.snapshot("k").unwrap(), None);
+        assert!(first.metas().unwrap().is_empty());
+    }
+
+    #[test]
+    fn concurrent_first_opens_all_succeed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.db");
+        let handles: Vec<_> = (0..6)
+            .map(|_| {
+                let path = path.clone();
+                std::thread::spawn(move || {
+                    let mut s = Store::open_at(&path).unwrap();
+                    s.set_snapshot("k", b"v").unwrap();
+                    s.metas().unwrap().len()
+                })
+            })
+            .collect();
+        for h in handles {
+            assert_eq!(h.join().unwrap(), 0);
+        }
     }
 
     #[test]
