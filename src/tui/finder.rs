@@ -23,27 +23,40 @@ pub struct Finder {
     pub pending: bool,
 }
 
+/// Move the selected row of a popup list of `len` rows by `delta`, keeping
+/// it inside the `height` visible rows that start at `offset`.
+pub(super) fn move_cursor(
+    cursor: &mut usize,
+    offset: &mut usize,
+    len: usize,
+    delta: isize,
+    height: usize,
+) {
+    if len == 0 {
+        return;
+    }
+    *cursor = (*cursor as isize + delta).clamp(0, len as isize - 1) as usize;
+    let height = height.max(1);
+    if *cursor < *offset {
+        *offset = *cursor;
+    } else if *cursor >= *offset + height {
+        *offset = *cursor + 1 - height;
+    }
+}
+
 impl Finder {
     pub fn selected(&self) -> Option<DeclId> {
         self.hits.get(self.cursor).map(|h| h.0)
     }
 
     pub fn move_by(&mut self, delta: isize, height: usize) {
-        if self.hits.is_empty() {
-            return;
-        }
-        let last = self.hits.len() as isize - 1;
-        self.cursor = (self.cursor as isize + delta).clamp(0, last) as usize;
-        self.scroll_into_view(height);
-    }
-
-    pub fn scroll_into_view(&mut self, height: usize) {
-        let height = height.max(1);
-        if self.cursor < self.offset {
-            self.offset = self.cursor;
-        } else if self.cursor >= self.offset + height {
-            self.offset = self.cursor + 1 - height;
-        }
+        move_cursor(
+            &mut self.cursor,
+            &mut self.offset,
+            self.hits.len(),
+            delta,
+            height,
+        );
     }
 
     /// The popup's area in the main area.

@@ -57,17 +57,8 @@ impl FindingsList {
     }
 
     pub fn move_by(&mut self, delta: isize, height: usize) {
-        if self.findings.is_empty() {
-            return;
-        }
-        let last = self.findings.len() as isize - 1;
-        self.cursor = (self.cursor as isize + delta).clamp(0, last) as usize;
-        let height = height.max(1);
-        if self.cursor < self.offset {
-            self.offset = self.cursor;
-        } else if self.cursor >= self.offset + height {
-            self.offset = self.cursor + 1 - height;
-        }
+        let len = self.findings.len();
+        super::finder::move_cursor(&mut self.cursor, &mut self.offset, len, delta, height);
     }
 
     pub fn area(main: Rect) -> Rect {
