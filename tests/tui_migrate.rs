@@ -110,15 +110,7 @@ impl Ui {
 
     fn screen(&mut self) -> String {
         self.term.draw(|f| self.app.draw(f)).unwrap();
-        let buf = self.term.backend().buffer();
-        let mut out = String::new();
-        for y in 0..buf.area.height {
-            let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
-            let line = if y == 0 { mask_graph_size(&line) } else { line };
-            out.push_str(line.trim_end());
-            out.push('\n');
-        }
-        out
+        common::screen_text(self.term.backend().buffer(), mask_graph_size)
     }
 }
 

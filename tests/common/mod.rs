@@ -22,3 +22,18 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// A TestBackend screen as text, one trimmed line per row; `first_line`
+/// masks the header (whole-graph totals, temporary paths) that the test at
+/// hand is not about.
+#[allow(dead_code)] // only the TUI test binaries draw screens
+pub fn screen_text(buf: &ratatui::buffer::Buffer, first_line: impl Fn(&str) -> String) -> String {
+    let mut out = String::new();
+    for y in 0..buf.area.height {
+        let line: String = (0..buf.area.width).map(|x| buf[(x, y)].symbol()).collect();
+        let line = if y == 0 { first_line(&line) } else { line };
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out
+}
