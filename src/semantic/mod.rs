@@ -11,7 +11,9 @@
 //! When `ripple.toml` configures an embedding provider ([`config`]), the
 //! declarations are also embedded over HTTP ([`embed`]), cached in the
 //! index by body hash, searched by exact cosine and fused with the lexical
-//! ranking ([`vectors`]). A local in-process model is not built yet.
+//! ranking ([`vectors`]). With the `local-model` feature, a
+//! sentence-transformers model directory runs in-process instead
+//! ([`local`]); [`embedder`] picks the backend from the configuration.
 //!
 //! [`bench`] measures recall on a held-out style set made from any Python
 //! repository: docstrings stripped, their first sentences as queries.
@@ -21,6 +23,8 @@ pub mod config;
 pub mod corpus;
 pub mod embed;
 pub mod lexical;
+#[cfg(feature = "local-model")]
+pub mod local;
 pub mod terms;
 pub mod vectors;
 
@@ -34,6 +38,46 @@ use corpus::{CorpusOptions, DocText};
 use embed::{EmbedError, Embedder};
 use lexical::{Hit, LexicalIndex, Params};
 use vectors::{EmbedStats, VectorError, VectorIndex};
+
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    #[cfg(feature = "local-model")]
+    #[error(transparent)]
+    Model(#[from] local::ModelError),
+    #[error(
+        "the local embedding model needs ripple built with `--features local-model` \
+         (this build has no in-process model)"
+    )]
+    NoLocalModel,
+    #[error("the local embedding provider needs a model directory")]
+    NoModelDir,
+}
+
+/// The embedding backend a configuration names: an HTTP provider, or the
+/// local model loaded from its directory.
+pub fn embedder(cfg: config::EmbedConfig) -> Result<Box<dyn Embedder>, BackendError> {
+    if cfg.provider != config::Provider::Local {
+        return Ok(Box::new(embed::HttpEmbedder::new(cfg)));
+    }
+    let dir = cfg.model_dir.ok_or(BackendError::NoModelDir)?;
+    #[cfg(feature = "local-model")]
+    {
+        Ok(Box::new(local::LocalEmbedder::load(&dir)?))
+    }
+    #[cfg(not(feature = "local-model"))]
+    {
+        let _ = dir;
+        Err(BackendError::NoLocalModel)
+    }
+}
+
+/// A short name for the backend a configuration names, for messages.
+pub fn backend_name(cfg: &config::EmbedConfig) -> String {
+    match (&cfg.provider, &cfg.model_dir) {
+        (config::Provider::Local, Some(dir)) => format!("the local model in {}", dir.display()),
+        _ => cfg.model.clone(),
+    }
+}
 
 /// The search index of one repository, with the figures of its build.
 pub struct SearchIndex {
