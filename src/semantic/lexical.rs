@@ -610,20 +610,20 @@ mod tests {
         docs.push(doc(4, "get_size", "def get_size(self)", "n = 0"));
         docs.push(doc(5, "set_size", "def set_size(self, n)", "pass"));
         for i in 6..9 {
-            docs.push(doc(i, "async_run", "async def async_run(c)", "await c"));
+            docs.push(doc(i, "intersect_all", "def intersect_all(a)", "pass"));
         }
         let idx = LexicalIndex::build(&docs, Params::default());
         // "Return" finds `get`, not `set`.
         assert_eq!(idx.search("Return the size.", 1)[0].decl, 4);
-        // "asynchronous" finds `async`, a prefix the repository uses.
-        let hits = idx.search("asynchronous", 3);
+        // "intersection" finds `intersect`, a prefix the repository uses.
+        let hits = idx.search("intersection", 3);
         assert_eq!(hits.len(), 3, "{hits:?}");
         let off = Params {
             prefix: 0.0,
             ..Params::default()
         };
         let idx = LexicalIndex::build(&docs, off);
-        assert!(idx.search("asynchronous", 3).is_empty());
+        assert!(idx.search("intersection", 3).is_empty());
     }
 
     #[test]
