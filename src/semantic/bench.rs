@@ -161,6 +161,7 @@ pub fn run(
             Ranker::Hybrid,
         )?));
         report.embedding = Some(stats);
+        tune_fusion(index, &mut search, &qs)?;
     }
     Ok(report)
 }
@@ -304,6 +305,35 @@ impl Report {
     }
 }
 
+/// Fusion weights for development: `RIPPLE_BENCH_FUSION` holds
+/// `lexical,neural` pairs separated by `|`, each evaluated on the same
+/// queries (to stderr).
+fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
+    let Ok(spec) = std::env::var("RIPPLE_BENCH_FUSION") else {
+        return Ok(());
+    };
+    let default = search.fusion;
+    for pair in spec.split('|') {
+        let w: Vec<f32> = pair
+            .split(',')
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        let [wl, wn] = w[..] else {
+            continue;
+        };
+        search.fusion = [wl, wn];
+        let r = evaluate(index, search, qs, qs.len(), Ranker::Hybrid)?;
+        eprintln!(
+            "fusion {pair}: r@1 {:.1} r@10 {:.1} mrr {:.3}",
+            r.recall_at_1 * 100.0,
+            r.recall_at_10 * 100.0,
+            r.mrr
+        );
+    }
+    search.fusion = default;
+    Ok(())
+}
+
 /// Parameter search for development: `RIPPLE_BENCH_PARAMS` holds configs
 /// separated by `|`, each `weights;b;k1;test_prior;name_coverage;prefix;synonyms`
 /// (weights and b: one number per field, in [`corpus::Field::ALL`] order;
@@ -344,6 +374,7 @@ fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
         let search = SearchIndex {
             lexical: super::lexical::LexicalIndex::build(docs, params),
             neural: None,
+            fusion: super::FUSION,
             stats: Default::default(),
         };
         if let Ok(r) = evaluate(index, &search, qs, qs.len(), Ranker::Lexical) {
