@@ -45,6 +45,11 @@ pub struct Cli {
     #[arg(long, global = true)]
     json: bool,
 
+    /// Search with the sentence-transformers model in DIR, run in-process, fused with the
+    /// offline ranker (needs a build with `--features local-model`; overrides ripple.toml [search]).
+    #[arg(long, global = true, value_name = "DIR")]
+    model_dir: Option<PathBuf>,
+
     /// Open the repository at PATH (without a subcommand: the explorer in a terminal, else its overview).
     #[arg(value_name = "PATH")]
     path: Option<PathBuf>,
@@ -103,6 +108,10 @@ enum Command {
         /// Print the pack exactly as the model would read it.
         #[arg(long)]
         prompt: bool,
+        /// Also offer the K declarations most similar to NAME, ranked below the callers
+        /// (default: ripple.toml [context] similar, else 0).
+        #[arg(long, value_name = "K")]
+        similar: Option<usize>,
     },
     /// Ask a model to migrate NAME's callers for a change: stream its impact
     /// assessment, then write a patch or apply the edits that apply cleanly.
@@ -136,6 +145,10 @@ enum Command {
         /// Also apply edits to stable interfaces (ripple.toml [conventions] stable).
         #[arg(long)]
         allow_stable: bool,
+        /// Also send the K declarations most similar to NAME, ranked below the callers
+        /// (default: ripple.toml [context] similar, else 0).
+        #[arg(long, value_name = "K")]
+        similar: Option<usize>,
     },
     /// Revert the last batch of applied edits, restoring the exact previous bytes.
     Undo,
@@ -187,7 +200,7 @@ enum Command {
         /// How many queries to evaluate, spread over the repository (0: all).
         #[arg(long, default_value_t = 2000)]
         sample: usize,
-        /// Also measure the configured embedding provider and the fused ranking (ripple.toml [search]).
+        /// Also measure the configured embedding provider (ripple.toml [search] or --model-dir) and the fused ranking.
         #[arg(long)]
         neural: bool,
     },
@@ -297,6 +310,7 @@ pub fn run() -> Result<ExitCode> {
         .or(cli.path.clone())
         .unwrap_or_else(|| PathBuf::from("."));
     let json = cli.json;
+    let model_dir = cli.model_dir.clone();
     let overview = cli.command.is_none();
     let command = cli.command.unwrap_or(Command::Index);
     if let Command::Bench { path, runs } = &command {
@@ -314,7 +328,14 @@ pub fn run() -> Result<ExitCode> {
     } = &command
     {
         let path = path.clone().unwrap_or(repo);
-        return bench_search(&path, db.as_deref(), *sample, *neural, json);
+        return bench_search(
+            &path,
+            db.as_deref(),
+            *sample,
+            *neural,
+            model_dir.as_deref(),
+            json,
+        );
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
@@ -377,8 +398,12 @@ pub fn run() -> Result<ExitCode> {
             budget,
             change,
             prompt,
+            similar,
         } => with_decl(&index, &name, json, |d| {
-            cmd_context(&index, d, depth, budget, change, prompt, json, &mut out)
+            let similar = similar_count(&index, similar)?;
+            cmd_context(
+                &index, d, depth, budget, change, prompt, similar, json, &mut out,
+            )
         }),
         Command::Migrate {
             name,
@@ -391,8 +416,11 @@ pub fn run() -> Result<ExitCode> {
             patch,
             apply,
             allow_stable,
+            similar,
         } => {
+            let similar = similar_count(&index, similar)?;
             let opts = MigrateOpts {
+                similar,
                 change,
                 provider,
                 model,
@@ -422,7 +450,7 @@ pub fn run() -> Result<ExitCode> {
             min_confidence,
         } => cmd_edges(&index, format, min_confidence.into(), &mut out),
         Command::Search { query, top, stdin } => {
-            let search = build_search(&index)?;
+            let search = build_search(&index, model_dir.as_deref())?;
             if stdin {
                 cmd_search_stdin(&index, &search, top, &mut out)
             } else {
@@ -437,7 +465,7 @@ pub fn run() -> Result<ExitCode> {
             }
         }
         Command::Similar { name, top } => with_decl(&index, &name, json, |d| {
-            let search = build_search(&index)?;
+            let search = build_search(&index, model_dir.as_deref())?;
             cmd_similar(&index, &search, d, top, json, &mut out)
         }),
         Command::Hook { .. }
@@ -843,6 +871,15 @@ struct MigrateOpts {
     patch: Option<PathBuf>,
     apply: bool,
     allow_stable: bool,
+    similar: usize,
+}
+
+/// `--similar K`, else ripple.toml [context] similar, else none.
+fn similar_count(index: &Index, flag: Option<usize>) -> Result<usize> {
+    match flag {
+        Some(k) => Ok(k),
+        None => Ok(ripple::context::ContextSettings::load(&index.root)?.similar),
+    }
 }
 
 const EXIT_PARTIAL: u8 = 3;
@@ -884,6 +921,7 @@ fn cmd_migrate(
         change: &o.change,
         depth: o.depth,
         budget: ripple::tokens::TokenCount(o.budget),
+        similar: o.similar,
     };
     if !json {
         eprintln!(
@@ -1073,6 +1111,7 @@ fn cmd_context(
     budget: u64,
     change: Option<String>,
     prompt: bool,
+    similar: usize,
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
@@ -1082,6 +1121,7 @@ fn cmd_context(
         budget: ripple::tokens::TokenCount(budget),
         change,
         exclude: &exclude,
+        similar,
     };
     let pack = ripple::context::build(index, decl, &opts);
     if json {
@@ -1608,13 +1648,13 @@ fn round3(x: f32) -> f64 {
 
 /// The search index: lexical, plus the configured embedding provider's
 /// vectors (embedding only declarations the index does not hold yet).
-fn build_search(index: &Index) -> Result<SearchIndex> {
+fn build_search(index: &Index, model_dir: Option<&std::path::Path>) -> Result<SearchIndex> {
     let opts = CorpusOptions::default();
-    let Some(cfg) = ripple::semantic::config::load(&index.root)? else {
+    let Some(cfg) = embed_config(index, model_dir)? else {
         return Ok(SearchIndex::build(index, opts));
     };
-    let model = cfg.model.clone();
-    let embedder = Box::new(ripple::semantic::embed::HttpEmbedder::new(cfg));
+    let model = ripple::semantic::backend_name(&cfg);
+    let embedder = ripple::semantic::embedder(cfg)?;
     let bar = embed_bar();
     let search = SearchIndex::build_hybrid(index, opts, embedder, &bar)
         .with_context(|| format!("cannot embed declarations with {model}"))?;
@@ -1628,6 +1668,17 @@ fn build_search(index: &Index) -> Result<SearchIndex> {
         );
     }
     Ok(search)
+}
+
+/// The embedding backend: `--model-dir` first, then ripple.toml [search].
+fn embed_config(
+    index: &Index,
+    model_dir: Option<&std::path::Path>,
+) -> Result<Option<ripple::semantic::config::EmbedConfig>> {
+    if let Some(dir) = model_dir {
+        return Ok(Some(ripple::semantic::config::local(dir)));
+    }
+    Ok(ripple::semantic::config::load(&index.root)?)
 }
 
 fn embed_bar() -> Bar {
@@ -1726,16 +1777,17 @@ fn bench_search(
     db: Option<&std::path::Path>,
     sample: usize,
     neural: bool,
+    model_dir: Option<&std::path::Path>,
     json: bool,
 ) -> Result<ExitCode> {
     let bar = progress_bar();
     let index = Index::open_with(path, db, &bar)
         .with_context(|| format!("cannot index {}", path.display()))?;
     let embedder: Option<Box<dyn ripple::semantic::embed::Embedder>> = if neural {
-        let cfg = ripple::semantic::config::load(&index.root)?.context(
-            "--neural needs an embedding provider: set [search] provider and model in ripple.toml",
+        let cfg = embed_config(&index, model_dir)?.context(
+            "--neural needs an embedding provider: set [search] in ripple.toml or pass --model-dir",
         )?;
-        Some(Box::new(ripple::semantic::embed::HttpEmbedder::new(cfg)))
+        Some(ripple::semantic::embedder(cfg)?)
     } else {
         None
     };

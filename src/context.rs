@@ -6,6 +6,12 @@
 //! costs, and the pack is cut to a token budget with the cuts listed — next
 //! to the token count of the whole repository, which is the case for
 //! sending a pack instead of the code base.
+//!
+//! On request (`--similar K`, or `similar = K` in the `[context]` table of
+//! `ripple.toml`) the pack also offers the K declarations most similar to
+//! the target (lexical `similar` search): parallel implementations that may
+//! need the same change. They are not callers, so they rank below every
+//! caller and are the first to be cut.
 
 use std::collections::{BTreeMap, HashSet};
 
@@ -16,6 +22,8 @@ use crate::graph::{Direction, Graph, Reached};
 use crate::index::Index;
 use crate::model::Confidence;
 use crate::resolve::DeclId;
+use crate::semantic::SearchIndex;
+use crate::semantic::corpus::CorpusOptions;
 use crate::tokens::{self, TokenCount};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -27,6 +35,7 @@ pub enum ItemKind {
     Type,
     Test,
     IndirectCaller,
+    Similar,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -67,6 +76,60 @@ pub struct PackOptions<'a> {
     pub change: Option<String>,
     /// Files that must never be sent to a model (off-limits code, secrets).
     pub exclude: &'a dyn Fn(&str) -> bool,
+    /// How many similar declarations to offer (0: none).
+    pub similar: usize,
+}
+
+/// The `[context]` table of `ripple.toml`.
+#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
+pub struct ContextSettings {
+    /// Similar declarations offered in every pack (0: none).
+    #[serde(default)]
+    pub similar: usize,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("{path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("{path}: [context] {source}")]
+    Parse {
+        path: String,
+        source: Box<toml::de::Error>,
+    },
+}
+
+impl ContextSettings {
+    /// The settings of the repository at `root` (defaults without a file or table).
+    pub fn load(root: &std::path::Path) -> Result<ContextSettings, SettingsError> {
+        let path = root.join("ripple.toml");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
+            Err(source) => {
+                return Err(SettingsError::Read {
+                    path: path.display().to_string(),
+                    source,
+                });
+            }
+        };
+        Self::parse(&text, &path.display().to_string())
+    }
+
+    pub fn parse(text: &str, path: &str) -> Result<ContextSettings, SettingsError> {
+        #[derive(serde::Deserialize)]
+        struct File {
+            context: Option<ContextSettings>,
+        }
+        let file: File = toml::from_str(text).map_err(|e| SettingsError::Parse {
+            path: path.to_owned(),
+            source: Box::new(e),
+        })?;
+        Ok(file.context.unwrap_or_default())
+    }
 }
 
 /// Build the pack for a change to `target`.
@@ -179,6 +242,10 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
         }
     }
 
+    if opts.similar > 0 {
+        candidates.extend(similar_items(index, target, opts.similar, &mut seen));
+    }
+
     // Greedy fill in rank order; the target is always sent.
     let mut items = Vec::new();
     let mut cut = Vec::new();
@@ -265,6 +332,32 @@ fn decl_item(
         tokens: tokens::count(&text),
         text,
     })
+}
+
+/// The `k` declarations most similar to `target` that are not in the pack
+/// already, best first.
+fn similar_items(
+    index: &Index,
+    target: DeclId,
+    k: usize,
+    seen: &mut HashSet<DeclId>,
+) -> Vec<PackItem> {
+    let search = SearchIndex::build(index, CorpusOptions::default());
+    // Callers can be similar too; ask for enough to still have k others.
+    let hits = search.similar(index, target, k + seen.len());
+    hits.into_iter()
+        .filter(|h| seen.insert(h.decl))
+        .filter_map(|h| {
+            let terms: Vec<&str> = h.matched.iter().take(6).map(|m| m.term.as_str()).collect();
+            let why = format!(
+                "similar, score {:.2} (shared terms: {})",
+                h.score,
+                terms.join(", ")
+            );
+            decl_item(index, h.decl, ItemKind::Similar, why, None, None)
+        })
+        .take(k)
+        .collect()
 }
 
 /// A caller two or more hops out: its signature and the line that makes the call.
@@ -398,6 +491,7 @@ pub fn render(pack: &ContextPack) -> String {
         ItemKind::DirectCaller,
         ItemKind::Test,
         ItemKind::IndirectCaller,
+        ItemKind::Similar,
     ] {
         let items: Vec<&PackItem> = pack.items.iter().filter(|i| i.kind == kind).collect();
         if items.is_empty() {
@@ -410,6 +504,7 @@ pub fn render(pack: &ContextPack) -> String {
             ItemKind::DirectCaller => "## Direct callers (complete)",
             ItemKind::Test => "## Tests that reach it",
             ItemKind::IndirectCaller => "## Callers further out (signature and calling line)",
+            ItemKind::Similar => "## Similar declarations (not callers; may need the same change)",
         };
         out.push_str(heading);
         out.push_str("\n\n");

@@ -50,6 +50,8 @@ pub struct MigrateRequest<'a> {
     pub change: &'a str,
     pub depth: u32,
     pub budget: TokenCount,
+    /// Similar declarations to offer in the pack (0: none).
+    pub similar: usize,
 }
 
 /// What the loop reports as the reply streams in.
@@ -101,6 +103,7 @@ pub fn prepare(
         budget: req.budget,
         change: Some(req.change.to_owned()),
         exclude: &exclude,
+        similar: req.similar,
     };
     let pack = context::build(index, req.target, &opts);
     let user = format!(

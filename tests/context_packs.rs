@@ -1,5 +1,7 @@
 //! Context packs on the demo monolith: what is in, what is cut, and the token accounting.
 
+mod common;
+
 use ripple::context::{self, ItemKind, PackOptions};
 use ripple::index::{Index, NoProgress};
 use ripple::tokens::TokenCount;
@@ -17,6 +19,16 @@ fn pack(
     budget: u64,
     exclude: &dyn Fn(&str) -> bool,
 ) -> context::ContextPack {
+    pack_with_similar(index, name, budget, exclude, 0)
+}
+
+fn pack_with_similar(
+    index: &Index,
+    name: &str,
+    budget: u64,
+    exclude: &dyn Fn(&str) -> bool,
+    similar: usize,
+) -> context::ContextPack {
     let target = ripple::lookup::resolve(&index.res, name).unwrap();
     context::build(
         index,
@@ -26,6 +38,7 @@ fn pack(
             budget: TokenCount(budget),
             change: None,
             exclude,
+            similar,
         },
     )
 }
@@ -83,4 +96,102 @@ fn excluded_files_never_reach_the_pack() {
     assert!(p.cut.iter().any(|i| i.why.contains("excluded")));
     let text = context::render(&p);
     assert!(!text.contains("def test_"));
+}
+
+#[test]
+fn similar_declarations_are_offered_on_request_below_every_caller() {
+    let (_db, index) = demo();
+    let plain = pack(&index, "validate_token", 100_000, &|_| false);
+    assert!(plain.items.iter().all(|i| i.kind != ItemKind::Similar));
+
+    let p = pack_with_similar(&index, "validate_token", 100_000, &|_| false, 3);
+    let similar: Vec<&context::PackItem> = p
+        .items
+        .iter()
+        .filter(|i| i.kind == ItemKind::Similar)
+        .collect();
+    assert_eq!(similar.len(), 3, "{:#?}", p.items);
+    for s in &similar {
+        assert!(s.why.starts_with("similar, score "), "{}", s.why);
+        assert!(!s.text.is_empty());
+        // Never the target or something already in the pack for another reason.
+        assert_ne!(s.name, p.target.name);
+        let same: Vec<_> = p.items.iter().filter(|i| i.name == s.name).collect();
+        assert_eq!(same.len(), 1, "{} twice", s.name);
+    }
+    // Ranked below callers: every caller comes first, and the pack is
+    // otherwise the one without similar declarations.
+    let last_caller = p
+        .items
+        .iter()
+        .rposition(|i| matches!(i.kind, ItemKind::DirectCaller | ItemKind::IndirectCaller))
+        .unwrap();
+    let first_similar = p
+        .items
+        .iter()
+        .position(|i| i.kind == ItemKind::Similar)
+        .unwrap();
+    assert!(first_similar > last_caller);
+    assert_eq!(p.items.len(), plain.items.len() + 3);
+    assert!(context::render(&p).contains("## Similar declarations"));
+
+    // A budget that holds the callers but not the similar code cuts the
+    // similar code first.
+    let tight = pack_with_similar(&index, "validate_token", plain.tokens.0, &|_| false, 3);
+    assert!(tight.items.iter().all(|i| i.kind != ItemKind::Similar));
+    assert_eq!(
+        tight
+            .cut
+            .iter()
+            .filter(|i| i.kind == ItemKind::Similar)
+            .count(),
+        3
+    );
+}
+
+#[test]
+fn ripple_toml_and_the_flag_turn_similar_declarations_on() {
+    let s = context::ContextSettings::parse("[context]\nsimilar = 2\n", "ripple.toml").unwrap();
+    assert_eq!(s.similar, 2);
+    let s = context::ContextSettings::parse("[conventions]\nstable = []\n", "ripple.toml").unwrap();
+    assert_eq!(s.similar, 0);
+    assert!(
+        context::ContextSettings::parse("[context]\nsimilar = \"x\"\n", "ripple.toml").is_err()
+    );
+
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("demo");
+    common::copy_dir(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo"),
+        &repo,
+    );
+    let run = |args: &[&str]| -> serde_json::Value {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_ripple"))
+            .arg("--repo")
+            .arg(&repo)
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let similar = |v: &serde_json::Value| {
+        v["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|i| i["kind"] == "similar")
+            .count()
+    };
+    let args = ["context", "validate_token", "--budget", "100000", "--json"];
+    assert_eq!(similar(&run(&args)), 0);
+    std::fs::write(repo.join("ripple.toml"), "[context]\nsimilar = 2\n").unwrap();
+    assert_eq!(similar(&run(&args)), 2);
+    let mut more = args.to_vec();
+    more.extend(["--similar", "4"]);
+    assert_eq!(similar(&run(&more)), 4);
 }

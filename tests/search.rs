@@ -321,6 +321,7 @@ fn ollama_native_embed_endpoint_is_spoken_too() {
         base_url: format!("http://127.0.0.1:{}", server.port),
         dimensions: None,
         api_key: None,
+        model_dir: None,
     });
     e.backoff = std::time::Duration::from_millis(1);
     let texts = vec!["parse a header".to_owned(), "send mail".to_owned()];

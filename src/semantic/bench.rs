@@ -161,6 +161,7 @@ pub fn run(
             Ranker::Hybrid,
         )?));
         report.embedding = Some(stats);
+        tune_fusion(index, &mut search, &qs)?;
     }
     Ok(report)
 }
@@ -182,6 +183,11 @@ pub fn evaluate(
     let mut times = Vec::with_capacity(qs.len());
     let (mut r1, mut r10, mut mrr) = (0usize, 0usize, 0f64);
     let mut misses = Vec::new();
+    // More misses for development: `RIPPLE_BENCH_MISSES=200`.
+    let max_misses = std::env::var("RIPPLE_BENCH_MISSES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10);
     for q in qs {
         let t = Instant::now();
         let hits: Vec<DeclId> = match (ranker, &search.neural) {
@@ -216,7 +222,7 @@ pub fn evaluate(
                 r10 += 1;
             }
         }
-        if rank.is_none_or(|r| r >= 10) && misses.len() < 10 {
+        if rank.is_none_or(|r| r >= 10) && misses.len() < max_misses {
             misses.push(Miss {
                 query: q.text.clone(),
                 answer: index.res.decls[q.answer as usize].name.clone(),
@@ -299,9 +305,40 @@ impl Report {
     }
 }
 
+/// Fusion weights for development: `RIPPLE_BENCH_FUSION` holds
+/// `lexical,neural` pairs separated by `|`, each evaluated on the same
+/// queries (to stderr).
+fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
+    let Ok(spec) = std::env::var("RIPPLE_BENCH_FUSION") else {
+        return Ok(());
+    };
+    let default = search.fusion;
+    for pair in spec.split('|') {
+        let w: Vec<f32> = pair
+            .split(',')
+            .filter_map(|x| x.trim().parse().ok())
+            .collect();
+        let [wl, wn] = w[..] else {
+            continue;
+        };
+        search.fusion = [wl, wn];
+        let r = evaluate(index, search, qs, qs.len(), Ranker::Hybrid)?;
+        eprintln!(
+            "fusion {pair}: r@1 {:.1} r@10 {:.1} mrr {:.3}",
+            r.recall_at_1 * 100.0,
+            r.recall_at_10 * 100.0,
+            r.mrr
+        );
+    }
+    search.fusion = default;
+    Ok(())
+}
+
 /// Parameter search for development: `RIPPLE_BENCH_PARAMS` holds configs
-/// separated by `|`, each `w_name,w_path,w_sig,w_doc,w_body;b…;k1;test_prior;name_coverage`,
-/// and each is evaluated on the same queries (to stderr).
+/// separated by `|`, each `weights;b;k1;test_prior;name_coverage;prefix;synonyms`
+/// (weights and b: one number per field, in [`corpus::Field::ALL`] order;
+/// an empty section keeps the default), and each is evaluated on the same
+/// queries (to stderr).
 fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
     let Ok(spec) = std::env::var("RIPPLE_BENCH_PARAMS") else {
         return;
@@ -312,24 +349,32 @@ fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
             .map(|p| p.split(',').filter_map(|x| x.trim().parse().ok()).collect())
             .collect();
         let mut params = super::lexical::Params::default();
-        if let Some(w) = parts.first().filter(|w| w.len() == 5) {
+        let one = |i: usize| parts.get(i).and_then(|p| p.first()).copied();
+        if let Some(w) = parts.first().filter(|w| w.len() == corpus::FIELDS) {
             params.weight.copy_from_slice(w);
         }
-        if let Some(b) = parts.get(1).filter(|b| b.len() == 5) {
+        if let Some(b) = parts.get(1).filter(|b| b.len() == corpus::FIELDS) {
             params.b.copy_from_slice(b);
         }
-        if let Some(k) = parts.get(2).and_then(|k| k.first()) {
-            params.k1 = *k;
+        if let Some(k) = one(2) {
+            params.k1 = k;
         }
-        if let Some(t) = parts.get(3).and_then(|t| t.first()) {
-            params.test_prior = *t;
+        if let Some(t) = one(3) {
+            params.test_prior = t;
         }
-        if let Some(a) = parts.get(4).and_then(|a| a.first()) {
-            params.name_coverage = *a;
+        if let Some(a) = one(4) {
+            params.name_coverage = a;
+        }
+        if let Some(p) = one(5) {
+            params.prefix = p;
+        }
+        if let Some(x) = one(6) {
+            params.synonyms = x;
         }
         let search = SearchIndex {
             lexical: super::lexical::LexicalIndex::build(docs, params),
             neural: None,
+            fusion: super::FUSION,
             stats: Default::default(),
         };
         if let Ok(r) = evaluate(index, &search, qs, qs.len(), Ranker::Lexical) {

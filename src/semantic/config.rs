@@ -3,18 +3,23 @@
 //!
 //! ```toml
 //! [search]
-//! provider   = "openai"                    # openai (any /v1/embeddings server) | ollama | none
+//! provider   = "openai"                    # openai (any /v1/embeddings server) | ollama | local | none
 //! model      = "text-embedding-3-small"
 //! base_url   = "https://api.openai.com"   # default per provider
 //! dimensions = 512                         # optional (text-embedding-3-* and Ollama)
+//! model_dir  = "models/all-MiniLM-L6-v2"   # provider = "local": a sentence-transformers directory
 //! ```
+//!
+//! `provider = "local"` runs the model in `model_dir` (relative to the
+//! repository root) in-process; it needs no `model` and no key. `ripple
+//! --model-dir DIR` and `RIPPLE_SEARCH_MODEL_DIR` select it too.
 //!
 //! The API key comes from the environment, never from the file:
 //! `RIPPLE_SEARCH_API_KEY`, else `OPENAI_API_KEY` for the `openai` provider.
 //! `RIPPLE_SEARCH_PROVIDER`, `RIPPLE_SEARCH_MODEL`, `RIPPLE_SEARCH_BASE_URL`
 //! override the file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
@@ -25,6 +30,8 @@ pub enum Provider {
     Openai,
     /// Ollama's native `/api/embed`.
     Ollama,
+    /// A sentence-transformers model directory run in-process.
+    Local,
     None,
 }
 
@@ -35,6 +42,8 @@ pub struct EmbedConfig {
     pub base_url: String,
     pub dimensions: Option<usize>,
     pub api_key: Option<String>,
+    /// The model directory of the `local` provider.
+    pub model_dir: Option<PathBuf>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -51,8 +60,12 @@ pub enum ConfigError {
     },
     #[error("{path}: [search] sets provider = {provider:?} but no model")]
     NoModel { path: String, provider: String },
-    #[error("unknown search provider {0:?} (expected openai, ollama or none)")]
+    #[error("unknown search provider {0:?} (expected openai, ollama, local or none)")]
     UnknownProvider(String),
+    #[error(
+        "{path}: [search] provider = \"local\" needs model_dir (a sentence-transformers directory)"
+    )]
+    NoModelDir { path: String },
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -66,12 +79,14 @@ struct Section {
     model: Option<String>,
     base_url: Option<String>,
     dimensions: Option<usize>,
+    model_dir: Option<PathBuf>,
 }
 
 fn parse_provider(s: &str) -> Result<Provider, ConfigError> {
     match s.to_ascii_lowercase().as_str() {
         "openai" => Ok(Provider::Openai),
         "ollama" => Ok(Provider::Ollama),
+        "local" => Ok(Provider::Local),
         "none" | "" => Ok(Provider::None),
         other => Err(ConfigError::UnknownProvider(other.to_owned())),
     }
@@ -92,7 +107,27 @@ pub fn load(root: &Path) -> Result<Option<EmbedConfig>, ConfigError> {
         }
     };
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    from_parts(&text, &path.display().to_string(), &env)
+    let mut cfg = from_parts(&text, &path.display().to_string(), &env)?;
+    if let Some(c) = &mut cfg
+        && let Some(dir) = &mut c.model_dir
+        && dir.is_relative()
+    {
+        *dir = root.join(&*dir);
+    }
+    Ok(cfg)
+}
+
+/// The configuration for `--model-dir DIR`: the local model in `dir`,
+/// whatever the file says.
+pub fn local(dir: &Path) -> EmbedConfig {
+    EmbedConfig {
+        provider: Provider::Local,
+        model: String::new(),
+        base_url: String::new(),
+        dimensions: None,
+        api_key: None,
+        model_dir: Some(dir.to_path_buf()),
+    }
 }
 
 /// [`load`] on given file text and environment (for tests).
@@ -106,12 +141,22 @@ pub fn from_parts(
         source: Box::new(e),
     })?;
     let s = file.search.unwrap_or_default();
+    let model_dir = env("RIPPLE_SEARCH_MODEL_DIR")
+        .map(PathBuf::from)
+        .or(s.model_dir);
     let provider = match env("RIPPLE_SEARCH_PROVIDER").or(s.provider) {
         Some(p) => parse_provider(&p)?,
+        None if model_dir.is_some() => Provider::Local,
         None => Provider::None,
     };
     if provider == Provider::None {
         return Ok(None);
+    }
+    if provider == Provider::Local {
+        let dir = model_dir.ok_or_else(|| ConfigError::NoModelDir {
+            path: path.to_owned(),
+        })?;
+        return Ok(Some(local(&dir)));
     }
     let model = env("RIPPLE_SEARCH_MODEL")
         .or(s.model)
@@ -135,6 +180,7 @@ pub fn from_parts(
         base_url: base_url.trim_end_matches('/').to_owned(),
         dimensions: s.dimensions,
         api_key,
+        model_dir: None,
     }))
 }
 
@@ -163,6 +209,19 @@ mod tests {
         assert!(matches!(err, Err(ConfigError::NoModel { .. })));
         let err = from_parts("[search]\nprovider = \"magic\"\n", "ripple.toml", &no_env);
         assert!(matches!(err, Err(ConfigError::UnknownProvider(_))));
+    }
+
+    #[test]
+    fn a_local_model_needs_only_a_directory() {
+        let t = "[search]\nprovider = \"local\"\nmodel_dir = \"models/mini\"\n";
+        let c = from_parts(t, "ripple.toml", &no_env).unwrap().unwrap();
+        assert_eq!(c.provider, Provider::Local);
+        assert_eq!(c.model_dir.as_deref(), Some(Path::new("models/mini")));
+        let err = from_parts("[search]\nprovider = \"local\"\n", "ripple.toml", &no_env);
+        assert!(matches!(err, Err(ConfigError::NoModelDir { .. })));
+        let env = |k: &str| (k == "RIPPLE_SEARCH_MODEL_DIR").then(|| "/m".to_owned());
+        let c = from_parts("", "ripple.toml", &env).unwrap().unwrap();
+        assert_eq!(c.provider, Provider::Local);
     }
 
     #[test]

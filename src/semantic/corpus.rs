@@ -23,15 +23,27 @@ pub enum Field {
     Signature = 2,
     Doc = 3,
     Body = 4,
+    /// The enclosing class (or function) of a method or nested function:
+    /// `AsyncGenerator` for `AsyncGenerator.asend`. A method's name alone
+    /// often says only the verb; its class says what it acts on.
+    Owner = 5,
+    /// The names of the declarations that call it: how the rest of the
+    /// code base refers to what it does (call-graph neighbours).
+    Callers = 6,
 }
 
+/// How many fields a document has.
+pub const FIELDS: usize = 7;
+
 impl Field {
-    pub const ALL: [Field; 5] = [
+    pub const ALL: [Field; FIELDS] = [
         Field::Name,
         Field::Path,
         Field::Signature,
         Field::Doc,
         Field::Body,
+        Field::Owner,
+        Field::Callers,
     ];
 
     pub fn name(self) -> &'static str {
@@ -41,6 +53,8 @@ impl Field {
             Field::Signature => "signature",
             Field::Doc => "doc",
             Field::Body => "body",
+            Field::Owner => "owner",
+            Field::Callers => "callers",
         }
     }
 }
@@ -57,7 +71,7 @@ pub struct CorpusOptions {
 #[derive(Debug, Clone, Default)]
 pub struct DocText {
     pub decl: DeclId,
-    pub fields: [String; 5],
+    pub fields: [String; FIELDS],
     /// Declared in test code (a test file or a test function).
     pub in_tests: bool,
 }
@@ -100,7 +114,39 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
                 .collect()
         })
         .collect();
-    per_file.into_iter().flatten().collect()
+    let mut docs: Vec<DocText> = per_file.into_iter().flatten().collect();
+    add_callers(index, &mut docs);
+    docs
+}
+
+/// At most this many callers name a declaration: a utility called from
+/// everywhere would otherwise take every word in the code base.
+const MAX_CALLERS: usize = 8;
+
+/// Fill the callers field from the call graph's edges, in edge order.
+fn add_callers(index: &Index, docs: &mut [DocText]) {
+    let pos: rustc_hash::FxHashMap<DeclId, usize> =
+        docs.iter().enumerate().map(|(i, d)| (d.decl, i)).collect();
+    let mut count = vec![0u8; docs.len()];
+    for e in &index.res.edges {
+        if e.caller == e.callee {
+            continue;
+        }
+        let Some(&i) = pos.get(&e.callee) else {
+            continue;
+        };
+        if count[i] as usize >= MAX_CALLERS {
+            continue;
+        }
+        let name = short_name(&index.res.decls[e.caller as usize].name);
+        let field = &mut docs[i].fields[Field::Callers as usize];
+        if field.split(' ').any(|n| n == name) {
+            continue;
+        }
+        count[i] += 1;
+        field.push(' ');
+        field.push_str(name);
+    }
 }
 
 /// The text of one declaration, reading its file.
@@ -126,9 +172,22 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
         ..Default::default()
     };
     doc.fields[Field::Name as usize] = short.to_owned();
+    if d.lang == Lang::Python
+        && let Some(words) = protocol_words(short)
+    {
+        let name = &mut doc.fields[Field::Name as usize];
+        name.push(' ');
+        name.push_str(&words);
+    }
     doc.in_tests = d.is_test || is_test_path(path);
     let qualifier = d.name.strip_suffix(short).unwrap_or(&d.name);
     doc.fields[Field::Path as usize] = format!("{qualifier} {}", path.trim_end_matches(".py"));
+    if let Some(parent) = d.parent {
+        let p = &index.res.decls[parent as usize];
+        if !matches!(p.kind, DeclKind::Module | DeclKind::Package) {
+            doc.fields[Field::Owner as usize] = short_name(&p.name).to_owned();
+        }
+    }
     if let Some(l) = local {
         doc.fields[Field::Signature as usize] = code_only(&l.signature, d.lang);
         if !opts.strip_docstrings
@@ -190,6 +249,101 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
         });
     }
     doc
+}
+
+/// What Python's data-model methods do, in words (the language reference,
+/// "Data model"): `__anext__` never says "asynchronous" or "next item",
+/// `__contains__` never says "membership", yet a question does.
+const PROTOCOL: &[(&str, &str)] = &[
+    ("abs", "absolute value"),
+    ("add", "add plus"),
+    ("aenter", "asynchronous enter context"),
+    ("aexit", "asynchronous exit context"),
+    ("aiter", "asynchronous iterate iterator"),
+    ("and", "intersection bitwise and"),
+    ("anext", "asynchronous next item"),
+    ("await", "await awaitable"),
+    ("bool", "truth true false"),
+    ("bytes", "bytes"),
+    ("call", "call"),
+    ("class_getitem", "generic alias"),
+    ("contains", "contains membership"),
+    ("copy", "copy shallow"),
+    ("deepcopy", "deep copy"),
+    ("del", "finalize destroy"),
+    ("delattr", "delete attribute"),
+    ("delete", "descriptor delete"),
+    ("delitem", "delete item"),
+    ("dir", "list attributes"),
+    ("enter", "enter context"),
+    ("eq", "equal compare"),
+    ("exit", "exit context"),
+    ("float", "float"),
+    ("floordiv", "floor divide"),
+    ("format", "format"),
+    ("ge", "greater equal compare"),
+    ("get", "descriptor get"),
+    ("getattr", "get attribute missing"),
+    ("getattribute", "get attribute"),
+    ("getitem", "get item index key"),
+    ("getstate", "pickle state"),
+    ("gt", "greater than compare"),
+    ("hash", "hash"),
+    ("index", "index integer"),
+    ("init", "initialize construct"),
+    ("init_subclass", "subclass initialize"),
+    ("instancecheck", "instance check"),
+    ("int", "integer"),
+    ("invert", "invert bitwise"),
+    ("iter", "iterate iterator"),
+    ("le", "less equal compare"),
+    ("len", "length size"),
+    ("lshift", "shift left"),
+    ("lt", "less than compare"),
+    ("matmul", "matrix multiply"),
+    ("missing", "missing key"),
+    ("mod", "modulo remainder"),
+    ("mul", "multiply"),
+    ("ne", "not equal compare"),
+    ("neg", "negate"),
+    ("new", "create new instance"),
+    ("next", "next item"),
+    ("or", "union bitwise or"),
+    ("pos", "positive"),
+    ("pow", "power"),
+    ("reduce", "pickle reduce"),
+    ("reduce_ex", "pickle reduce"),
+    ("repr", "representation string"),
+    ("reversed", "reverse iterate"),
+    ("round", "round"),
+    ("rshift", "shift right"),
+    ("set", "descriptor set"),
+    ("set_name", "descriptor name"),
+    ("setattr", "set attribute"),
+    ("setitem", "set item"),
+    ("setstate", "pickle state restore"),
+    ("sizeof", "size bytes memory"),
+    ("str", "string"),
+    ("sub", "subtract minus"),
+    ("subclasscheck", "subclass check"),
+    ("truediv", "divide"),
+    ("xor", "symmetric difference bitwise xor"),
+];
+
+/// The words for a Python data-model method (`__eq__`, and the reflected
+/// `__radd__` and in-place `__iadd__` forms), `None` for other names.
+fn protocol_words(name: &str) -> Option<String> {
+    let inner = name.strip_prefix("__")?.strip_suffix("__")?;
+    let find = |n: &str| PROTOCOL.binary_search_by(|(k, _)| k.cmp(&n)).ok();
+    if let Some(i) = find(inner) {
+        return Some(PROTOCOL[i].1.to_owned());
+    }
+    let (form, base) = match inner.split_at_checked(1)? {
+        ("r", base) => ("reflected", base),
+        ("i", base) => ("in place", base),
+        _ => return None,
+    };
+    find(base).map(|i| format!("{} {form}", PROTOCOL[i].1))
 }
 
 /// A Python signature runs to the first statement of the body, so it can
@@ -370,6 +524,23 @@ mod tests {
         assert_eq!(kinds(Segment::Comment), ["# why", "# note"]);
         assert_eq!(kinds(Segment::String), ["'lit'"]);
         assert!(kinds(Segment::Code).iter().any(|c| c.contains("return x")));
+    }
+
+    #[test]
+    fn data_model_methods_say_what_they_do() {
+        let mut sorted = PROTOCOL.to_vec();
+        sorted.sort();
+        assert_eq!(sorted, PROTOCOL, "sorted for binary search");
+        assert_eq!(
+            protocol_words("__anext__").as_deref(),
+            Some("asynchronous next item")
+        );
+        assert_eq!(
+            protocol_words("__iadd__").as_deref(),
+            Some("add plus in place")
+        );
+        assert_eq!(protocol_words("__private"), None);
+        assert_eq!(protocol_words("__x__"), None);
     }
 
     #[test]

@@ -23,6 +23,8 @@ pub enum EmbedError {
     },
     #[error("embedding server {url} sent an unexpected answer: {why}")]
     Shape { url: String, why: String },
+    #[error("local embedding model failed: {0}")]
+    Local(String),
 }
 
 /// Something that turns texts into vectors.

@@ -103,6 +103,93 @@ const ABBREVIATIONS: &[(&str, &str)] = &[
     ("ver", "version"),
 ];
 
+/// Words a question uses and the words code uses for the same act, as
+/// query word → code words. Programmers name the act with a short verb
+/// (`get_size`, `is_valid`, `del_item`) that prose rarely uses ("Return the
+/// size", "Check whether", "Remove the item"): the pairs come from studies of
+/// how identifiers and comments name the same action (Howard et al.,
+/// "Automatically mining software-based, semantically-similar words from
+/// comment-code mappings", MSR 2013), not from any one code base.
+const SYNONYMS: &[(&str, &[&str])] = &[
+    ("return", &["get"]),
+    ("retrieve", &["get", "fetch"]),
+    ("fetch", &["get"]),
+    ("obtain", &["get"]),
+    ("create", &["make", "new", "build"]),
+    ("construct", &["make", "build", "new"]),
+    ("remove", &["delete", "del", "drop", "pop"]),
+    ("delete", &["remove", "del"]),
+    ("check", &["is", "validate", "verify", "assert"]),
+    ("verify", &["check", "assert"]),
+    ("ensure", &["check", "assert"]),
+    ("fail", &["assert", "error"]),
+    ("determine", &["is", "check"]),
+    ("whether", &["is", "has"]),
+    ("find", &["search", "lookup", "get"]),
+    ("search", &["find", "lookup"]),
+    ("look", &["lookup", "find"]),
+    ("convert", &["to", "from"]),
+    ("initialize", &["init", "setup"]),
+    ("begin", &["start"]),
+    ("start", &["begin", "run"]),
+    ("terminate", &["stop", "kill", "close"]),
+    ("finish", &["end", "close", "done"]),
+    ("stop", &["close", "end", "halt"]),
+    ("send", &["write", "put", "emit"]),
+    ("receive", &["read", "get"]),
+    ("append", &["add", "push"]),
+    ("insert", &["add", "put"]),
+    ("add", &["append", "insert", "register"]),
+    ("display", &["show", "print"]),
+    ("show", &["print", "display"]),
+    ("print", &["show", "write"]),
+    ("compute", &["calculate", "get"]),
+    ("calculate", &["compute"]),
+    ("modify", &["set", "update", "change"]),
+    ("update", &["set"]),
+    ("change", &["set", "update"]),
+    ("duplicate", &["copy", "clone"]),
+    ("clear", &["reset", "empty"]),
+    ("empty", &["clear"]),
+    ("number", &["count", "size"]),
+    ("size", &["length", "count"]),
+    ("length", &["size"]),
+    ("execute", &["run", "exec", "call"]),
+    ("invoke", &["call", "run"]),
+    ("run", &["exec", "execute"]),
+    ("load", &["read", "open"]),
+    ("save", &["write", "store", "dump"]),
+    ("store", &["save", "set", "put"]),
+    ("open", &["load", "read"]),
+    ("close", &["shutdown", "end"]),
+    ("wait", &["join", "sleep"]),
+    ("handle", &["process", "dispatch"]),
+    ("process", &["handle"]),
+    ("generate", &["make", "create"]),
+    ("register", &["add"]),
+    ("iterate", &["iter", "each", "next"]),
+    ("iterator", &["iter"]),
+    ("asynchronous", &["async", "await"]),
+    ("synchronous", &["sync"]),
+    ("equal", &["eq"]),
+    ("representation", &["repr"]),
+];
+
+/// The code words for a query term (see [`SYNONYMS`]), as terms.
+pub fn synonyms(t: &str) -> &'static [String] {
+    use std::sync::OnceLock;
+    static MAP: OnceLock<rustc_hash::FxHashMap<String, Vec<String>>> = OnceLock::new();
+    let map = MAP.get_or_init(|| {
+        let mut m: rustc_hash::FxHashMap<String, Vec<String>> = Default::default();
+        for (word, code) in SYNONYMS {
+            let list = m.entry(term(word)).or_default();
+            list.extend(code.iter().map(|c| term(c)).filter(|c| !is_stopword(c)));
+        }
+        m
+    });
+    map.get(t).map(Vec::as_slice).unwrap_or(&[])
+}
+
 pub fn is_stopword(w: &str) -> bool {
     STOPWORDS.binary_search(&w).is_ok()
 }

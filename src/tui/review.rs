@@ -108,11 +108,16 @@ pub fn run_migration(
         Ok(c) => c,
         Err(e) => return send(MigrateMsg::Failed(e.to_string())),
     };
+    let similar = match crate::context::ContextSettings::load(&index.root) {
+        Ok(s) => s.similar,
+        Err(e) => return send(MigrateMsg::Failed(format!("cannot read ripple.toml: {e}"))),
+    };
     let req = MigrateRequest {
         target,
         change,
         depth: PACK_DEPTH,
         budget: PACK_BUDGET,
+        similar,
     };
     let (pack, _) = migrate::prepare(index, &conventions, &req);
     send(MigrateMsg::Pack {
