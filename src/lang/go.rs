@@ -187,6 +187,8 @@ enum K {
     LiteralValue,
     LiteralElement,
     KeyedElement,
+    /// A statement or block that opens a lexical scope (`for`, `if`, `{…}`, a case).
+    ScopeNode,
 }
 
 struct Grammar {
@@ -257,6 +259,16 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "literal_value" => K::LiteralValue,
             "literal_element" => K::LiteralElement,
             "keyed_element" => K::KeyedElement,
+            "block"
+            | "for_statement"
+            | "if_statement"
+            | "expression_switch_statement"
+            | "type_switch_statement"
+            | "select_statement"
+            | "expression_case"
+            | "default_case"
+            | "type_case"
+            | "communication_case" => K::ScopeNode,
             "package_clause" => K::PackageClause,
             "interpreted_string_literal" | "raw_string_literal" => K::StringLit,
             "type_instantiation_expression" => K::TypeInstantiation,
@@ -331,6 +343,14 @@ struct Extractor<'s> {
     scope_stack: Vec<u32>,
     lists: Vec<Vec<Lowered>>,
     elem_lists: Vec<Vec<(ElemKey, ExprId)>>,
+    /// Lexical scopes inside functions, innermost last: each maps a name as
+    /// written to the variable it means there. A declaration that shadows a
+    /// variable of an enclosing block gets its own name (`c#1`), so
+    /// `for _, c := range c.Args { c.Copy() }` keeps the two `c`s apart.
+    blocks: Vec<HashMap<Sym, Sym>>,
+    /// Shadowing name → the name as written.
+    shadowed: HashMap<Sym, Sym>,
+    shadow_counts: HashMap<Sym, u32>,
     params: Vec<Vec<(Vec<Sym>, TypeId)>>,
     closure_counts: HashMap<u32, u32>,
     syntax_errors: u32,
@@ -349,6 +369,9 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         scope_stack: vec![0],
         lists: Vec::new(),
         elem_lists: Vec::new(),
+        blocks: Vec::new(),
+        shadowed: HashMap::default(),
+        shadow_counts: HashMap::default(),
         params: Vec::new(),
         closure_counts: HashMap::default(),
         syntax_errors: 0,
@@ -523,6 +546,61 @@ impl Extractor<'_> {
         (self.calls.len() - 1) as u32
     }
 
+    /// The variable `name` (as written) means at this point.
+    fn visible(&self, name: Sym) -> Sym {
+        self.blocks
+            .iter()
+            .rev()
+            .find_map(|b| b.get(&name).copied())
+            .unwrap_or(name)
+    }
+
+    /// Declare `name` in the innermost block: the same variable when that
+    /// block already declares it (`a, err := …` again), a fresh name when it
+    /// shadows one of an enclosing block.
+    fn declare(&mut self, name: Sym) -> Sym {
+        let written = self.shadowed.get(&name).copied().unwrap_or(name);
+        let Some(top) = self.blocks.last() else {
+            return written;
+        };
+        if let Some(&current) = top.get(&written) {
+            return current;
+        }
+        if self.strings.get(written) == "_" {
+            return written;
+        }
+        let shadows = self
+            .blocks
+            .iter()
+            .rev()
+            .skip(1)
+            .any(|b| b.contains_key(&written));
+        let declared = if shadows {
+            let n = self.shadow_counts.entry(written).or_insert(0);
+            *n += 1;
+            let text = format!("{}#{n}", self.strings.get(written));
+            let s = self.strings.intern(&text);
+            self.shadowed.insert(s, written);
+            s
+        } else {
+            written
+        };
+        if let Some(top) = self.blocks.last_mut() {
+            top.insert(written, declared);
+        }
+        declared
+    }
+
+    fn declare_all(&mut self, names: &[Lowered]) -> Vec<Lowered> {
+        names
+            .iter()
+            .map(|n| match n {
+                Lowered::Name(s) => Lowered::Name(self.declare(*s)),
+                other => other.clone(),
+            })
+            .collect()
+    }
+
     fn bind(&mut self, name: Sym, b: Binding) {
         if self.strings.get(name) == "_" {
             return;
@@ -571,9 +649,11 @@ impl Extractor<'_> {
         let children: Vec<Child> = self.results.split_off(start);
         let children = &children[..];
         match frame.kind {
-            K::Identifier | K::FieldIdentifier | K::PackageIdentifier => {
-                Lowered::Name(self.intern_node(&node))
+            K::Identifier => {
+                let name = self.intern_node(&node);
+                Lowered::Name(self.visible(name))
             }
+            K::FieldIdentifier | K::PackageIdentifier => Lowered::Name(self.intern_node(&node)),
             K::TypeIdentifier => {
                 let name = self.intern_node(&node);
                 Lowered::Type(self.push_type(GoType::Named { pkg: None, name }))
@@ -702,8 +782,9 @@ impl Extractor<'_> {
             }
             K::LiteralElement => kids(children).into_iter().next().unwrap_or(Lowered::None),
             K::KeyedElement => {
+                // A field name, not a variable, even where a local shadows it.
                 let key = match Self::field(children, g.f_key) {
-                    Some(Lowered::Name(n)) => Some(n),
+                    Some(Lowered::Name(n)) => Some(self.shadowed.get(&n).copied().unwrap_or(n)),
                     _ => None,
                 };
                 match Self::field(children, g.f_value) {
@@ -778,6 +859,19 @@ impl Extractor<'_> {
                 if node.kind() == "variadic_parameter_declaration" {
                     ty = self.push_type(GoType::Slice(ty));
                 }
+                // Parameters of a function being defined are variables of its
+                // body; those of a function type (`func(x int)`) are not.
+                let n = self.frames.len();
+                let defines = n >= 2
+                    && matches!(
+                        self.frames[n - 2].kind,
+                        K::FunctionDecl | K::MethodDecl | K::FuncLit
+                    );
+                let names = if defines {
+                    names.into_iter().map(|s| self.declare(s)).collect()
+                } else {
+                    names
+                };
                 Lowered::Param(names, ty)
             }
             K::ParameterList => {
@@ -881,6 +975,7 @@ impl Extractor<'_> {
                 let left = Self::field(children, g.f_left);
                 let right = Self::field(children, g.f_right);
                 let names = self.list(&left);
+                let names = self.declare_all(&names);
                 let values = self.list(&right);
                 self.bind_values(&names, &values);
                 Lowered::None
@@ -891,6 +986,7 @@ impl Extractor<'_> {
                     .filter(|c| c.field == g.f_name)
                     .map(|c| c.val.clone())
                     .collect();
+                let names = self.declare_all(&names);
                 let ty = Self::field(children, g.f_type);
                 let value = Self::field(children, g.f_value);
                 if let Some(t) = ty {
@@ -909,7 +1005,11 @@ impl Extractor<'_> {
             K::RangeClause => {
                 let left = Self::field(children, g.f_left);
                 let right = Self::field(children, g.f_right);
-                let names = self.list(&left);
+                let mut names = self.list(&left);
+                let mut cursor = node.walk();
+                if node.children(&mut cursor).any(|c| c.kind() == ":=") {
+                    names = self.declare_all(&names);
+                }
                 if let (Some(Lowered::Name(v)), Some(right)) = (names.get(1).cloned(), right) {
                     let r = self.as_expr(&right);
                     let value = self.push_expr(GoExpr::RangeValue(r));
@@ -1062,7 +1162,7 @@ impl Extractor<'_> {
                 }
                 Lowered::None
             }
-            K::Error | K::Other => {
+            K::Error | K::Other | K::ScopeNode => {
                 let _ = (g.f_body, g.f_key);
                 Lowered::None
             }
@@ -1173,6 +1273,12 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             }
             _ => None,
         };
+        if matches!(
+            kind,
+            K::FunctionDecl | K::MethodDecl | K::FuncLit | K::ScopeNode
+        ) {
+            self.blocks.push(HashMap::default());
+        }
         self.frames.push(Frame {
             start: self.results.len(),
             kind,
@@ -1191,6 +1297,12 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         let val = self.lower(node, &frame);
         if matches!(frame.kind, K::FunctionDecl | K::MethodDecl | K::FuncLit) {
             self.scope_stack.pop();
+        }
+        if matches!(
+            frame.kind,
+            K::FunctionDecl | K::MethodDecl | K::FuncLit | K::ScopeNode
+        ) {
+            self.blocks.pop();
         }
         self.results.truncate(frame.start);
         self.results.push(Child { field, val });
