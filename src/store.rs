@@ -692,29 +692,18 @@ mod tests {
 
     #[test]
     fn comments_and_docs_keep_the_shape_and_code_changes_it() {
-        let shape = |src: &str| {
-            encode_facts(&crate::lang::extract(
-                crate::model::Lang::Python,
-                "m.py",
-                src.as_bytes(),
-            ))
-            .shape
+        let shape = |lang, path: &str, src: &str| {
+            encode_facts(&crate::lang::extract(lang, path, src.as_bytes())).shape
         };
-        let base = shape("def f():\n    g()\n");
+        let py = |src: &str| shape(Lang::Python, "m.py", src);
+        let go = |src: &str| shape(Lang::Go, "m.go", src);
+        let base = py("def f():\n    g()\n");
         assert_eq!(
             base,
-            shape("# note\n\ndef f():\n    \"Doc.\"\n    g()  # why\n")
+            py("# note\n\ndef f():\n    \"Doc.\"\n    g()  # why\n")
         );
-        assert_ne!(base, shape("def f():\n    h()\n"));
-        assert_ne!(base, shape("def f(x):\n    g()\n"));
-        let go = |src: &str| {
-            encode_facts(&crate::lang::extract(
-                crate::model::Lang::Go,
-                "m.go",
-                src.as_bytes(),
-            ))
-            .shape
-        };
+        assert_ne!(base, py("def f():\n    h()\n"));
+        assert_ne!(base, py("def f(x):\n    g()\n"));
         let base = go("package m\n\nfunc F() { G() }\n");
         assert_eq!(
             base,
