@@ -438,35 +438,55 @@ fn signature_types(index: &Index, target: DeclId) -> Vec<DeclId> {
     found.into_values().collect()
 }
 
-/// A short description of the repository and where the target sits in it.
-fn repo_summary(index: &Index, target: DeclId) -> String {
-    let res = &index.res;
+/// What both the context pack's and the review's repository summaries say:
+/// the repository's name, files per language (`12 python files`) and its
+/// packages by file count, largest first.
+pub(crate) struct RepoShape {
+    pub name: String,
+    pub langs: Vec<String>,
+    pub biggest: Vec<(String, usize)>,
+}
+
+pub(crate) fn repo_shape(index: &Index) -> RepoShape {
     let mut packages: BTreeMap<String, usize> = BTreeMap::new();
     let mut langs: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, f) in index.files.iter().enumerate() {
         *packages
-            .entry(Graph::package_of_file(res, i as u32, &f.path))
+            .entry(Graph::package_of_file(&index.res, i as u32, &f.path))
             .or_default() += 1;
         *langs.entry(f.lang.name()).or_default() += 1;
     }
-    let mut biggest: Vec<(&String, &usize)> = packages.iter().collect();
-    biggest.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let langs: Vec<String> = langs
-        .iter()
-        .map(|(l, n)| format!("{n} {l} files"))
-        .collect();
+    let mut biggest: Vec<(String, usize)> = packages.into_iter().collect();
+    biggest.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    RepoShape {
+        name: index
+            .root
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        langs: langs
+            .iter()
+            .map(|(l, n)| format!("{n} {l} files"))
+            .collect(),
+        biggest,
+    }
+}
+
+/// A short description of the repository and where the target sits in it.
+fn repo_summary(index: &Index, target: DeclId) -> String {
+    let res = &index.res;
+    let RepoShape {
+        name,
+        langs,
+        biggest,
+    } = repo_shape(index);
     let d = &res.decls[target as usize];
     let home = d
         .file
         .map(|f| Graph::package_of_file(res, f, &index.files[f as usize].path))
         .unwrap_or_default();
     let mut out = format!(
-        "Repository: {} ({}; {} declarations, {} call edges).\nThe target lives in package `{home}`.\nLargest packages: ",
-        index
-            .root
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        "Repository: {name} ({}; {} declarations, {} call edges).\nThe target lives in package `{home}`.\nLargest packages: ",
         langs.join(", "),
         res.decls.iter().filter(|d| !d.is_external()).count(),
         res.edges.len(),

@@ -7,9 +7,6 @@
 //! subtracts it from the budget, so a chunk's budget covers everything the
 //! model is sent, not just the code.
 
-use std::collections::BTreeMap;
-
-use crate::graph::Graph;
 use crate::index::Index;
 
 /// What the model is asked to do and how to answer. Severity and the JSON
@@ -49,32 +46,18 @@ pub enum PromptKind {
 /// A short description of the repository, the same in every chunk.
 pub fn repo_summary(index: &Index, reviewed_files: usize) -> String {
     let res = &index.res;
-    let mut packages: BTreeMap<String, usize> = BTreeMap::new();
-    let mut langs: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, f) in index.files.iter().enumerate() {
-        *packages
-            .entry(Graph::package_of_file(res, i as u32, &f.path))
-            .or_default() += 1;
-        *langs.entry(f.lang.name()).or_default() += 1;
-    }
-    let mut biggest: Vec<(&String, &usize)> = packages.iter().collect();
-    biggest.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-    let langs: Vec<String> = langs
-        .iter()
-        .map(|(l, n)| format!("{n} {l} files"))
-        .collect();
+    let crate::context::RepoShape {
+        name,
+        langs,
+        biggest,
+    } = crate::context::repo_shape(index);
     let list: Vec<String> = biggest
         .iter()
         .take(10)
         .map(|(p, n)| format!("{p} ({n})"))
         .collect();
     format!(
-        "{} — {}, {} lines, {} declarations, {} call edges; {reviewed_files} files under review.\nLargest packages (files): {}\n",
-        index
-            .root
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default(),
+        "{name} — {}, {} lines, {} declarations, {} call edges; {reviewed_files} files under review.\nLargest packages (files): {}\n",
         langs.join(", "),
         index.stats.lines,
         res.decls.iter().filter(|d| !d.is_external()).count(),
