@@ -298,11 +298,9 @@ fn anthropic_stream(text: &str) -> String {
     s
 }
 
-#[test]
-fn accept_write_and_undo_against_the_fake_provider() {
-    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(&format!(
-        "{ASSESSMENT}{BLOCKS}"
-    )))]);
+/// A private copy of the demo whose `ripple.toml` points the Anthropic
+/// provider at `server`.
+fn demo_talking_to(server: &FakeLlm) -> (tempfile::TempDir, std::path::PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("demo");
     copy_dir(&demo_root(), &root);
@@ -314,6 +312,15 @@ fn accept_write_and_undo_against_the_fake_provider() {
         ),
     )
     .unwrap();
+    (dir, root)
+}
+
+#[test]
+fn accept_write_and_undo_against_the_fake_provider() {
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(&format!(
+        "{ASSESSMENT}{BLOCKS}"
+    )))]);
+    let (dir, root) = demo_talking_to(&server);
     let session = root.join("shop/auth/session.py");
     let before = std::fs::read(&session).unwrap();
     let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
@@ -409,17 +416,7 @@ fn a_written_hunk_that_breaks_the_syntax_is_flagged_and_the_index_refreshes() {
     let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(&format!(
         "{ASSESSMENT}{BROKEN_BLOCK}"
     )))]);
-    let dir = tempfile::tempdir().unwrap();
-    let root = dir.path().join("demo");
-    copy_dir(&demo_root(), &root);
-    std::fs::write(
-        root.join("ripple.toml"),
-        format!(
-            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
-            server.base_url()
-        ),
-    )
-    .unwrap();
+    let (dir, root) = demo_talking_to(&server);
     let (tx, rx) = std::sync::mpsc::channel();
     let mut app = App::new(root.clone(), Jobs::inline(), Theme { color: true });
     app.set_migrator(Migrator::Inline);
