@@ -106,9 +106,17 @@ pub struct PyCall {
     pub callee: ExprId,
     pub args: Vec<ExprId>,
     pub kwargs: Vec<(Sym, ExprId)>,
-    /// A `*args` or `**kwargs` splat: positions after it are unknown.
-    pub splat: bool,
+    /// `*args` and `**kwargs` splats, in order: positions after the first
+    /// are unknown.
+    pub splats: Vec<Splat>,
     pub kind: PyCallKind,
+}
+
+/// One `*e` (or, with `dict`, `**e`) argument of a call.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Splat {
+    pub expr: ExprId,
+    pub dict: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -356,7 +364,7 @@ enum Lowered {
     Wildcard,
     Args(u32),
     Keyword(Sym, ExprId),
-    Splat,
+    Splat(Splat),
     Pair(Option<Sym>, ExprId),
     Params(u32),
     Param(Param, Option<ExprId>),
@@ -384,7 +392,7 @@ struct Frame {
 struct ArgList {
     args: Vec<ExprId>,
     kwargs: Vec<(Sym, ExprId)>,
-    splat: bool,
+    splats: Vec<Splat>,
 }
 
 struct Extractor<'s> {
@@ -916,8 +924,13 @@ impl<'s> Extractor<'s> {
                 let mut items = Vec::with_capacity(vals.len());
                 let mut positional = true;
                 for (i, v) in vals.iter().enumerate() {
-                    if matches!(v, Lowered::Splat) {
+                    if let Lowered::Splat(splat) = v {
+                        // `[*a, b]` holds a's elements, at unknown positions.
                         positional = false;
+                        if splat.expr != UNKNOWN {
+                            let elems = self.push_expr(PyExpr::Iter(splat.expr));
+                            items.push((None, elems));
+                        }
                         continue;
                     }
                     let key = positional.then(|| self.strings.intern(&format!("#{i}")));
@@ -1009,7 +1022,18 @@ impl<'s> Extractor<'s> {
                     _ => Lowered::None,
                 }
             }
-            K::ListSplat | K::DictionarySplat => Lowered::Splat,
+            K::ListSplat | K::DictionarySplat => {
+                let inner = self
+                    .children(start)
+                    .iter()
+                    .find(|c| !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone());
+                let expr = inner.map_or(UNKNOWN, |v| self.as_expr(&v));
+                Lowered::Splat(Splat {
+                    expr,
+                    dict: frame.kind == K::DictionarySplat,
+                })
+            }
             K::ArgumentList => {
                 let vals: Vec<Lowered> =
                     self.children(start).iter().map(|c| c.val.clone()).collect();
@@ -1017,7 +1041,7 @@ impl<'s> Extractor<'s> {
                 for v in &vals {
                     match v {
                         Lowered::Keyword(k, e) => list.kwargs.push((*k, *e)),
-                        Lowered::Splat => list.splat = true,
+                        Lowered::Splat(splat) => list.splats.push(*splat),
                         Lowered::None => {}
                         other => {
                             let e = self.as_expr(other);
@@ -1119,7 +1143,7 @@ impl<'s> Extractor<'s> {
                             callee,
                             args: vec![],
                             kwargs: vec![],
-                            splat: false,
+                            splats: Vec::new(),
                             kind: PyCallKind::Raise,
                         },
                     );
@@ -1184,7 +1208,7 @@ impl<'s> Extractor<'s> {
                                     callee: *value,
                                     args: vec![],
                                     kwargs: vec![],
-                                    splat: false,
+                                    splats: Vec::new(),
                                     kind: PyCallKind::With,
                                 },
                             );
@@ -1202,7 +1226,7 @@ impl<'s> Extractor<'s> {
                                 callee: value,
                                 args: vec![],
                                 kwargs: vec![],
-                                splat: false,
+                                splats: Vec::new(),
                                 kind: PyCallKind::With,
                             },
                         );
@@ -1499,7 +1523,7 @@ impl<'s> Extractor<'s> {
                 callee: iterable,
                 args: vec![],
                 kwargs: vec![],
-                splat: false,
+                splats: Vec::new(),
                 kind: PyCallKind::Iter,
             },
         );
@@ -1561,7 +1585,7 @@ impl<'s> Extractor<'s> {
                     callee,
                     args: vec![],
                     kwargs: vec![],
-                    splat: false,
+                    splats: Vec::new(),
                     kind: PyCallKind::Plain,
                 },
             );
@@ -1587,7 +1611,7 @@ impl<'s> Extractor<'s> {
                 callee: callee_expr,
                 args: list.args,
                 kwargs: list.kwargs,
-                splat: list.splat,
+                splats: list.splats,
                 kind: PyCallKind::Plain,
             },
         );
@@ -1737,7 +1761,7 @@ impl<'s> Extractor<'s> {
                     callee,
                     args: vec![current],
                     kwargs: vec![],
-                    splat: false,
+                    splats: Vec::new(),
                     kind: PyCallKind::Decorator,
                 },
             );

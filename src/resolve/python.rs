@@ -116,6 +116,16 @@ enum Value {
         class: DeclId,
         func: DeclId,
     },
+    /// `d.items()` of the dict at `site`. Iterating it yields (key, value)
+    /// pairs; a pair is modelled as the dict itself, so unpacking one
+    /// (`for k, v in d.items()`) yields the dict's values.
+    Items(u32),
+    /// A method of the dict at `site` (`d.get`), whose result comes from
+    /// the dict's values.
+    DictMethod {
+        site: u32,
+        name: GSym,
+    },
     /// A value of a builtin type whose methods PyCG names `<**PyStr**>.m`, `<**PyDict**>.m`.
     PyStr,
     PyDict,
@@ -185,6 +195,16 @@ struct Analysis<'a> {
     module_is_init: HashSet<u32>,
     /// Global sites of dict literals.
     dict_sites: HashSet<u32>,
+    /// Parameters a function returns unchanged (`return fn` in a
+    /// decorator), by function. A call's result takes them from that
+    /// call's own arguments, so `@register` on fifty functions does not
+    /// make each decorated name every one of the fifty.
+    passthrough: HashMap<DeclId, Vec<GSym>>,
+    /// Return flows (file context, flow) that return such a parameter.
+    passthrough_flows: HashSet<(u32, u32)>,
+    /// First container site past every expression: the `*args` and
+    /// `**kwargs` containers of each function are numbered from here.
+    packed_base: u32,
 }
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
@@ -217,6 +237,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         mro_cache: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
         dict_sites: HashSet::default(),
+        passthrough: HashMap::default(),
+        passthrough_flows: HashSet::default(),
+        packed_base: 0,
         module_is_init: py_files
             .iter()
             .copied()
@@ -248,7 +271,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.modules.insert(module.clone(), fi);
         a.module_name_of.insert(fi, module);
     }
+    a.packed_base = expr_base;
     a.seed();
+    a.find_passthrough_returns();
     let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
     a.find_fixture_uses(files);
     for ci in 0..a.files.len() {
@@ -319,6 +344,28 @@ impl<'a> Analysis<'a> {
             .get(sym as usize)
             .copied()
             .unwrap_or(ANY_KEY)
+    }
+
+    /// The tuple (`*args`) or dict (`**kwargs`) that packs a function's
+    /// extra arguments.
+    fn packed_site(&self, decl: DeclId, dict: bool) -> u32 {
+        self.packed_base
+            .saturating_add(decl.saturating_mul(2))
+            .saturating_add(u32::from(dict))
+            .min(u32::MAX - 2)
+    }
+
+    /// Store `vals` under `key` in the container at `site`.
+    fn add_elem(&mut self, site: u32, key: GSym, vals: &[Value]) {
+        if vals.is_empty() {
+            return;
+        }
+        let keys = self.container_keys.entry(site).or_default();
+        if !keys.contains(&key) {
+            keys.push(key);
+            self.notify(Slot::Elem(site, KEYS));
+        }
+        self.add(Slot::Elem(site, key), vals);
     }
 
     fn gdecl(&self, ci: usize, local: u32) -> DeclId {
@@ -407,6 +454,16 @@ impl<'a> Analysis<'a> {
                 for p in &info.params {
                     let slot = Slot::Var(decl, self.gsym(ci, p.name));
                     self.dynamic_slots.insert(slot);
+                    let dict = match p.kind {
+                        ParamKind::VarArgs => false,
+                        ParamKind::VarKwargs => true,
+                        _ => continue,
+                    };
+                    let site = self.packed_site(decl, dict);
+                    if dict {
+                        self.dict_sites.insert(site);
+                    }
+                    self.add(slot, &[Value::Container(site)]);
                 }
                 let d = &facts.decls[local];
                 if d.kind == DeclKind::Method
@@ -596,6 +653,7 @@ impl<'a> Analysis<'a> {
                     let vals = self.eval(ci, value, 0);
                     self.write(ci, target, &vals);
                 }
+                PyFlow::Return { .. } if self.passthrough_flows.contains(&(c.ci, c.idx)) => {}
                 PyFlow::Return { func, value } => {
                     let vals = self.eval(ci, value, 0);
                     let f = self.gdecl(ci, func);
@@ -623,7 +681,7 @@ impl<'a> Analysis<'a> {
             ConsKind::Call => self.bind_call(ci, c.idx as usize),
             ConsKind::Fixture => {
                 let (_, func, param, fixture) = self.fixture_uses[c.idx as usize];
-                let mut vals = self.get(Slot::Ret(fixture));
+                let mut vals = self.ret_values(fixture);
                 vals.extend(self.get(Slot::Yield(fixture)));
                 self.add(Slot::Var(func, param), &vals);
             }
@@ -686,12 +744,7 @@ impl<'a> Analysis<'a> {
                 let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
                 for b in self.eval(ci, base, 0) {
                     if let Value::Container(site) = b {
-                        let keys = self.container_keys.entry(site).or_default();
-                        if !keys.contains(&key) {
-                            keys.push(key);
-                            self.notify(Slot::Elem(site, KEYS));
-                        }
-                        self.add(Slot::Elem(site, key), vals);
+                        self.add_elem(site, key, vals);
                     }
                 }
             }
@@ -748,6 +801,7 @@ impl<'a> Analysis<'a> {
                                 push_unique(&mut out, r);
                             }
                         }
+                        Value::Items(site) => push_unique(&mut out, Value::Container(site)),
                         Value::External(p) => push_unique(&mut out, Value::External(p)),
                         _ => {}
                     }
@@ -872,6 +926,7 @@ impl<'a> Analysis<'a> {
     fn iterate(&mut self, v: Value) -> Vec<Value> {
         match v {
             Value::Container(site) => self.elements(site, None),
+            Value::Items(site) => vec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Instance(c) | Value::Cone(c) => {
                 let mut out = Vec::new();
@@ -910,6 +965,7 @@ impl<'a> Analysis<'a> {
     fn iterate_shallow(&self, v: Value) -> Vec<Value> {
         match v {
             Value::Container(site) => self.elements(site, None),
+            Value::Items(site) => vec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             _ => Vec::new(),
         }
@@ -918,7 +974,110 @@ impl<'a> Analysis<'a> {
     fn returns_of(&self, func: DeclId) -> Vec<Value> {
         match self.py_info(func) {
             Some((info, _)) if info.is_generator => vec![Value::Generator(func)],
-            _ => self.get(Slot::Ret(func)),
+            _ => self.ret_values(func),
+        }
+    }
+
+    /// What `func` returns at some call: its returns, and whatever any
+    /// caller passed for the parameters it returns unchanged.
+    fn ret_values(&self, func: DeclId) -> Vec<Value> {
+        let mut out = self.get(Slot::Ret(func));
+        if let Some(params) = self.passthrough.get(&func) {
+            for &p in params {
+                for v in self.get(Slot::Var(func, p)) {
+                    push_unique(&mut out, v);
+                }
+            }
+        }
+        out
+    }
+
+    /// What `func` returns at call site `call`, whose arguments start at
+    /// parameter `shift`: a returned parameter is what this site passed
+    /// for it (or, when the site does not say, what any caller passed).
+    fn returns_at(&mut self, ci: usize, call: usize, func: DeclId, shift: usize) -> Vec<Value> {
+        let Some(params) = self.passthrough.get(&func).cloned() else {
+            return self.returns_of(func);
+        };
+        let Some((info, fci)) = self.py_info(func) else {
+            return self.returns_of(func);
+        };
+        if info.is_generator {
+            return vec![Value::Generator(func)];
+        }
+        let mut out = self.get(Slot::Ret(func));
+        let c = &self.files[ci].py.calls[call];
+        for p in params {
+            let Some(pos) = info.params.iter().position(|q| self.gsym(fci, q.name) == p) else {
+                continue;
+            };
+            let positional = info.params[..pos]
+                .iter()
+                .all(|q| matches!(q.kind, ParamKind::Positional | ParamKind::PositionalOnly))
+                && matches!(
+                    info.params[pos].kind,
+                    ParamKind::Positional | ParamKind::PositionalOnly
+                );
+            let by_position = pos
+                .checked_sub(shift)
+                .filter(|_| positional)
+                .and_then(|i| c.args.get(i).copied());
+            let by_keyword = c
+                .kwargs
+                .iter()
+                .find(|&&(k, _)| self.gsym(ci, k) == p)
+                .map(|&(_, e)| e);
+            let vals = match by_position.or(by_keyword) {
+                Some(arg) if c.splats.is_empty() => self.eval(ci, arg, 1),
+                _ => self.get(Slot::Var(func, p)),
+            };
+            for v in vals {
+                push_unique(&mut out, v);
+            }
+        }
+        out
+    }
+
+    /// Find functions that return one of their parameters unchanged: a
+    /// `return p` where `p` is a parameter nothing in the file rebinds.
+    fn find_passthrough_returns(&mut self) {
+        for ci in 0..self.files.len() {
+            let py = self.files[ci].py;
+            let rebound: HashSet<(u32, Sym)> = py
+                .flows
+                .iter()
+                .filter_map(|f| match f {
+                    PyFlow::Assign { target, .. } => match py.exprs.get(*target as usize) {
+                        Some(PyExpr::Var { scope, name }) => Some((*scope, *name)),
+                        _ => None,
+                    },
+                    _ => None,
+                })
+                .collect();
+            for (fi, flow) in py.flows.iter().enumerate() {
+                let PyFlow::Return { func, value } = *flow else {
+                    continue;
+                };
+                let Some(&PyExpr::Var { scope, name }) = py.exprs.get(value as usize) else {
+                    continue;
+                };
+                let Some(info) = py.decl_info.get(func as usize) else {
+                    continue;
+                };
+                let is_param = info.params.iter().any(|p| {
+                    p.name == name && !matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKwargs)
+                });
+                if scope != func || !is_param || rebound.contains(&(scope, name)) {
+                    continue;
+                }
+                let f = self.gdecl(ci, func);
+                let g = self.gsym(ci, name);
+                let params = self.passthrough.entry(f).or_default();
+                if !params.contains(&g) {
+                    params.push(g);
+                }
+                self.passthrough_flows.insert((ci as u32, fi as u32));
+            }
         }
     }
 
@@ -1137,6 +1296,12 @@ impl Analysis<'_> {
                 let full = format!("{ty}.{}", self.strings[name as usize]);
                 vec![Value::External(self.intern(&full))]
             }
+            Value::Container(site)
+                if self.dict_sites.contains(&site)
+                    && DICT_VALUE_METHODS.contains(&self.strings[name as usize].as_str()) =>
+            {
+                vec![Value::DictMethod { site, name }]
+            }
             Value::Container(site) if self.dict_sites.contains(&site) => {
                 let full = format!("<**PyDict**>.{}", self.strings[name as usize]);
                 vec![Value::External(self.intern(&full))]
@@ -1341,7 +1506,8 @@ impl Analysis<'_> {
         for v in callees {
             match v {
                 Value::Func(f) | Value::Bound { func: f, .. } => {
-                    for r in self.returns_of(f) {
+                    let shift = usize::from(matches!(v, Value::Bound { .. }));
+                    for r in self.returns_at(ci, call, f, shift) {
                         push_unique(&mut out, r);
                     }
                 }
@@ -1373,10 +1539,34 @@ impl Analysis<'_> {
                         push_unique(&mut out, r);
                     }
                 }
+                Value::DictMethod { site, name } => {
+                    for r in self.dict_method_result(ci, call, site, name) {
+                        push_unique(&mut out, r);
+                    }
+                }
                 _ => {}
             }
         }
         out
+    }
+
+    /// `d.values()`, `d.items()`, `d.get(k, default)`, `d.pop(k)`,
+    /// `d.setdefault(k, v)` of a dict the analysis tracks.
+    fn dict_method_result(&mut self, ci: usize, call: usize, site: u32, name: GSym) -> Vec<Value> {
+        match self.strings[name as usize].as_str() {
+            "values" | "copy" => vec![Value::Container(site)],
+            "items" => vec![Value::Items(site)],
+            _ => {
+                let mut out = self.elements(site, None);
+                let default = self.files[ci].py.calls[call].args.get(1).copied();
+                if let Some(d) = default {
+                    for v in self.eval(ci, d, 1) {
+                        push_unique(&mut out, v);
+                    }
+                }
+                out
+            }
+        }
     }
 
     /// Builtins that hand back what they were given.
@@ -1502,6 +1692,10 @@ impl Analysis<'_> {
                     }
                 }
                 Value::External(p) => out.push(Target::External(self.strings[p as usize].clone())),
+                Value::DictMethod { name, .. } => out.push(Target::External(format!(
+                    "<**PyDict**>.{}",
+                    self.strings[name as usize]
+                ))),
                 Value::Builtin(b) => {
                     out.push(Target::External(format!(
                         "<builtin>.{}",
@@ -1600,6 +1794,7 @@ impl Analysis<'_> {
             .iter()
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
             .collect();
+        let splats = c.splats.clone();
         for t in targets {
             if let Target::NoInit(class) = t {
                 self.bind_dataclass_fields(class, &args, &kwargs);
@@ -1612,26 +1807,125 @@ impl Analysis<'_> {
                 continue;
             };
             let params = &info.params;
-            for (vals, p) in args.iter().zip(params.iter().skip(shift)) {
-                if matches!(
-                    p.kind,
-                    ParamKind::VarArgs | ParamKind::VarKwargs | ParamKind::KeywordOnly
-                ) {
-                    break;
+            let varargs = params.iter().any(|p| p.kind == ParamKind::VarArgs);
+            let varkwargs = params.iter().any(|p| p.kind == ParamKind::VarKwargs);
+            let mut positional = params.iter().skip(shift);
+            for vals in &args {
+                match positional.next() {
+                    Some(p)
+                        if matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly) =>
+                    {
+                        let slot = Slot::Var(decl, self.gsym(fci, p.name));
+                        self.add(slot, vals);
+                    }
+                    // Extra positional arguments are packed into `*args`.
+                    _ if varargs => {
+                        let site = self.packed_site(decl, false);
+                        self.add_elem(site, ANY_KEY, vals);
+                    }
+                    _ => break,
                 }
-                let slot = Slot::Var(decl, self.gsym(fci, p.name));
-                self.add(slot, vals);
             }
             for (k, vals) in &kwargs {
-                if let Some(p) = params
-                    .iter()
-                    .find(|p| self.gsym(fci, p.name) == *k && p.kind != ParamKind::PositionalOnly)
-                {
-                    let slot = Slot::Var(decl, self.gsym(fci, p.name));
-                    self.add(slot, vals);
+                self.bind_keyword(decl, fci, params, varkwargs, *k, vals);
+            }
+            // `f(*xs)`: any element may land in any parameter not yet
+            // filled by position, or in `*args`. `f(**d)`: each key of `d`
+            // goes to the parameter of that name, or into `**kwargs`.
+            for splat in &splats {
+                if splat.dict {
+                    for (k, vals) in self.dict_entries(ci, splat.expr) {
+                        if k == ANY_KEY {
+                            for p in params.iter().skip(shift) {
+                                if p.kind != ParamKind::PositionalOnly
+                                    && p.kind != ParamKind::VarArgs
+                                {
+                                    self.bind_keyword(
+                                        decl,
+                                        fci,
+                                        params,
+                                        varkwargs,
+                                        self.gsym(fci, p.name),
+                                        &vals,
+                                    );
+                                }
+                            }
+                        } else {
+                            self.bind_keyword(decl, fci, params, varkwargs, k, &vals);
+                        }
+                    }
+                } else {
+                    let mut vals = Vec::new();
+                    for v in self.eval(ci, splat.expr, 1) {
+                        for e in self.iterate(v) {
+                            push_unique(&mut vals, e);
+                        }
+                    }
+                    for p in params.iter().skip(shift + args.len()) {
+                        match p.kind {
+                            ParamKind::Positional | ParamKind::PositionalOnly => {
+                                let slot = Slot::Var(decl, self.gsym(fci, p.name));
+                                self.add(slot, &vals);
+                            }
+                            ParamKind::VarArgs => {
+                                let site = self.packed_site(decl, false);
+                                self.add_elem(site, ANY_KEY, &vals);
+                            }
+                            _ => {}
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Pass `vals` as keyword argument `k`: to the parameter of that name,
+    /// else into `**kwargs` under that key.
+    fn bind_keyword(
+        &mut self,
+        decl: DeclId,
+        fci: usize,
+        params: &[crate::lang::python::Param],
+        varkwargs: bool,
+        k: GSym,
+        vals: &[Value],
+    ) {
+        let named = params.iter().find(|p| {
+            self.gsym(fci, p.name) == k
+                && matches!(p.kind, ParamKind::Positional | ParamKind::KeywordOnly)
+        });
+        if let Some(p) = named {
+            let slot = Slot::Var(decl, self.gsym(fci, p.name));
+            self.add(slot, vals);
+        } else if varkwargs {
+            let site = self.packed_site(decl, true);
+            self.add_elem(site, k, vals);
+        }
+    }
+
+    /// The (key, values) entries of the dicts `expr` evaluates to; values
+    /// stored under an unknown key come with [`ANY_KEY`].
+    fn dict_entries(&mut self, ci: usize, expr: ExprId) -> Vec<(GSym, Vec<Value>)> {
+        let mut out: Vec<(GSym, Vec<Value>)> = Vec::new();
+        for v in self.eval(ci, expr, 1) {
+            let Value::Container(site) = v else {
+                continue;
+            };
+            self.touch(Slot::Elem(site, KEYS));
+            let keys = self.container_keys.get(&site).cloned().unwrap_or_default();
+            for k in keys {
+                let vals = self.get(Slot::Elem(site, k));
+                match out.iter_mut().find(|(key, _)| *key == k) {
+                    Some((_, acc)) => {
+                        for v in vals {
+                            push_unique(acc, v);
+                        }
+                    }
+                    None => out.push((k, vals)),
+                }
+            }
+        }
+        out
     }
 
     /// Whether a callee expression reaches its values through definitions
@@ -1851,6 +2145,9 @@ fn push_unique(out: &mut Vec<Value>, v: Value) {
         out.push(v);
     }
 }
+
+/// Dict methods whose result is drawn from the dict's values.
+const DICT_VALUE_METHODS: &[&str] = &["values", "items", "copy", "get", "pop", "setdefault"];
 
 /// Builtins that call the functions passed to them.
 const HIGHER_ORDER: &[&str] = &["map", "filter", "sorted", "min", "max", "reduce"];
