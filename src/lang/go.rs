@@ -76,7 +76,8 @@ pub struct GoField {
 pub enum GoTypeBody {
     Struct(Vec<GoField>),
     Interface {
-        methods: Vec<Sym>,
+        /// Method names with their parameter counts (a variadic one counts once).
+        methods: Vec<(Sym, u16)>,
         embeds: Vec<TypeId>,
     },
     Other(TypeId),
@@ -312,7 +313,7 @@ enum Lowered {
     Param(Vec<Sym>, TypeId),
     Field(GoField, Vec<Sym>),
     Fields(u32),
-    Iface(Vec<Sym>, Vec<TypeId>),
+    Iface(Vec<(Sym, u16)>, Vec<TypeId>),
     Str(Sym),
     /// `key: value` inside a composite literal (the key when it is a name).
     Keyed(Option<Sym>, ExprId),
@@ -1072,7 +1073,16 @@ impl Extractor<'_> {
                 Lowered::Fields(self.lists.len() as u32 - 1)
             }
             K::MethodElem => match Self::field(children, g.f_name) {
-                Some(Lowered::Name(n)) => Lowered::Iface(vec![n], vec![]),
+                Some(Lowered::Name(n)) => {
+                    let arity = match Self::field(children, g.f_parameters) {
+                        Some(Lowered::Params(p)) => self.params[p as usize]
+                            .iter()
+                            .map(|(names, _)| names.len().max(1))
+                            .sum::<usize>(),
+                        _ => 0,
+                    };
+                    Lowered::Iface(vec![(n, arity.min(u16::MAX as usize) as u16)], vec![])
+                }
                 _ => Lowered::None,
             },
             K::TypeElem => {

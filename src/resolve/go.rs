@@ -8,6 +8,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 
+use super::go_std;
 use super::{Builder, DeclId, SourceFile};
 use crate::lang::go::{Binding, ElemKey, ExprId, GoExpr, GoFacts, GoType, GoTypeBody, TypeId};
 use crate::model::{Confidence, DeclKind, Lang, LangFacts, Sym};
@@ -141,37 +142,18 @@ struct Analysis<'a> {
     /// Element values of each composite literal: (file, expression) → (scope, value).
     composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
     trace_memo: HashMap<(usize, u32, Traced), Vec<DeclId>>,
+    /// Functions of other modules used as values (`Map(xs, strconv.Itoa)`),
+    /// which traced values name by `EXTERNAL_VALUE + index`.
+    external_values: Vec<String>,
 }
+
+/// Traced function values at or above this id are `external_values`
+/// (declaration ids never come near it).
+const EXTERNAL_VALUE: DeclId = 1 << 31;
 
 const BUILTIN_FUNCS: &[&str] = &[
     "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
     "min", "new", "panic", "print", "println", "real", "recover",
-];
-/// Standard-library types whose methods have value receivers.
-const VALUE_RECEIVER_TYPES: &[&str] = &[
-    "time.Time",
-    "time.Duration",
-    "time.Month",
-    "time.Weekday",
-    "reflect.Value",
-    "reflect.Kind",
-    "net.IP",
-    "net.IPMask",
-    "net/netip.Addr",
-    "net/netip.Prefix",
-    "net/url.Values",
-    "net/http.Header",
-    "net/http.HandlerFunc",
-    "math/big.Word",
-    "os.FileMode",
-    "io/fs.FileMode",
-    "sort.IntSlice",
-    "sort.StringSlice",
-    "encoding/json.Number",
-    "encoding/json.RawMessage",
-    "regexp/syntax.Op",
-    "strings.Reader",
-    "context.CancelFunc",
 ];
 
 const MAX_FLOW_DEPTH: u32 = 8;
@@ -192,105 +174,39 @@ fn push_decl(out: &mut Vec<DeclId>, d: DeclId) {
     }
 }
 
-/// Callees reached through a function value: one candidate is likely, several are possible.
-fn func_value_callees(vals: Vec<DeclId>) -> Vec<Callee> {
-    let conf = if vals.len() == 1 {
-        Confidence::Likely
-    } else {
-        Confidence::Possible
-    };
-    vals.into_iter().map(|d| Callee::Decl(d, conf)).collect()
-}
-
-/// Interfaces of the standard library that repository types commonly
-/// implement, with their method sets (the repository does not contain them).
-const KNOWN_INTERFACES: &[(&str, &[&str])] = &[
-    ("error", &["Error"]),
-    ("fmt.Stringer", &["String"]),
-    ("fmt.Formatter", &["Format"]),
-    ("io.Reader", &["Read"]),
-    ("io.Writer", &["Write"]),
-    ("io.Closer", &["Close"]),
-    ("io.ReadWriter", &["Read", "Write"]),
-    ("io.ReadCloser", &["Read", "Close"]),
-    ("io.WriteCloser", &["Write", "Close"]),
-    ("io.ReadWriteCloser", &["Read", "Write", "Close"]),
-    ("io.StringWriter", &["WriteString"]),
-    ("io.ByteReader", &["ReadByte"]),
-    ("io.ByteWriter", &["WriteByte"]),
-    ("io.RuneReader", &["ReadRune"]),
-    ("io.ReaderFrom", &["ReadFrom"]),
-    ("io.WriterTo", &["WriteTo"]),
-    ("sort.Interface", &["Len", "Less", "Swap"]),
-    ("encoding.TextMarshaler", &["MarshalText"]),
-    ("encoding.TextUnmarshaler", &["UnmarshalText"]),
-    ("encoding.BinaryMarshaler", &["MarshalBinary"]),
-    ("encoding.BinaryUnmarshaler", &["UnmarshalBinary"]),
-    ("encoding/json.Marshaler", &["MarshalJSON"]),
-    ("encoding/json.Unmarshaler", &["UnmarshalJSON"]),
-    ("net/http.Handler", &["ServeHTTP"]),
-    ("flag.Value", &["String", "Set"]),
-    ("flag.Getter", &["String", "Set", "Get"]),
-    ("hash.Hash", &["Write", "Sum", "Reset", "Size", "BlockSize"]),
-];
-
-/// Interfaces of the standard library that repository types rarely
-/// implement: a call through one names the interface's method, the way SSA
-/// names an invoke (`(reflect.Type).Kind`, never `(*reflect.Type).Kind`).
-const EXTERNAL_INTERFACES: &[&str] = &[
-    "context.Context",
-    "reflect.Type",
-    "net.Conn",
-    "net.Listener",
-    "net.Addr",
-    "net.PacketConn",
-    "net/http.ResponseWriter",
-    "net/http.Flusher",
-    "net/http.RoundTripper",
-    "hash.Hash32",
-    "hash.Hash64",
-    "io/fs.FS",
-    "io/fs.File",
-    "io/fs.FileInfo",
-    "io/fs.DirEntry",
-    "os.FileInfo",
-    "os.DirEntry",
-    "os.Signal",
-    "sync.Locker",
-    "testing.TB",
-    "runtime.Error",
-    "database/sql/driver.Driver",
-    "database/sql/driver.Conn",
-    "database/sql/driver.Rows",
-    "go/ast.Node",
-    "go/ast.Expr",
-    "go/ast.Stmt",
-    "go/ast.Decl",
-    "go/types.Type",
-    "go/types.Object",
-    "image.Image",
-    "image/color.Color",
-    "crypto.Signer",
-    "crypto/cipher.Block",
-    "crypto/cipher.AEAD",
-    "math/rand.Source",
-];
+/// Standard-library interfaces with exactly one implementation in every
+/// program: a call through one can only reach that type's method, and call
+/// graphs (which never contain interface methods) name it so.
+const SOLE_IMPLEMENTATIONS: &[(&str, &str)] = &[("reflect.Type", "*reflect.rtype")];
 
 /// SSA name of a method of a type outside the repository. Whether it has a
 /// pointer receiver is not known here; Go takes the address of addressable
 /// values, so pointer is the better guess except for the standard
 /// library's value types.
-fn external_method(path: &str, tname: &str, pointer: bool, method: &str) -> String {
+fn external_method(path: &str, tname: &str, method: &str) -> String {
     let qualified = format!("{path}.{tname}");
-    if EXTERNAL_INTERFACES.contains(&qualified.as_str()) {
+    if let Some((_, concrete)) = SOLE_IMPLEMENTATIONS.iter().find(|(i, _)| *i == qualified) {
+        return format!("({concrete}).{method}");
+    }
+    let std = go_std::std();
+    if std.interface(&qualified).is_some() {
         return format!("({qualified}).{method}");
     }
-    let value_type = VALUE_RECEIVER_TYPES.contains(&qualified.as_str());
-    if pointer || !value_type {
-        format!("(*{path}.{tname}).{method}")
-    } else {
-        format!("({path}.{tname}).{method}")
+    match std.method(&qualified, method) {
+        Some((false, _)) => format!("({qualified}).{method}"),
+        // A pointer receiver, or a type outside the standard library (or a
+        // promoted method) whose receiver is not known: Go takes the
+        // address of addressable values, so a pointer is the better guess.
+        _ => format!("(*{qualified}).{method}"),
     }
+}
+
+/// The methods (with parameter counts) of a standard-library interface.
+fn std_interface(qualified: &str) -> Option<&'static [(&'static str, u16)]> {
+    if qualified == "error" {
+        return Some(&[("Error", 0)]);
+    }
+    go_std::std().interface(qualified)
 }
 
 const BUILTIN_TYPES: &[&str] = &[
@@ -334,6 +250,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         field_sources: HashMap::default(),
         composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
+        external_values: Vec::new(),
     };
     for &fi in go_files {
         let facts = files[fi as usize].facts;
@@ -482,6 +399,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
 enum Callee {
     Decl(DeclId, Confidence),
     External(String),
+    /// A function of another module reached through a function value.
+    ExternalValue(String, Confidence),
     /// Known not to be a call of code (builtin, conversion).
     NotACall,
     Unresolved(String),
@@ -650,12 +569,44 @@ impl<'a> Analysis<'a> {
                                 RType::Unknown
                             }
                         }
-                        // Whether `pkg.Name` is a type or a function is not in the
-                        // repository: guessing would invent methods on functions.
-                        PkgRef::Ext(_) => RType::Unknown,
+                        // Whether `pkg.Name` is a type, a function or a variable is
+                        // not in the repository; for the standard library it is in
+                        // the table, and elsewhere guessing would invent methods.
+                        PkgRef::Ext(path) => {
+                            let qualified = format!("{path}.{name}");
+                            let std = go_std::std();
+                            if let Some(results) = std.func_results(&qualified) {
+                                RType::Func(results.iter().map(|r| self.std_type(r)).collect())
+                            } else if let Some(t) = std.var_type(&qualified) {
+                                self.std_type(t)
+                            } else if std.is_type(&qualified) {
+                                RType::TypeValue(Box::new(RType::Named(
+                                    PkgRef::Ext(path),
+                                    name.to_owned(),
+                                )))
+                            } else {
+                                RType::Unknown
+                            }
+                        }
                     };
                 }
                 let bt = self.type_of(ci, scope, *base, depth + 1);
+                if let RType::Named(PkgRef::Ext(path), tname) = bt.deref()
+                    && !path.is_empty()
+                {
+                    let qualified = format!("{path}.{tname}");
+                    let std = go_std::std();
+                    if let Some(ft) = std.field(&qualified, name) {
+                        return self.std_type(ft);
+                    }
+                    let results = std
+                        .method(&qualified, name)
+                        .map(|(_, r)| r)
+                        .or_else(|| std.interface_method_results(&qualified, name));
+                    if let Some(results) = results {
+                        return RType::Func(results.iter().map(|r| self.std_type(r)).collect());
+                    }
+                }
                 if let RType::Named(PkgRef::Repo(p), tname) = bt.deref() {
                     if let Some(ft) = self.field_type(*p, tname, name, 0) {
                         return ft;
@@ -770,6 +721,50 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// A type as the standard-library table writes it (`*net/http.Request`,
+    /// `[]reflect.Value`, `map[string]*T`); function and other composite
+    /// types are not followed.
+    fn std_type(&self, s: &str) -> RType {
+        if let Some(rest) = s.strip_prefix('*') {
+            return RType::Pointer(Box::new(self.std_type(rest)));
+        }
+        if let Some(rest) = s.strip_prefix("[]") {
+            return RType::Slice(Box::new(self.std_type(rest)));
+        }
+        if let Some(rest) = s.strip_prefix("map[") {
+            let mut open = 1;
+            for (i, c) in rest.char_indices() {
+                match c {
+                    '[' => open += 1,
+                    ']' => {
+                        open -= 1;
+                        if open == 0 {
+                            return RType::Map(Box::new(self.std_type(&rest[i + 1..])));
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            return RType::Unknown;
+        }
+        if let Some(rest) = s.strip_prefix("chan ") {
+            return RType::Chan(Box::new(self.std_type(rest)));
+        }
+        if s == "error" {
+            return RType::Named(PkgRef::Ext(String::new()), "error".to_owned());
+        }
+        if s.contains(|c: char| "()[]{}, ".contains(c)) {
+            return RType::Unknown;
+        }
+        match s.rsplit_once('.') {
+            Some((path, name)) => match self.pkg_by_path.get(path) {
+                Some(&p) => RType::Named(PkgRef::Repo(p), name.to_owned()),
+                None => RType::Named(PkgRef::Ext(path.to_owned()), name.to_owned()),
+            },
+            None => RType::Unknown,
+        }
+    }
+
     /// If `e` names an imported package (not shadowed), which one.
     fn package_operand(&self, ci: usize, scope: u32, e: ExprId) -> Option<PkgRef> {
         let GoExpr::Ident(n) = self.expr(ci, e) else {
@@ -820,6 +815,16 @@ impl<'a> Analysis<'a> {
         None
     }
 
+    /// Whether a repository type has method `name` taking `arity` parameters
+    /// (any count when its parameters are unknown).
+    fn has_method(&self, pkg: usize, tname: &str, name: &str, arity: u16) -> bool {
+        self.method(pkg, tname, name, 0).is_some_and(|m| {
+            self.params_of
+                .get(&m)
+                .is_none_or(|params| params.len() == arity as usize)
+        })
+    }
+
     /// A method of a repository type, own or promoted from an embedded field.
     fn method(&self, pkg: usize, tname: &str, name: &str, depth: u32) -> Option<DeclId> {
         if depth > 4 {
@@ -844,7 +849,7 @@ impl<'a> Analysis<'a> {
         None
     }
 
-    fn interface_methods(&self, pkg: usize, name: &str, depth: u32) -> Option<Vec<String>> {
+    fn interface_methods(&self, pkg: usize, name: &str, depth: u32) -> Option<Vec<(String, u16)>> {
         if depth > 4 {
             return None;
         }
@@ -852,9 +857,9 @@ impl<'a> Analysis<'a> {
         let GoTypeBody::Interface { methods, embeds } = body else {
             return None;
         };
-        let mut out: Vec<String> = methods
+        let mut out: Vec<(String, u16)> = methods
             .iter()
-            .map(|m| self.sym(tci, *m).to_owned())
+            .map(|&(m, arity)| (self.sym(tci, m).to_owned(), arity))
             .collect();
         for e in embeds {
             if let RType::Named(PkgRef::Repo(p), n) = self.resolve_type(tci, *e, 0)
@@ -883,7 +888,10 @@ impl<'a> Analysis<'a> {
                     ) {
                         continue;
                     }
-                    if wanted.iter().all(|m| self.method(p, tname, m, 0).is_some()) {
+                    if wanted
+                        .iter()
+                        .all(|(m, arity)| self.has_method(p, tname, m, *arity))
+                    {
                         out.push((p, tname.clone()));
                     }
                 }
@@ -895,8 +903,15 @@ impl<'a> Analysis<'a> {
     }
 
     /// Repository types (not interfaces) that have every method in `methods`.
-    fn implementors_of(&mut self, methods: &[&str]) -> Vec<(usize, String)> {
-        let key = (usize::MAX, methods.join(","));
+    fn implementors_of(&mut self, methods: &[(&str, u16)]) -> Vec<(usize, String)> {
+        let key = (
+            usize::MAX,
+            methods
+                .iter()
+                .map(|(m, a)| format!("{m}/{a}"))
+                .collect::<Vec<_>>()
+                .join(","),
+        );
         if let Some(v) = self.implementors.get(&key) {
             return v.clone();
         }
@@ -911,7 +926,7 @@ impl<'a> Analysis<'a> {
                 }
                 if methods
                     .iter()
-                    .all(|m| self.method(p, tname, m, 0).is_some())
+                    .all(|&(m, arity)| self.has_method(p, tname, m, arity))
                 {
                     out.push((p, tname.clone()));
                 }
@@ -1031,6 +1046,35 @@ impl<'a> Analysis<'a> {
     }
 
     /// Functions and closures an expression may evaluate to.
+    /// Callees reached through a function value: one candidate is likely, several are possible.
+    fn func_value_callees(&self, vals: Vec<DeclId>) -> Vec<Callee> {
+        let conf = if vals.len() == 1 {
+            Confidence::Likely
+        } else {
+            Confidence::Possible
+        };
+        vals.into_iter()
+            .map(|d| match d.checked_sub(EXTERNAL_VALUE) {
+                Some(i) => match self.external_values.get(i as usize) {
+                    Some(name) => Callee::ExternalValue(name.clone(), conf),
+                    None => Callee::Unresolved("dynamic callee".to_owned()),
+                },
+                None => Callee::Decl(d, conf),
+            })
+            .collect()
+    }
+
+    fn external_value(&mut self, name: String) -> DeclId {
+        let i = match self.external_values.iter().position(|n| *n == name) {
+            Some(i) => i,
+            None => {
+                self.external_values.push(name);
+                self.external_values.len() - 1
+            }
+        };
+        EXTERNAL_VALUE + i as DeclId
+    }
+
     fn func_values(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
         self.traced(ci, scope, Traced::Expr(e), depth)
     }
@@ -1069,7 +1113,9 @@ impl<'a> Analysis<'a> {
                             ],
                             None => Vec::new(),
                         },
-                        PkgRef::Ext(_) => Vec::new(),
+                        PkgRef::Ext(path) => {
+                            vec![self.external_value(format!("{path}.{name_s}"))]
+                        }
                     };
                 }
                 // A method value (`s.handle`) or expression (`T.handle`).
@@ -1258,7 +1304,7 @@ impl<'a> Analysis<'a> {
                             "`{name}` holds a function value that could not be traced"
                         ))];
                     }
-                    return func_value_callees(vals);
+                    return self.func_value_callees(vals);
                 }
                 let pkg = self.ctxs[ci].pkg;
                 if let Some(&(fci, fi)) = self.pkgs[pkg].funcs.get(name) {
@@ -1297,7 +1343,16 @@ impl<'a> Analysis<'a> {
                                 ))]
                             }
                         }
-                        PkgRef::Ext(path) => vec![Callee::External(format!("{path}.{name_s}"))],
+                        PkgRef::Ext(path) => {
+                            let qualified = format!("{path}.{name_s}");
+                            let std = go_std::std();
+                            // `http.HandlerFunc(f)` converts; it calls nothing.
+                            if std.is_type(&qualified) && std.func_results(&qualified).is_none() {
+                                vec![Callee::NotACall]
+                            } else {
+                                vec![Callee::External(qualified)]
+                            }
+                        }
                     };
                 }
                 let bt = self.type_of(ci, scope, base, 0);
@@ -1305,7 +1360,6 @@ impl<'a> Analysis<'a> {
                     RType::TypeValue(t) => (true, *t),
                     other => (false, other),
                 };
-                let pointer = matches!(t, RType::Pointer(_));
                 match t.deref().clone() {
                     RType::Named(PkgRef::Repo(p), tname) => {
                         if let Some(m) = self.method(p, &tname, name_s, 0) {
@@ -1335,15 +1389,13 @@ impl<'a> Analysis<'a> {
                                     "`.{name_s}` is a function-valued field with no traced assignment"
                                 ))];
                             }
-                            return func_value_callees(vals);
+                            return self.func_value_callees(vals);
                         }
                         let _ = is_type_value;
                         // Promoted from an embedded type outside the repository
                         // (`struct { bytes.Buffer }` has WriteString).
                         if let Some((path, ext)) = self.external_embedded(p, &tname, 0) {
-                            return vec![Callee::External(external_method(
-                                &path, &ext, true, name_s,
-                            ))];
+                            return vec![Callee::External(external_method(&path, &ext, name_s))];
                         }
                         vec![Callee::Unresolved(format!(
                             "`{name_s}` not found on {tname}"
@@ -1357,9 +1409,7 @@ impl<'a> Analysis<'a> {
                         } else {
                             format!("{path}.{tname}")
                         };
-                        if let Some((_, methods)) =
-                            KNOWN_INTERFACES.iter().find(|(n, _)| *n == qualified)
-                        {
+                        if let Some(methods) = std_interface(&qualified) {
                             let impls = self.implementors_of(methods);
                             let mut out: Vec<Callee> = impls
                                 .iter()
@@ -1367,19 +1417,18 @@ impl<'a> Analysis<'a> {
                                 .map(|m| Callee::Decl(m, Confidence::Possible))
                                 .collect();
                             if out.is_empty() {
-                                out.push(Callee::External(format!("({qualified}).{name_s}")));
+                                out.push(Callee::External(if path.is_empty() {
+                                    format!("({qualified}).{name_s}")
+                                } else {
+                                    external_method(&path, &tname, name_s)
+                                }));
                             }
                             return out;
                         }
                         if path.is_empty() {
                             return vec![Callee::External(format!("({tname}).{name_s}"))];
                         }
-                        // Whether the method has a pointer receiver is not in the repository;
-                        // Go takes the address of addressable values, so pointer is the
-                        // better guess except for the standard library's value types.
-                        vec![Callee::External(external_method(
-                            &path, &tname, pointer, name_s,
-                        ))]
+                        vec![Callee::External(external_method(&path, &tname, name_s))]
                     }
                     _ => vec![Callee::Unresolved(format!(
                         "the receiver of `.{name_s}` has no known type"
@@ -1394,7 +1443,7 @@ impl<'a> Analysis<'a> {
                             .to_owned(),
                     )];
                 }
-                func_value_callees(vals)
+                self.func_value_callees(vals)
             }
             GoExpr::Unknown => vec![Callee::Unresolved(
                 "callee is a function returned by a call".to_owned(),
@@ -1423,6 +1472,11 @@ impl<'a> Analysis<'a> {
                     b.edge(caller, d, Confidence::Certain, file, call as u32);
                     resolved = true;
                 }
+                Callee::ExternalValue(name, conf) => {
+                    let d = b.external(&name, Lang::Go);
+                    b.edge(caller, d, conf, file, call as u32);
+                    resolved = true;
+                }
                 Callee::NotACall => resolved = true,
                 Callee::Unresolved(reason) => {
                     if !resolved {
@@ -1442,16 +1496,24 @@ mod tests {
     #[test]
     fn external_methods_are_named_by_receiver_kind() {
         assert_eq!(
-            external_method("reflect", "Type", false, "Kind"),
-            "(reflect.Type).Kind"
+            external_method("reflect", "Type", "Kind"),
+            "(*reflect.rtype).Kind"
         );
         assert_eq!(
-            external_method("reflect", "Value", false, "Elem"),
+            external_method("context", "Context", "Done"),
+            "(context.Context).Done"
+        );
+        assert_eq!(
+            external_method("reflect", "Value", "Elem"),
             "(reflect.Value).Elem"
         );
         assert_eq!(
-            external_method("bytes", "Buffer", false, "Len"),
+            external_method("bytes", "Buffer", "Len"),
             "(*bytes.Buffer).Len"
+        );
+        assert_eq!(
+            external_method("example.com/other", "Thing", "Do"),
+            "(*example.com/other.Thing).Do"
         );
     }
 }

@@ -8,6 +8,7 @@
 //! reach nothing are kept as [`Unresolved`] with a reason.
 
 pub mod go;
+mod go_std;
 pub mod python;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -155,6 +156,8 @@ pub fn resolver_fingerprint() -> u64 {
         include_str!("mod.rs"),
         include_str!("python.rs"),
         include_str!("go.rs"),
+        include_str!("go_std.rs"),
+        include_str!("go_std.tsv"),
     ];
     let mut all = Vec::new();
     for s in SOURCES {

@@ -1,0 +1,169 @@
+//! What the Go resolver knows about the standard library, which is never in
+//! the repository: what exported functions and methods return, what package
+//! variables and struct fields hold, which methods have pointer receivers,
+//! and the method sets of interfaces. Without it `bufio.NewScanner(r).Scan()`
+//! or `reflect.TypeOf(x).Elem()` has a receiver of unknown type.
+//!
+//! The table (`go_std.tsv`) is generated from the Go toolchain's own type
+//! information by `tools/go-std-signatures` (see its header for the format)
+//! and compiled in, so resolution needs no Go installation.
+
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap as HashMap;
+
+const TABLE: &str = include_str!("go_std.tsv");
+
+pub struct GoStd {
+    /// `bufio.NewScanner` → result types.
+    funcs: HashMap<&'static str, Vec<&'static str>>,
+    /// `os.Stdin` → its type.
+    vars: HashMap<&'static str, &'static str>,
+    /// `bufio.Scanner` → `Scan` → (pointer receiver, result types).
+    methods: HashMap<&'static str, HashMap<&'static str, (bool, Vec<&'static str>)>>,
+    /// `reflect.StructField` → `Type` → field type.
+    fields: HashMap<&'static str, HashMap<&'static str, &'static str>>,
+    /// `io.Reader` → its methods with their parameter counts.
+    interfaces: HashMap<&'static str, Vec<(&'static str, u16)>>,
+    /// `reflect.Type` → `Elem` → result types of an interface method.
+    interface_results: HashMap<&'static str, HashMap<&'static str, Vec<&'static str>>>,
+    /// Every named type the table mentions as a receiver, struct or interface.
+    types: HashMap<&'static str, ()>,
+}
+
+/// The standard library table, parsed on first use.
+pub fn std() -> &'static GoStd {
+    static STD: OnceLock<GoStd> = OnceLock::new();
+    STD.get_or_init(|| GoStd::parse(TABLE))
+}
+
+fn split_list(s: &'static str) -> Vec<&'static str> {
+    s.split(',').filter(|t| !t.is_empty()).collect()
+}
+
+impl GoStd {
+    fn parse(table: &'static str) -> GoStd {
+        let mut std = GoStd {
+            funcs: HashMap::default(),
+            vars: HashMap::default(),
+            methods: HashMap::default(),
+            fields: HashMap::default(),
+            interfaces: HashMap::default(),
+            interface_results: HashMap::default(),
+            types: HashMap::default(),
+        };
+        for line in table.lines() {
+            let cols: Vec<&'static str> = line.split('\t').collect();
+            match cols.as_slice() {
+                ["F", name, results] => {
+                    std.funcs.insert(name, split_list(results));
+                }
+                ["V", name, ty] => {
+                    std.vars.insert(name, ty);
+                }
+                ["M", ty, recv, name, results] => {
+                    std.methods
+                        .entry(ty)
+                        .or_default()
+                        .insert(name, (*recv == "*", split_list(results)));
+                    std.types.insert(ty, ());
+                }
+                ["S", ty, field, fty] => {
+                    std.fields.entry(ty).or_default().insert(field, fty);
+                    std.types.insert(ty, ());
+                }
+                ["I", ty, methods @ ..] => {
+                    let mut ms = Vec::new();
+                    for m in methods {
+                        // Import paths in the results have slashes too.
+                        let mut parts = m.splitn(3, '/');
+                        let (Some(name), Some(arity), results) =
+                            (parts.next(), parts.next(), parts.next())
+                        else {
+                            continue;
+                        };
+                        let Ok(arity) = arity.parse() else { continue };
+                        ms.push((name, arity));
+                        std.interface_results
+                            .entry(ty)
+                            .or_default()
+                            .insert(name, split_list(results.unwrap_or("")));
+                    }
+                    std.interfaces.insert(ty, ms);
+                    std.types.insert(ty, ());
+                }
+                _ => {}
+            }
+        }
+        std
+    }
+
+    pub fn func_results(&self, qualified: &str) -> Option<&[&'static str]> {
+        self.funcs.get(qualified).map(Vec::as_slice)
+    }
+
+    pub fn var_type(&self, qualified: &str) -> Option<&'static str> {
+        self.vars.get(qualified).copied()
+    }
+
+    /// (pointer receiver, result types) of a method declared on `ty`.
+    pub fn method(&self, ty: &str, name: &str) -> Option<(bool, &[&'static str])> {
+        let (pointer, results) = self.methods.get(ty)?.get(name)?;
+        Some((*pointer, results.as_slice()))
+    }
+
+    pub fn field(&self, ty: &str, field: &str) -> Option<&'static str> {
+        self.fields.get(ty)?.get(field).copied()
+    }
+
+    pub fn interface(&self, ty: &str) -> Option<&[(&'static str, u16)]> {
+        self.interfaces.get(ty).map(Vec::as_slice)
+    }
+
+    pub fn interface_method_results(&self, ty: &str, name: &str) -> Option<&[&'static str]> {
+        self.interface_results.get(ty)?.get(name).map(Vec::as_slice)
+    }
+
+    pub fn is_type(&self, qualified: &str) -> bool {
+        self.types.contains_key(qualified)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_knows_common_constructors_receivers_and_interfaces() {
+        let std = std();
+        assert_eq!(
+            std.func_results("bufio.NewScanner"),
+            Some(&["*bufio.Scanner"][..])
+        );
+        assert_eq!(
+            std.func_results("os.Open"),
+            Some(&["*os.File", "error"][..])
+        );
+        assert_eq!(std.var_type("os.Stdin"), Some("*os.File"));
+        assert_eq!(std.method("bufio.Scanner", "Scan").map(|m| m.0), Some(true));
+        assert_eq!(
+            std.method("time.Time", "Sub"),
+            Some((false, &["time.Duration"][..]))
+        );
+        assert_eq!(
+            std.field("reflect.StructField", "Type"),
+            Some("reflect.Type")
+        );
+        assert_eq!(std.interface("io.Reader"), Some(&[("Read", 1)][..]));
+        assert_eq!(
+            std.interface_method_results("reflect.Type", "Elem"),
+            Some(&["reflect.Type"][..])
+        );
+        assert_eq!(
+            std.interface_method_results("context.Context", "Done"),
+            Some(&[][..])
+        );
+        assert!(std.is_type("net/http.Request"));
+        assert!(!std.is_type("net/http.NoSuchType"));
+    }
+}

@@ -1,0 +1,3 @@
+module ripple/tools/go-std-signatures
+
+go 1.19

@@ -1,0 +1,146 @@
+// Command go-std-signatures writes the facts about the Go standard library
+// that ripple's Go resolver cannot read from a repository: what exported
+// functions, methods and variables return or hold, which methods have
+// pointer receivers, struct field types and interface method sets.
+//
+// Run from this directory with the Go toolchain whose library you want
+// (the table in the repository was made with Go 1.19):
+//
+//	go run . > ../../src/resolve/go_std.tsv
+//
+// Lines are tab-separated; types are written with full import paths
+// (`*net/http.Request`, `[]reflect.Value`):
+//
+// Only results, variables and fields of a named type (or error) are kept:
+// the resolver follows nothing else.
+//
+//	F pkg.Func            results (comma-separated)
+//	V pkg.Var             type
+//	M pkg.Type  * | -     Method  results   (`*` for a pointer receiver)
+//	S pkg.Type  Field     type              (exported struct fields)
+//	I pkg.Type  Method/N/results  …         (interface method sets, N parameters)
+package main
+
+import (
+	"fmt"
+	"go/importer"
+	"go/types"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+)
+
+func main() {
+	out, err := exec.Command("go", "list", "std").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "go list std:", err)
+		os.Exit(1)
+	}
+	imp := importer.Default()
+	var lines []string
+	for _, path := range strings.Fields(string(out)) {
+		if strings.Contains(path, "internal") || strings.HasPrefix(path, "vendor/") || path == "unsafe" || path == "builtin" {
+			continue
+		}
+		pkg, err := imp.Import(path)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "skip", path+":", err)
+			continue
+		}
+		lines = append(lines, describe(pkg)...)
+	}
+	sort.Strings(lines)
+	for _, l := range lines {
+		fmt.Println(l)
+	}
+}
+
+func qualifier(p *types.Package) string { return p.Path() }
+
+// useful reports whether a type can lead the resolver anywhere: a named
+// type of some package (its methods and fields), or error. Results and
+// fields of basic types are left out of the table.
+func useful(types string) bool {
+	return strings.Contains(types, ".") || strings.Contains(types, "error")
+}
+
+func typeString(t types.Type) string { return types.TypeString(t, qualifier) }
+
+func results(sig *types.Signature) string {
+	var rs []string
+	for i := 0; i < sig.Results().Len(); i++ {
+		rs = append(rs, typeString(sig.Results().At(i).Type()))
+	}
+	return strings.Join(rs, ",")
+}
+
+func describe(pkg *types.Package) []string {
+	var lines []string
+	scope := pkg.Scope()
+	for _, name := range scope.Names() {
+		obj := scope.Lookup(name)
+		if !obj.Exported() {
+			continue
+		}
+		qualified := pkg.Path() + "." + name
+		switch o := obj.(type) {
+		case *types.Func:
+			if rs := results(o.Type().(*types.Signature)); useful(rs) {
+				lines = append(lines, "F\t"+qualified+"\t"+rs)
+			}
+		case *types.Var:
+			if t := typeString(o.Type()); useful(t) {
+				lines = append(lines, "V\t"+qualified+"\t"+t)
+			}
+		case *types.TypeName:
+			named, ok := o.Type().(*types.Named)
+			if !ok {
+				continue
+			}
+			if iface, ok := named.Underlying().(*types.Interface); ok {
+				var ms []string
+				for i := 0; i < iface.NumMethods(); i++ {
+					m := iface.Method(i)
+					if !m.Exported() {
+						continue
+					}
+					sig := m.Type().(*types.Signature)
+					rs := results(sig)
+					if !useful(rs) {
+						rs = ""
+					}
+					ms = append(ms, fmt.Sprintf("%s/%d/%s", m.Name(), sig.Params().Len(), rs))
+				}
+				lines = append(lines, "I\t"+qualified+"\t"+strings.Join(ms, "\t"))
+				continue
+			}
+			for i := 0; i < named.NumMethods(); i++ {
+				m := named.Method(i)
+				if !m.Exported() {
+					continue
+				}
+				sig := m.Type().(*types.Signature)
+				recv := "-"
+				if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+					recv = "*"
+				}
+				rs := results(sig)
+				if !useful(rs) {
+					// Kept for the receiver kind, which names the callee.
+					rs = ""
+				}
+				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs)
+			}
+			if st, ok := named.Underlying().(*types.Struct); ok {
+				for i := 0; i < st.NumFields(); i++ {
+					f := st.Field(i)
+					if f.Exported() && useful(typeString(f.Type())) {
+						lines = append(lines, "S\t"+qualified+"\t"+f.Name()+"\t"+typeString(f.Type()))
+					}
+				}
+			}
+		}
+	}
+	return lines
+}
