@@ -148,6 +148,9 @@ const KEYS: GSym = u32::MAX - 1;
 const ANY_CLASS: DeclId = u32::MAX;
 /// Pseudo-slot read by everything that walks the class hierarchy.
 const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
+/// Pseudo-attribute of a class (`Slot::InstAttr(class, RUNTIME)`): the
+/// instantiated classes whose MRO contains it, as instances.
+const RUNTIME: GSym = u32::MAX - 2;
 const MAX_SET: usize = 16;
 const MAX_ROUNDS: usize = 40;
 const MAX_DEPTH: u32 = 48;
@@ -1314,50 +1317,80 @@ impl Analysis<'_> {
                 vec![Value::External(self.intern(&full))]
             }
             Value::Super { class, func } => {
-                let mro = self.mro(class);
-                let receivers = self.self_values(func, class);
-                for k in mro.iter().skip(1) {
-                    let vals = self.get(Slot::Var(*k, name));
-                    if vals.is_empty() {
-                        continue;
-                    }
-                    let mut out = Vec::new();
-                    for v in vals {
-                        for (recv, instance) in &receivers {
+                // `super()` continues along the MRO of the instance's own
+                // class, which for a subclass (a diamond) can be a sibling
+                // of `class` rather than its base.
+                let mut out = Vec::new();
+                for (recv, instance) in self.super_receivers(func, class) {
+                    let mro = self.mro(recv);
+                    let after = mro.iter().position(|&k| k == class).map_or(1, |i| i + 1);
+                    for k in mro.iter().skip(after) {
+                        let vals = self.get(Slot::Var(*k, name));
+                        if vals.is_empty() {
+                            continue;
+                        }
+                        for v in vals {
                             let bound = match v {
-                                Value::Func(f) => self.bind_func(f, *recv, *instance),
+                                Value::Func(f) => self.bind_func(f, recv, instance),
                                 other => other,
                             };
                             push_unique(&mut out, bound);
                         }
+                        break;
                     }
-                    return out;
                 }
-                Vec::new()
+                out
             }
             _ => Vec::new(),
         }
     }
 
-    /// What `self` (or `cls`) of `func` may be: the receivers a `super()` call binds.
-    fn self_values(&self, func: DeclId, class: DeclId) -> Vec<(DeclId, bool)> {
-        let mut out = Vec::new();
+    /// The runtime classes `self` (or `cls`) of `func` may have, which a
+    /// `super()` call follows: for `self` of a method of `class`, each
+    /// instantiated class among `class` and its subclasses (or `class`
+    /// itself when none is known to be).
+    fn super_receivers(&mut self, func: DeclId, class: DeclId) -> Vec<(DeclId, bool)> {
+        let mut out: Vec<(DeclId, bool)> = Vec::new();
+        let seen = |out: &mut Vec<(DeclId, bool)>, r: (DeclId, bool)| {
+            if !out.contains(&r) {
+                out.push(r);
+            }
+        };
+        let mut selves = Vec::new();
         if let Some((info, ci)) = self.py_info(func)
             && let Some(first) = info.params.first()
         {
-            let slot = Slot::Var(func, self.gsym(ci, first.name));
-            for v in self.get(slot) {
-                match v {
-                    Value::Instance(c) | Value::Cone(c) => out.push((c, true)),
-                    Value::Class(c) => out.push((c, false)),
-                    _ => {}
+            selves = self.get(Slot::Var(func, self.gsym(ci, first.name)));
+        }
+        for v in selves {
+            match v {
+                Value::Instance(c) => seen(&mut out, (c, true)),
+                Value::Class(c) => seen(&mut out, (c, false)),
+                Value::Cone(c) => {
+                    let runtime = self.get(Slot::InstAttr(c, RUNTIME));
+                    for r in &runtime {
+                        if let Value::Instance(r) = r {
+                            seen(&mut out, (*r, true));
+                        }
+                    }
+                    // None known, or too many to list: the class's own MRO too.
+                    if runtime.is_empty() || runtime.len() >= MAX_SET {
+                        seen(&mut out, (c, true));
+                    }
                 }
+                _ => {}
             }
         }
         if out.is_empty() {
             out.push((class, true));
         }
         out
+    }
+
+    fn mark_instantiated(&mut self, class: DeclId) {
+        for k in self.mro(class) {
+            self.add(Slot::InstAttr(k, RUNTIME), &[Value::Instance(class)]);
+        }
     }
 
     fn bind_func(&self, f: DeclId, recv: DeclId, instance: bool) -> Value {
@@ -1511,7 +1544,10 @@ impl Analysis<'_> {
                         push_unique(&mut out, r);
                     }
                 }
-                Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
+                Value::Class(c) => {
+                    self.mark_instantiated(c);
+                    push_unique(&mut out, Value::Instance(c));
+                }
                 Value::Instance(c) | Value::Cone(c) => {
                     let call_sym = self.intern("__call__");
                     for m in self.method_targets(c, call_sym) {
