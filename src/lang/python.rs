@@ -177,6 +177,9 @@ pub struct PyFacts {
 
 pub const UNKNOWN: ExprId = 0;
 
+/// Key of a `*rest` element in an assignment target.
+const STARRED: &str = "*";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum K {
     Other,
@@ -933,6 +936,19 @@ impl<'s> Extractor<'s> {
                         }
                         continue;
                     }
+                    // `*rest` in a target: the name, under the key STARRED.
+                    if let Lowered::Param(p, _) = v
+                        && p.kind == ParamKind::VarArgs
+                    {
+                        let scope = self.scope();
+                        let e = self.push_expr(PyExpr::Name {
+                            scope,
+                            name: p.name,
+                        });
+                        items.push((Some(self.strings.intern(STARRED)), e));
+                        positional = false;
+                        continue;
+                    }
                     let key = positional.then(|| self.strings.intern(&format!("#{i}")));
                     let e = self.as_expr(v);
                     items.push((key, e));
@@ -1532,13 +1548,62 @@ impl<'s> Extractor<'s> {
         self.assign_destructuring(target, value);
     }
 
-    /// `a, b = x, y` pairs elements up; otherwise every name in a tuple
-    /// target receives the iterated elements of the value.
+    /// `a, b = x, y` pairs elements up, and `a, *rest, z = w, x, y, z`
+    /// gives `rest` the middle ones as a list; otherwise every name in a
+    /// tuple target receives the iterated elements of the value (`rest` a
+    /// list of them).
     fn assign_destructuring(&mut self, target: ExprId, value: ExprId) {
+        let starred_key = self.strings.intern(STARRED);
         let mut work = vec![(target, value)];
         while let Some((target, value)) = work.pop() {
             let t = self.facts.exprs[target as usize].clone();
             match t {
+                PyExpr::Container { items }
+                    if items.iter().any(|(k, _)| *k == Some(starred_key)) =>
+                {
+                    let star = items
+                        .iter()
+                        .position(|(k, _)| *k == Some(starred_key))
+                        .unwrap_or(0);
+                    let after = items.len() - star - 1;
+                    match self.facts.exprs[value as usize].clone() {
+                        PyExpr::Container { items: vitems }
+                            if vitems.len() >= items.len() - 1
+                                && vitems.iter().all(|(k, _)| k.is_some()) =>
+                        {
+                            for (i, (_, t)) in items.iter().enumerate() {
+                                if i < star {
+                                    work.push((*t, vitems[i].1));
+                                } else if i > star {
+                                    work.push((*t, vitems[vitems.len() - (items.len() - i)].1));
+                                }
+                            }
+                            let middle: Vec<(Option<Sym>, ExprId)> = vitems
+                                [star..vitems.len() - after]
+                                .iter()
+                                .enumerate()
+                                .map(|(j, (_, v))| {
+                                    (Some(self.strings.intern(&format!("#{j}"))), *v)
+                                })
+                                .collect();
+                            let list = self.push_expr(PyExpr::Container { items: middle });
+                            work.push((items[star].1, list));
+                        }
+                        _ => {
+                            let elem = self.push_expr(PyExpr::Iter(value));
+                            for (i, (_, t)) in items.iter().enumerate() {
+                                if i == star {
+                                    let list = self.push_expr(PyExpr::Container {
+                                        items: vec![(None, elem)],
+                                    });
+                                    work.push((*t, list));
+                                } else {
+                                    work.push((*t, elem));
+                                }
+                            }
+                        }
+                    }
+                }
                 PyExpr::Container { items } => {
                     if let PyExpr::Container { items: vitems } = &self.facts.exprs[value as usize]
                         && vitems.len() == items.len()
