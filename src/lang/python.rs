@@ -99,6 +99,13 @@ pub enum PyCallKind {
     With,
     /// `raise E`: raising a class instantiates it.
     Raise,
+    /// An operator or subscript on the callee, which calls its special
+    /// method `method` (`a + b` is `a.__add__(b)`), or else `reflected` on
+    /// the first argument (`b.__radd__(a)`).
+    Operator {
+        method: Sym,
+        reflected: Option<Sym>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -177,6 +184,46 @@ pub struct PyFacts {
 
 pub const UNKNOWN: ExprId = 0;
 
+/// Whether a lowered operand can hold an object with special methods (a
+/// literal cannot, so `n + 1` with a literal on both sides is no call).
+fn is_value(v: &Lowered) -> bool {
+    matches!(v, Lowered::Ident(..) | Lowered::Expr(_) | Lowered::Decl(_))
+}
+
+/// The special method of a binary operator and its reflected form.
+fn binary_dunder(op: &str) -> Option<(&'static str, &'static str)> {
+    Some(match op {
+        "+" => ("__add__", "__radd__"),
+        "-" => ("__sub__", "__rsub__"),
+        "*" => ("__mul__", "__rmul__"),
+        "/" => ("__truediv__", "__rtruediv__"),
+        "//" => ("__floordiv__", "__rfloordiv__"),
+        "%" => ("__mod__", "__rmod__"),
+        "**" => ("__pow__", "__rpow__"),
+        "@" => ("__matmul__", "__rmatmul__"),
+        "&" => ("__and__", "__rand__"),
+        "|" => ("__or__", "__ror__"),
+        "^" => ("__xor__", "__rxor__"),
+        "<<" => ("__lshift__", "__rlshift__"),
+        ">>" => ("__rshift__", "__rrshift__"),
+        _ => return None,
+    })
+}
+
+/// The special method of a comparison and the one Python tries on the
+/// right operand when the left does not answer (`a < b` → `b > a`).
+fn compare_dunder(op: &str) -> Option<(&'static str, &'static str)> {
+    Some(match op {
+        "<" => ("__lt__", "__gt__"),
+        ">" => ("__gt__", "__lt__"),
+        "<=" => ("__le__", "__ge__"),
+        ">=" => ("__ge__", "__le__"),
+        "==" => ("__eq__", "__eq__"),
+        "!=" => ("__ne__", "__ne__"),
+        _ => return None,
+    })
+}
+
 /// Key of a `*rest` element in an assignment target.
 const STARRED: &str = "*";
 
@@ -196,6 +243,9 @@ enum K {
     ListSplat,
     DictionarySplat,
     Subscript,
+    BinaryOp,
+    Compare,
+    UnaryOp,
     Sequence,
     Dictionary,
     Pair,
@@ -251,6 +301,7 @@ struct Grammar {
     f_alias: u16,
     f_left: u16,
     f_right: u16,
+    f_argument: u16,
     f_key: u16,
     f_subscript: u16,
     f_superclasses: u16,
@@ -277,6 +328,9 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "list_splat" => K::ListSplat,
             "dictionary_splat" => K::DictionarySplat,
             "subscript" => K::Subscript,
+            "binary_operator" => K::BinaryOp,
+            "comparison_operator" => K::Compare,
+            "unary_operator" => K::UnaryOp,
             "list" | "tuple" | "set" | "expression_list" | "pattern_list" | "tuple_pattern"
             | "list_pattern" => K::Sequence,
             "dictionary" => K::Dictionary,
@@ -339,6 +393,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         f_alias: f("alias"),
         f_left: f("left"),
         f_right: f("right"),
+        f_argument: f("argument"),
         f_key: f("key"),
         f_subscript: f("subscript"),
         f_superclasses: f("superclasses"),
@@ -411,6 +466,9 @@ struct Extractor<'s> {
     globals: HashSet<(u32, Sym)>,
     nonlocals: HashSet<(u32, Sym)>,
     lambda_counts: HashMap<u32, u32>,
+    /// The `__getitem__` call of each subscript expression, turned into
+    /// `__setitem__` when the subscript is an assignment target.
+    subscript_calls: HashMap<ExprId, u32>,
     scope_stack: Vec<u32>,
     frames: Vec<Frame>,
     results: Vec<Child>,
@@ -451,6 +509,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         globals: HashSet::default(),
         nonlocals: HashSet::default(),
         lambda_counts: HashMap::default(),
+        subscript_calls: HashMap::default(),
         scope_stack: Vec::new(),
         frames: Vec::new(),
         results: Vec::new(),
@@ -708,6 +767,32 @@ impl<'s> Extractor<'s> {
         self.facts.flows.push(PyFlow::Assign { target, value });
     }
 
+    /// A call of special method `method` on `receiver` with `arg` (an
+    /// operator, a comparison or a subscript).
+    fn operator_call(
+        &mut self,
+        node: &Node,
+        method: &str,
+        reflected: Option<&str>,
+        receiver: ExprId,
+        arg: ExprId,
+    ) -> u32 {
+        let text = walk::one_line(&walk::text(node, self.source), 120);
+        let method = self.strings.intern(method);
+        let reflected = reflected.map(|r| self.strings.intern(r));
+        self.add_call(
+            node,
+            text,
+            PyCall {
+                callee: receiver,
+                args: if arg == UNKNOWN { vec![] } else { vec![arg] },
+                kwargs: vec![],
+                splats: Vec::new(),
+                kind: PyCallKind::Operator { method, reflected },
+            },
+        )
+    }
+
     fn add_call(&mut self, node: &Node, callee_text: String, call: PyCall) -> u32 {
         let idx = self.calls.len() as u32;
         let arg_count = (call.args.len() + call.kwargs.len()) as u16;
@@ -909,11 +994,102 @@ impl<'s> Extractor<'s> {
                 };
                 match base {
                     Some(base) => {
-                        let base = self.as_expr(&base);
-                        Lowered::Expr(self.push_expr(PyExpr::Subscript { base, key }))
+                        let base_expr = self.as_expr(&base);
+                        let sub = self.push_expr(PyExpr::Subscript {
+                            base: base_expr,
+                            key,
+                        });
+                        // `a[k]` calls `a.__getitem__(k)` (an assignment target
+                        // turns this into `__setitem__`).
+                        if is_value(&base) {
+                            let index = Self::field(self.children(start), g.f_subscript).cloned();
+                            let index = index.map_or(UNKNOWN, |i| self.as_expr(&i));
+                            let call =
+                                self.operator_call(&node, "__getitem__", None, base_expr, index);
+                            self.subscript_calls.insert(sub, call);
+                        }
+                        Lowered::Expr(sub)
                     }
                     None => Lowered::None,
                 }
+            }
+            K::BinaryOp => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| walk::text(&o, self.source).into_owned())
+                    .unwrap_or_default();
+                match (left, right, binary_dunder(&op)) {
+                    (Some(l), Some(r), Some((method, reflected)))
+                        if is_value(&l) || is_value(&r) =>
+                    {
+                        let (l, r) = (self.as_expr(&l), self.as_expr(&r));
+                        let call = self.operator_call(&node, method, Some(reflected), l, r);
+                        Lowered::Expr(self.push_expr(PyExpr::Call(call)))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::UnaryOp => {
+                let operand = Self::field(self.children(start), g.f_argument).cloned();
+                let op = node
+                    .child_by_field_name("operator")
+                    .map(|o| walk::text(&o, self.source).into_owned())
+                    .unwrap_or_default();
+                let method = match op.as_str() {
+                    "-" => Some("__neg__"),
+                    "+" => Some("__pos__"),
+                    "~" => Some("__invert__"),
+                    _ => None,
+                };
+                match (operand, method) {
+                    (Some(v), Some(method)) if is_value(&v) => {
+                        let v = self.as_expr(&v);
+                        let call = self.operator_call(&node, method, None, v, UNKNOWN);
+                        Lowered::Expr(self.push_expr(PyExpr::Call(call)))
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::Compare => {
+                let operands: Vec<Lowered> = self
+                    .children(start)
+                    .iter()
+                    .filter(|c| c.element)
+                    .map(|c| c.val.clone())
+                    .collect();
+                let mut cursor = node.walk();
+                let ops: Vec<String> = node
+                    .children_by_field_name("operators", &mut cursor)
+                    .map(|o| {
+                        walk::text(&o, self.source)
+                            .split_whitespace()
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                for (i, op) in ops.iter().enumerate() {
+                    let (Some(l), Some(r)) = (operands.get(i), operands.get(i + 1)) else {
+                        break;
+                    };
+                    if !(is_value(l) || is_value(r)) {
+                        continue;
+                    }
+                    let (l, r) = (self.as_expr(l), self.as_expr(r));
+                    match op.as_str() {
+                        // `x in c` asks the container.
+                        "in" | "not in" => {
+                            self.operator_call(&node, "__contains__", None, r, l);
+                        }
+                        other => {
+                            if let Some((method, reflected)) = compare_dunder(other) {
+                                self.operator_call(&node, method, Some(reflected), l, r);
+                            }
+                        }
+                    }
+                }
+                Lowered::None
             }
             K::Sequence => {
                 // Elements keep their position (`ls[0]` is the first one) until a
@@ -1097,6 +1273,20 @@ impl<'s> Extractor<'s> {
                 {
                     self.facts.decl_info[scope as usize].fields.push(*name);
                 }
+                if frame.kind == K::AugAssignment
+                    && let (Some(l), Some(r)) = (&left, &right)
+                    && is_value(l)
+                {
+                    let op = node
+                        .child_by_field_name("operator")
+                        .map(|o| walk::text(&o, self.source).into_owned())
+                        .unwrap_or_default();
+                    if let Some((method, _)) = binary_dunder(op.trim_end_matches('=')) {
+                        let (l, r) = (self.as_expr(l), self.as_expr(r));
+                        let inplace = format!("__i{}", &method[2..]);
+                        self.operator_call(&node, &inplace, None, l, r);
+                    }
+                }
                 match (left, right) {
                     (Some(left), Some(right)) => {
                         let value = self.as_expr(&right);
@@ -1109,6 +1299,17 @@ impl<'s> Extractor<'s> {
                             }
                             _ => self.as_expr(&left),
                         };
+                        if frame.kind == K::Assignment
+                            && let Some(call) = self.subscript_calls.remove(&target)
+                        {
+                            let setitem = self.strings.intern("__setitem__");
+                            let c = &mut self.facts.calls[call as usize];
+                            c.kind = PyCallKind::Operator {
+                                method: setitem,
+                                reflected: None,
+                            };
+                            c.args.push(value);
+                        }
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)
                     }

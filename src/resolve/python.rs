@@ -208,6 +208,13 @@ struct Analysis<'a> {
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
+    /// Memo of [`Analysis::module_ref`]: (file context, level, path) → module.
+    module_refs: HashMap<(usize, u8, Sym), Option<Value>>,
+    /// Memo of submodule lookups: (package file, name) → the submodule's file.
+    submodules: HashMap<(u32, GSym), Option<u32>>,
+    /// Memo of [`Analysis::star_sources`]: file → repository modules its
+    /// module-level `from m import *` imports read.
+    star_sources: HashMap<u32, Vec<u32>>,
 }
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
@@ -243,6 +250,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         passthrough: HashMap::default(),
         passthrough_flows: HashSet::default(),
         packed_base: 0,
+        module_refs: HashMap::default(),
+        submodules: HashMap::default(),
+        star_sources: HashMap::default(),
         module_is_init: py_files
             .iter()
             .copied()
@@ -1098,10 +1108,12 @@ impl<'a> Analysis<'a> {
     fn free_name(&mut self, ci: usize, name: Sym) -> Vec<Value> {
         let gname = self.gsym(ci, name);
         let file = self.files[ci].file;
-        let mut seen = HashSet::default();
-        let found = self.star_lookup(file, gname, &mut seen);
-        if !found.is_empty() {
-            return found;
+        if !self.star_sources(file).is_empty() {
+            let mut seen = HashSet::default();
+            let found = self.star_lookup(file, gname, &mut seen);
+            if !found.is_empty() {
+                return found;
+            }
         }
         let text = &self.strings[gname as usize];
         if self.builtins.contains(text.as_str()) {
@@ -1115,50 +1127,80 @@ impl<'a> Analysis<'a> {
         if !seen.insert(file) {
             return Vec::new();
         }
-        let Some(&ci) = self.ctx_of_file.get(&file) else {
-            return Vec::new();
-        };
-        let stars: Vec<ExprId> = self.files[ci]
-            .py
-            .star_imports
-            .iter()
-            .filter(|(scope, _)| *scope == 0)
-            .map(|(_, e)| *e)
-            .collect();
         let mut out = Vec::new();
-        for e in stars {
-            for m in self.eval(ci, e, 0) {
-                match m {
-                    Value::Module(f) => {
-                        let decl = self.module_decl(f);
-                        let mut vals = self.get(Slot::Var(decl, name));
-                        if vals.is_empty() {
-                            vals = self.star_lookup(f, name, seen);
-                        }
-                        if vals.is_empty() {
-                            let sub = format!(
-                                "{}.{}",
-                                self.module_name_of[&f], self.strings[name as usize]
-                            );
-                            if let Some(&sf) = self.modules.get(&sub) {
-                                vals.push(Value::Module(sf));
-                            }
-                        }
-                        for v in vals {
-                            push_unique(&mut out, v);
-                        }
-                    }
-                    Value::External(_) => {}
-                    _ => {}
-                }
+        for f in self.star_sources(file) {
+            let decl = self.module_decl(f);
+            let mut vals = self.get(Slot::Var(decl, name));
+            if vals.is_empty() {
+                vals = self.star_lookup(f, name, seen);
+            }
+            if vals.is_empty()
+                && let Some(sf) = self.submodule(f, name)
+            {
+                vals.push(Value::Module(sf));
+            }
+            for v in vals {
+                push_unique(&mut out, v);
             }
         }
         out
     }
 
+    /// The repository modules whose names `file`'s module-level star
+    /// imports bring in (an import resolves the same way every time;
+    /// external modules contribute nothing the analysis can see).
+    fn star_sources(&mut self, file: u32) -> Vec<u32> {
+        if let Some(v) = self.star_sources.get(&file) {
+            return v.clone();
+        }
+        let mut out = Vec::new();
+        if let Some(&ci) = self.ctx_of_file.get(&file) {
+            let stars: Vec<ExprId> = self.files[ci]
+                .py
+                .star_imports
+                .iter()
+                .filter(|(scope, _)| *scope == 0)
+                .map(|(_, e)| *e)
+                .collect();
+            for e in stars {
+                if let Some(PyExpr::ModuleRef { level, path }) =
+                    self.files[ci].py.exprs.get(e as usize)
+                    && let Some(Value::Module(f)) = self.module_ref(ci, *level, *path)
+                    && !out.contains(&f)
+                {
+                    out.push(f);
+                }
+            }
+        }
+        self.star_sources.insert(file, out.clone());
+        out
+    }
+
     fn module_ref(&mut self, ci: usize, level: u8, path: Sym) -> Option<Value> {
-        let path = self.files[ci].facts.sym(path).to_owned();
-        self.module_ref_str(ci, level, path)
+        // Pure given the module table, and evaluated for every use of an
+        // imported name: worth remembering.
+        if let Some(v) = self.module_refs.get(&(ci, level, path)) {
+            return *v;
+        }
+        let text = self.files[ci].facts.sym(path).to_owned();
+        let v = self.module_ref_str(ci, level, text);
+        self.module_refs.insert((ci, level, path), v);
+        v
+    }
+
+    /// The submodule `name` of the package in file `f`, if the repository has it.
+    fn submodule(&mut self, f: u32, name: GSym) -> Option<u32> {
+        if let Some(v) = self.submodules.get(&(f, name)) {
+            return *v;
+        }
+        let sub = format!(
+            "{}.{}",
+            self.module_name_of.get(&f).map_or("", String::as_str),
+            self.strings[name as usize]
+        );
+        let v = self.modules.get(&sub).copied();
+        self.submodules.insert((f, name), v);
+        v
     }
 
     fn module_ref_str(&mut self, ci: usize, level: u8, path: String) -> Option<Value> {
@@ -1220,16 +1262,11 @@ impl Analysis<'_> {
                 if !vals.is_empty() {
                     return vals;
                 }
-                let sub = format!(
-                    "{}.{}",
-                    self.module_name_of
-                        .get(&f)
-                        .map(String::as_str)
-                        .unwrap_or(""),
-                    self.strings[name as usize]
-                );
-                if let Some(&sf) = self.modules.get(&sub) {
+                if let Some(sf) = self.submodule(f, name) {
                     return vec![Value::Module(sf)];
+                }
+                if self.star_sources(f).is_empty() {
+                    return Vec::new();
                 }
                 let mut seen = HashSet::default();
                 self.star_lookup(f, name, &mut seen)
@@ -1523,6 +1560,14 @@ impl Analysis<'_> {
         let kind = self.files[ci].py.calls[call].kind;
         let callees = self.callee_values(ci, call);
         let mut out = Vec::new();
+        if let PyCallKind::Operator { method, reflected } = kind {
+            for (m, _) in self.operator_methods(ci, call, method, reflected) {
+                for r in self.returns_of(m) {
+                    push_unique(&mut out, r);
+                }
+            }
+            return out;
+        }
         if kind == PyCallKind::With {
             let enter = self.intern("__enter__");
             for v in callees {
@@ -1692,6 +1737,12 @@ impl Analysis<'_> {
                 }
                 return out;
             }
+            PyCallKind::Operator { method, reflected } => {
+                for (decl, shift) in self.operator_methods(ci, call, method, reflected) {
+                    out.push(Target::Decl { decl, shift });
+                }
+                return out;
+            }
             PyCallKind::Plain | PyCallKind::Decorator => {}
         }
         for v in callees {
@@ -1737,6 +1788,28 @@ impl Analysis<'_> {
                         "<builtin>.{}",
                         self.strings[b as usize]
                     )));
+                    // `len(x)` calls `x.__len__()`, `str(x)` `x.__str__()`, ….
+                    if let Some(&(_, dunder)) = BUILTIN_DUNDERS
+                        .iter()
+                        .find(|(b2, _)| *b2 == self.strings[b as usize])
+                        && let Some(&arg) = self.files[ci].py.calls[call].args.first()
+                        && self
+                            .string_ids
+                            .get(dunder)
+                            .is_some_and(|id| self.class_definers.contains_key(id))
+                    {
+                        let dunder = self.intern(dunder);
+                        for v in self.eval(ci, arg, 1) {
+                            if let Value::Instance(c) | Value::Cone(c) = v {
+                                for m in self.method_targets(c, dunder) {
+                                    out.push(Target::Decl {
+                                        decl: m,
+                                        shift: NO_BIND,
+                                    });
+                                }
+                            }
+                        }
+                    }
                     // Higher-order builtins call the functions they are given.
                     if HIGHER_ORDER.contains(&self.strings[b as usize].as_str()) {
                         let c = &self.files[ci].py.calls[call];
@@ -1764,6 +1837,88 @@ impl Analysis<'_> {
             }
         }
         out
+    }
+
+    /// The special methods an operator call reaches: the receiver's
+    /// `method` (for `a += b`, `__iadd__` or else `__add__`), or when the
+    /// receiver has none, the other operand's `reflected` one (which is
+    /// not given the receiver as its argument: [`NO_BIND`]).
+    fn operator_methods(
+        &mut self,
+        ci: usize,
+        call: usize,
+        method: Sym,
+        reflected: Option<Sym>,
+    ) -> Vec<(DeclId, usize)> {
+        let method = self.gsym(ci, method);
+        let mut out = Vec::new();
+        // Most operators apply to numbers, strings and containers: when no
+        // class in the repository defines the method, nothing is evaluated.
+        let plain = self.strings[method as usize]
+            .strip_prefix("__i")
+            .filter(|_| INPLACE_OPERATORS.contains(&self.strings[method as usize].as_str()))
+            .map(|rest| format!("__{rest}"));
+        let plain_defined = plain.is_some_and(|p| {
+            self.string_ids
+                .get(&p)
+                .is_some_and(|id| self.class_definers.contains_key(id))
+        });
+        // A free name (a builtin or a star import) as an operand is almost
+        // never an instance of a repository class, and is costly to look up.
+        let py = self.files[ci].py;
+        let free = |e: ExprId| matches!(py.exprs.get(e as usize), Some(PyExpr::Free { .. }));
+        let receiver = py.calls[call].callee;
+        let receiver_values =
+            if (self.class_definers.contains_key(&method) || plain_defined) && !free(receiver) {
+                self.callee_values(ci, call)
+            } else {
+                Vec::new()
+            };
+        for v in receiver_values {
+            if let Value::Instance(c) | Value::Cone(c) = v {
+                for m in self.special_method(c, method) {
+                    if !out.contains(&(m, 1)) {
+                        out.push((m, 1));
+                    }
+                }
+            }
+        }
+        if out.is_empty()
+            && let Some(reflected) = reflected
+            && let Some(&other) = self.files[ci].py.calls[call].args.first()
+            && !free(other)
+            && self.class_definers.contains_key(&self.gsym(ci, reflected))
+        {
+            let reflected = self.gsym(ci, reflected);
+            for v in self.eval(ci, other, 1) {
+                if let Value::Instance(c) | Value::Cone(c) = v {
+                    for m in self.special_method(c, reflected) {
+                        if !out.contains(&(m, NO_BIND)) {
+                            out.push((m, NO_BIND));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Class `c`'s special method `name`; an in-place operator (`__iadd__`)
+    /// falls back to the plain one (`__add__`) as Python does.
+    fn special_method(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
+        let found = self.method_targets(c, name);
+        if !found.is_empty() {
+            return found;
+        }
+        let text = &self.strings[name as usize];
+        match text.strip_prefix("__i") {
+            Some(rest) if INPLACE_OPERATORS.contains(&text.as_str()) => {
+                let plain = format!("__{rest}");
+                let plain = self.intern(&plain);
+                self.method_targets(c, plain)
+            }
+            _ => found,
+        }
     }
 
     /// The first base of `c`'s hierarchy that lives outside the repository.
@@ -1897,7 +2052,7 @@ impl Analysis<'_> {
                             push_unique(&mut vals, e);
                         }
                     }
-                    for p in params.iter().skip(shift + args.len()) {
+                    for p in params.iter().skip(shift.saturating_add(args.len())) {
                         match p.kind {
                             ParamKind::Positional | ParamKind::PositionalOnly => {
                                 let slot = Slot::Var(decl, self.gsym(fci, p.name));
@@ -2184,6 +2339,47 @@ fn push_unique(out: &mut Vec<Value>, v: Value) {
 
 /// Dict methods whose result is drawn from the dict's values.
 const DICT_VALUE_METHODS: &[&str] = &["values", "items", "copy", "get", "pop", "setdefault"];
+
+/// A target's `shift` that binds no arguments (a reflected operator or a
+/// builtin's special method gets the object itself as `self`).
+const NO_BIND: usize = usize::MAX;
+
+/// In-place operators, which fall back to the plain operator.
+const INPLACE_OPERATORS: &[&str] = &[
+    "__iadd__",
+    "__isub__",
+    "__imul__",
+    "__itruediv__",
+    "__ifloordiv__",
+    "__imod__",
+    "__ipow__",
+    "__imatmul__",
+    "__iand__",
+    "__ior__",
+    "__ixor__",
+    "__ilshift__",
+    "__irshift__",
+];
+
+/// Builtins that call a special method of their argument.
+const BUILTIN_DUNDERS: &[(&str, &str)] = &[
+    ("len", "__len__"),
+    ("str", "__str__"),
+    ("repr", "__repr__"),
+    ("bool", "__bool__"),
+    ("hash", "__hash__"),
+    ("abs", "__abs__"),
+    ("iter", "__iter__"),
+    ("next", "__next__"),
+    ("reversed", "__reversed__"),
+    ("int", "__int__"),
+    ("float", "__float__"),
+    ("complex", "__complex__"),
+    ("bytes", "__bytes__"),
+    ("format", "__format__"),
+    ("round", "__round__"),
+    ("dir", "__dir__"),
+];
 
 /// Builtins that call the functions passed to them.
 const HIGHER_ORDER: &[&str] = &["map", "filter", "sorted", "min", "max", "reduce"];
