@@ -55,6 +55,11 @@ pub struct Params {
     /// Weight of the code words for a query word from the built-in
     /// synonym table ([`terms::synonyms`]).
     pub synonyms: f32,
+    /// Weight of two adjacent query words that are also adjacent parts of
+    /// one identifier (`system id` in `getSystemId`): word order is
+    /// evidence the bag of words throws away, and an identifier is a
+    /// phrase.
+    pub pairs: f32,
 }
 
 impl Default for Params {
@@ -67,6 +72,7 @@ impl Default for Params {
             name_coverage: 0.3,
             prefix: 0.3,
             synonyms: 0.3,
+            pairs: 0.2,
         }
     }
 }
@@ -131,8 +137,21 @@ impl LexicalIndex {
                 let mut counts: FxHashMap<(String, u8), u16> = FxHashMap::default();
                 let mut lens = [0u32; FIELDS];
                 for f in Field::ALL {
-                    terms::terms(&d.fields[f as usize], |t| {
+                    // Comments are prose: their word pairs are not names.
+                    let pairs = params.pairs > 0.0 && f != Field::Doc;
+                    // A name field is one phrase, with the data-model words
+                    // of a dunder method after it.
+                    let across = f == Field::Name;
+                    let mut prev: Option<String> = None;
+                    terms::terms_in_words(&d.fields[f as usize], |t, begins| {
                         lens[f as usize] += 1;
+                        if pairs {
+                            if let Some(p) = prev.take().filter(|_| across || !begins) {
+                                let c = counts.entry((pair(&p, &t), f as u8)).or_default();
+                                *c = c.saturating_add(1);
+                            }
+                            prev = Some(t.clone());
+                        }
                         let c = counts.entry((t, f as u8)).or_default();
                         *c = c.saturating_add(1);
                     });
@@ -259,7 +278,7 @@ impl LexicalIndex {
             .map(|c| {
                 c.terms
                     .iter()
-                    .filter(|t| t.1 == Field::Name as u8)
+                    .filter(|t| t.1 == Field::Name as u8 && !is_pair(&term_text[t.0 as usize]))
                     .count()
                     .min(255) as u8
             })
@@ -311,7 +330,14 @@ impl LexicalIndex {
             None => out.push((t, w)),
         };
         let p = &self.params;
+        let mut prev: Option<String> = None;
         terms::terms(query, |t| {
+            if p.pairs > 0.0 {
+                if let Some(&id) = prev.take().and_then(|a| self.dict.get(&pair(&a, &t))) {
+                    add(id, p.pairs);
+                }
+                prev = Some(t.clone());
+            }
             if let Some(&id) = self.dict.get(&t) {
                 add(id, 1.0);
                 if let Some(parts) = self.compounds.get(&id) {
@@ -465,6 +491,15 @@ impl LexicalIndex {
             })
             .collect()
     }
+}
+
+/// The term for two adjacent terms (terms never contain a space).
+fn pair(a: &str, b: &str) -> String {
+    format!("{a} {b}")
+}
+
+fn is_pair(term: &str) -> bool {
+    term.contains(' ')
 }
 
 /// Indices and scores of the `k` largest positive scores, best first
@@ -624,6 +659,25 @@ mod tests {
         };
         let idx = LexicalIndex::build(&docs, off);
         assert!(idx.search("intersection", 3).is_empty());
+    }
+
+    #[test]
+    fn adjacent_words_favour_the_identifier_that_joins_them() {
+        let docs = vec![
+            // Both words, apart: without pairs the two tie, and ties go
+            // to the first document.
+            doc(0, "first", "def first(self)", "return self.system, self.id"),
+            // Both words, as one identifier.
+            doc(1, "second", "def second(self)", "return self.system_id"),
+        ];
+        let off = Params {
+            pairs: 0.0,
+            ..Params::default()
+        };
+        let q = "the system id";
+        assert_eq!(LexicalIndex::build(&docs, off).search(q, 1)[0].decl, 0);
+        let idx = LexicalIndex::build(&docs, Params::default());
+        assert_eq!(idx.search(q, 1)[0].decl, 1);
     }
 
     #[test]
