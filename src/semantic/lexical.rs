@@ -35,7 +35,8 @@ use crate::resolve::DeclId;
 /// Field weights and length normalisation, tuned on the benchmark
 /// (`ripple bench-search`): the name says most about what code does, then
 /// the prose around it, the enclosing class, the callers' names and the
-/// signature, then the module path and the body.
+/// signature, then the module path, the body, what it returns (counted
+/// twice with the body) and the callees.
 #[derive(Debug, Clone, Copy)]
 pub struct Params {
     pub weight: [f32; FIELDS],
@@ -65,8 +66,8 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            weight: [5.0, 1.5, 2.0, 2.0, 1.0, 2.0, 2.0],
-            b: [0.5, 0.5, 0.6, 0.7, 0.75, 0.5, 0.5],
+            weight: [5.0, 1.5, 2.0, 2.0, 1.0, 2.0, 2.0, 0.5, 1.0],
+            b: [0.5, 0.5, 0.6, 0.7, 0.75, 0.5, 0.5, 0.5, 0.5],
             k1: 2.0,
             test_prior: 0.5,
             name_coverage: 0.3,
@@ -106,11 +107,12 @@ pub struct LexicalIndex {
     term_text: Vec<String>,
     /// Parts of one-word compounds (`readline` → `read`, `line`).
     compounds: FxHashMap<TermId, Vec<TermId>>,
-    /// Postings of term t: `offsets[t]..offsets[t+1]` into the three arrays.
+    /// Postings of term t: `offsets[t]..offsets[t+1]` into the three arrays
+    /// (fields as a bit per field).
     offsets: Vec<u32>,
     post_doc: Vec<u32>,
     post_tf: Vec<f32>,
-    post_fields: Vec<u8>,
+    post_fields: Vec<u16>,
     /// Score factor of each document.
     prior: Vec<f32>,
     /// Distinct terms in each document's name.
@@ -195,13 +197,13 @@ impl LexicalIndex {
 
         // Combined, normalised frequencies per (doc, term).
         let mut df = vec![0u32; n_terms];
-        let per_doc: Vec<Vec<(TermId, f32, u8)>> = counted
+        let per_doc: Vec<Vec<(TermId, f32, u16)>> = counted
             .par_iter()
             .map(|c| {
                 let norm: [f32; FIELDS] = std::array::from_fn(|f| {
                     params.weight[f] / (1.0 - params.b[f] + params.b[f] * c.lens[f] as f32 / avg[f])
                 });
-                let mut out: Vec<(TermId, f32, u8)> = Vec::new();
+                let mut out: Vec<(TermId, f32, u16)> = Vec::new();
                 let mut add = |t: TermId, w: f32, f: u8| match out.last_mut() {
                     Some(last) if last.0 == t => {
                         last.1 += w;
@@ -213,7 +215,7 @@ impl LexicalIndex {
                     add(t, cnt as f32 * norm[f as usize], f);
                 }
                 // A compound also counts, at half weight, as its parts.
-                let mut extra: Vec<(TermId, f32, u8)> = Vec::new();
+                let mut extra: Vec<(TermId, f32, u16)> = Vec::new();
                 for &(t, f, cnt) in &c.terms {
                     if let Some(parts) = compounds.get(&t) {
                         for &p in parts {
@@ -252,7 +254,7 @@ impl LexicalIndex {
         let total = acc as usize;
         let mut post_doc = vec![0u32; total];
         let mut post_tf = vec![0f32; total];
-        let mut post_fields = vec![0u8; total];
+        let mut post_fields = vec![0u16; total];
         let mut fill: Vec<u32> = offsets[..n_terms].to_vec();
         for (doc, d) in per_doc.iter().enumerate() {
             for &(t, w, fields) in d {
@@ -393,7 +395,7 @@ impl LexicalIndex {
                 acc[doc] += idf * tf * (k1 + 1.0) / (tf + k1);
                 // Only whole query terms count towards covering a name.
                 if w >= 1.0 {
-                    in_name[doc] = in_name[doc].saturating_add(self.post_fields[i] & 1);
+                    in_name[doc] = in_name[doc].saturating_add((self.post_fields[i] & 1) as u8);
                 }
             }
         }
@@ -451,7 +453,7 @@ impl LexicalIndex {
                     term: self.term_text[t as usize].clone(),
                     fields: Field::ALL
                         .into_iter()
-                        .filter(|f| bits & (1 << *f as u8) != 0)
+                        .filter(|f| bits & (1 << *f as u16) != 0)
                         .collect(),
                 });
             }
@@ -576,6 +578,8 @@ mod tests {
                 sig.to_owned(),
                 String::new(),
                 body.to_owned(),
+                String::new(),
+                String::new(),
                 String::new(),
                 String::new(),
             ],
