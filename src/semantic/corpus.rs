@@ -85,6 +85,10 @@ pub struct DocText {
     pub fields: [String; FIELDS],
     /// Declared in test code (a test file or a test function).
     pub in_tests: bool,
+    /// A class, module or package: a document that gathers others.
+    pub is_container: bool,
+    /// Where the members' signatures begin in a class's signature field.
+    pub members_from: Option<usize>,
 }
 
 /// Whether a file is test code: pytest/unittest conventions, Go's
@@ -214,6 +218,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
         name.push_str(&words);
     }
     doc.in_tests = d.is_test || is_test_path(path);
+    doc.is_container = d.kind.is_type() || matches!(d.kind, DeclKind::Module | DeclKind::Package);
     let qualifier = d.name.strip_suffix(short).unwrap_or(&d.name);
     doc.fields[Field::Path as usize] = format!("{qualifier} {}", path.trim_end_matches(".py"));
     if let Some(parent) = d.parent {
@@ -243,6 +248,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
     // class body, keeping their signatures.
     let mut pieces: Vec<(usize, usize)> = vec![(start, end)];
     if d.kind.is_type() {
+        doc.members_from = Some(doc.fields[Field::Signature as usize].len());
         let file = &index.files[d.file.unwrap_or(0) as usize];
         let mut holes: Vec<(usize, usize)> = Vec::new();
         for c in &file.facts.decls {

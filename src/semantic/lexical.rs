@@ -26,7 +26,7 @@
 //! factor, and word → name associations learned from comments.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::corpus::{DocText, FIELDS, Field};
 use super::terms;
@@ -61,6 +61,10 @@ pub struct Params {
     /// evidence the bag of words throws away, and an identifier is a
     /// phrase.
     pub pairs: f32,
+    /// Score factor for classes and modules when a query asks for an
+    /// action (it begins with a verb): "Create a filter" asks for the code
+    /// that creates it, not for the class `Filter`.
+    pub container_prior: f32,
 }
 
 impl Default for Params {
@@ -74,6 +78,7 @@ impl Default for Params {
             prefix: 0.3,
             synonyms: 0.3,
             pairs: 0.2,
+            container_prior: 0.5,
         }
     }
 }
@@ -117,6 +122,10 @@ pub struct LexicalIndex {
     prior: Vec<f32>,
     /// Distinct terms in each document's name.
     name_len: Vec<u8>,
+    /// Classes, modules and packages.
+    is_container: Vec<bool>,
+    /// The words this repository begins function names with.
+    verbs: FxHashSet<TermId>,
 }
 
 /// (term text, field, count) of one document, before interning.
@@ -133,19 +142,32 @@ impl LexicalIndex {
     pub fn build(docs: &[DocText], params: Params) -> LexicalIndex {
         // Tokenize in parallel into per-document string counts, then intern
         // sequentially (the dictionary is shared).
-        let tokenized: Vec<(Vec<StringCount>, [u32; FIELDS])> = docs
+        let tokenized: Vec<(Vec<StringCount>, [u32; FIELDS], Option<String>)> = docs
             .par_iter()
             .map(|d| {
                 let mut counts: FxHashMap<(String, u8), u16> = FxHashMap::default();
                 let mut lens = [0u32; FIELDS];
+                let mut first_name: Option<String> = None;
                 for f in Field::ALL {
                     // Comments are prose: their word pairs are not names.
                     let pairs = params.pairs > 0.0 && f != Field::Doc;
                     // A name field is one phrase, with the data-model words
                     // of a dunder method after it.
                     let across = f == Field::Name;
+                    let mut text = d.fields[f as usize].as_str();
+                    // A class's methods are documents of their own; their
+                    // signatures would make the class match every word
+                    // of every method.
+                    if f == Field::Signature
+                        && let Some(n) = d.members_from
+                    {
+                        text = &text[..n];
+                    }
                     let mut prev: Option<String> = None;
-                    terms::terms_in_words(&d.fields[f as usize], |t, begins| {
+                    terms::terms_in_words(text, |t, begins| {
+                        if f == Field::Name && first_name.is_none() {
+                            first_name = Some(t.clone());
+                        }
                         lens[f as usize] += 1;
                         if pairs {
                             if let Some(p) = prev.take().filter(|_| across || !begins) {
@@ -161,12 +183,15 @@ impl LexicalIndex {
                 (
                     counts.into_iter().map(|((t, f), c)| (t, f, c)).collect(),
                     lens,
+                    first_name,
                 )
             })
             .collect();
         let mut dict: FxHashMap<String, TermId> = FxHashMap::default();
         let mut counted: Vec<Counted> = Vec::with_capacity(docs.len());
-        for (list, lens) in tokenized {
+        let mut first_names: Vec<Option<String>> = Vec::with_capacity(docs.len());
+        for (list, lens, first) in tokenized {
+            first_names.push(first);
             let mut terms: Vec<(TermId, u8, u16)> = list
                 .into_iter()
                 .map(|(t, f, c)| {
@@ -275,6 +300,8 @@ impl LexicalIndex {
             .iter()
             .map(|d| if d.in_tests { params.test_prior } else { 1.0 })
             .collect();
+        let verbs = verbs(docs, &first_names, &dict);
+        let is_container = docs.iter().map(|d| d.is_container).collect();
         let name_len = counted
             .iter()
             .map(|c| {
@@ -286,6 +313,8 @@ impl LexicalIndex {
             })
             .collect();
         LexicalIndex {
+            verbs,
+            is_container,
             params,
             prior,
             name_len,
@@ -377,9 +406,32 @@ impl LexicalIndex {
         })
     }
 
+    /// Whether a query asks for an action: its first word (or a code verb
+    /// for it, `get` for "return") is one this repository begins function
+    /// names with, as docstrings and questions about what code does
+    /// begin ("Return the …", "Parse a …").
+    pub fn is_action(&self, query: &str) -> bool {
+        let mut first = None;
+        terms::terms(query, |t| {
+            first.get_or_insert(t);
+        });
+        let Some(t) = first else {
+            return false;
+        };
+        let verb = |w: &str| self.dict.get(w).is_some_and(|id| self.verbs.contains(id));
+        verb(&t) || terms::synonyms(&t).iter().any(|s| verb(s))
+    }
+
     /// Score every document for weighted terms; the best `k` (excluding
-    /// `skip`), best first.
-    pub fn rank(&self, query: &[(TermId, f32)], k: usize, skip: Option<DeclId>) -> Vec<(u32, f32)> {
+    /// `skip`), best first. `action`: the query asks for an action, so
+    /// classes and modules are demoted.
+    pub fn rank(
+        &self,
+        query: &[(TermId, f32)],
+        k: usize,
+        skip: Option<DeclId>,
+        action: bool,
+    ) -> Vec<(u32, f32)> {
         let mut acc = vec![0f32; self.decls.len()];
         let mut in_name = vec![0u8; self.decls.len()];
         let k1 = self.params.k1;
@@ -397,6 +449,11 @@ impl LexicalIndex {
                 if w >= 1.0 {
                     in_name[doc] = in_name[doc].saturating_add((self.post_fields[i] & 1) as u8);
                 }
+            }
+        }
+        if action {
+            for (a, _) in acc.iter_mut().zip(&self.is_container).filter(|x| *x.1) {
+                *a *= self.params.container_prior;
             }
         }
         let alpha = self.params.name_coverage;
@@ -419,7 +476,7 @@ impl LexicalIndex {
         if q.is_empty() {
             return Vec::new();
         }
-        let ranked = self.rank(&q, k, None);
+        let ranked = self.rank(&q, k, None, self.is_action(query));
         ranked
             .into_iter()
             .map(|(doc, score)| Hit {
@@ -483,7 +540,7 @@ impl LexicalIndex {
         for x in &mut q {
             x.1 /= max;
         }
-        self.rank(&q, k, Some(doc.decl))
+        self.rank(&q, k, Some(doc.decl), false)
             .into_iter()
             .map(|(d, score)| Hit {
                 decl: self.decls[d as usize],
@@ -493,6 +550,32 @@ impl LexicalIndex {
             })
             .collect()
     }
+}
+
+/// Verbs, as a repository uses them: the first words of function names
+/// (at least three), more often than of class names (`get`, `parse`, not
+/// `http`).
+fn verbs(
+    docs: &[DocText],
+    first_names: &[Option<String>],
+    dict: &FxHashMap<String, TermId>,
+) -> FxHashSet<TermId> {
+    let mut starts: FxHashMap<&str, (u32, u32)> = FxHashMap::default();
+    for (d, first) in docs.iter().zip(first_names) {
+        if let Some(f) = first {
+            let e = starts.entry(f.as_str()).or_default();
+            if d.is_container {
+                e.1 += 1;
+            } else {
+                e.0 += 1;
+            }
+        }
+    }
+    starts
+        .into_iter()
+        .filter(|(_, (functions, containers))| *functions >= 3 && functions > containers)
+        .filter_map(|(t, _)| dict.get(t).copied())
+        .collect()
 }
 
 /// The term for two adjacent terms (terms never contain a space).
@@ -584,6 +667,7 @@ mod tests {
                 String::new(),
             ],
             in_tests: false,
+            ..Default::default()
         }
     }
 
@@ -682,6 +766,45 @@ mod tests {
         assert_eq!(LexicalIndex::build(&docs, off).search(q, 1)[0].decl, 0);
         let idx = LexicalIndex::build(&docs, Params::default());
         assert_eq!(idx.search(q, 1)[0].decl, 1);
+    }
+
+    #[test]
+    fn actions_ask_for_functions_and_things_for_classes() {
+        let mut docs: Vec<DocText> = (0..3)
+            .map(|i| doc(i, "parse_x", "def parse_x(s)", "pass"))
+            .collect();
+        let mut class = doc(
+            3,
+            "FilterChain",
+            "class FilterChain:\n    def apply(self)",
+            "",
+        );
+        class.is_container = true;
+        class.members_from = Some("class FilterChain:".len());
+        docs.push(class);
+        docs.push(doc(4, "build", "def build(chain)", "chain = FilterChain()"));
+        let idx = LexicalIndex::build(&docs, Params::default());
+        assert!(idx.is_action("Parse the chain."));
+        assert!(!idx.is_action("The filter chain."));
+        // Methods' signatures belong to the methods, not to their class.
+        assert!(idx.search("apply", 5).iter().all(|h| h.decl != 3));
+        // A question about a thing finds the class at full score; one that
+        // asks for an action finds it demoted.
+        let off = LexicalIndex::build(
+            &docs,
+            Params {
+                container_prior: 1.0,
+                ..Params::default()
+            },
+        );
+        let score = |idx: &LexicalIndex, q: &str| {
+            let hits = idx.search(q, 10);
+            hits.iter().find(|h| h.decl == 3).map(|h| h.score).unwrap()
+        };
+        assert_eq!(score(&idx, "filter chain"), score(&off, "filter chain"));
+        let q = "parse a filter chain";
+        let prior = Params::default().container_prior;
+        assert!((score(&idx, q) - prior * score(&off, q)).abs() < 1e-4);
     }
 
     #[test]
