@@ -608,8 +608,10 @@ fn top_k(scores: &[f32], k: usize) -> Vec<(u32, f32)> {
 
 /// Split one-word compounds into two parts the repository also uses on
 /// their own: `readline` → `read` + `line`, `getattr` → `get` + `attr`.
-/// Each part must be at least 3 letters and appear in at least 5 documents,
-/// and the split with the rarest weaker part wins.
+/// Each part must be at least 3 letters and appear in the code (not only
+/// in comments) of at least 5 documents, and the split with the rarest
+/// weaker part wins. Comments would teach suffixes as words: "able" from
+/// prose split `writable` into `writ` + `abl`.
 fn compound_parts(
     dict: &FxHashMap<String, TermId>,
     counted: &[Counted],
@@ -617,8 +619,8 @@ fn compound_parts(
     let mut df = vec![0u32; dict.len()];
     for c in counted {
         let mut last = u32::MAX;
-        for &(t, _, _) in &c.terms {
-            if t != last {
+        for &(t, f, _) in &c.terms {
+            if t != last && f != Field::Doc as u8 {
                 df[t as usize] += 1;
                 last = t;
             }
@@ -812,6 +814,20 @@ mod tests {
         let s = [0.5, 2.0, 0.0, 2.0, 1.0];
         assert_eq!(top_k(&s, 3), vec![(1, 2.0), (3, 2.0), (4, 1.0)]);
         assert_eq!(top_k(&s, 10).len(), 4);
+    }
+
+    #[test]
+    fn compounds_split_into_code_words_not_prose_suffixes() {
+        let mut docs: Vec<DocText> = (0..6)
+            .map(|i| {
+                let mut d = doc(i, "write", "def write(f)", "pass");
+                d.fields[Field::Doc as usize] = "# be able to".to_owned();
+                d
+            })
+            .collect();
+        docs.push(doc(6, "writable", "def writable(self)", "pass"));
+        let idx = LexicalIndex::build(&docs, Params::default());
+        assert!(!idx.compounds.contains_key(&idx.dict["writabl"]));
     }
 
     #[test]
