@@ -16,14 +16,21 @@
 //! on their own, learned from its vocabulary. A query word also looks for
 //! the longest repository term it starts with (`async` for "asynchronous")
 //! and for the short verbs code uses for it (`get` for "return"), both at a
-//! fraction of a word's weight. Test code is demoted, and a query that
-//! covers a declaration's whole name lifts it.
+//! fraction of a word's weight. Two adjacent query words that are adjacent
+//! parts of one identifier also count as a pair. Test code is demoted, a
+//! query that covers a declaration's whole name lifts it, and a query that
+//! begins with a verb (it asks for an action) demotes classes and modules.
 //!
 //! Tried on the held-out benchmark and left out because they did not help
 //! (on CPython's standard library and on rich, click, attrs and requests):
 //! pseudo-relevance feedback on names (RM3), dropping language keywords
 //! from bodies, docstring filler words as stop words, a coordination
-//! factor, and word → name associations learned from comments.
+//! factor, word → name associations learned from comments, the BM25+
+//! lower bound, propagating scores from the enclosing class or from
+//! callees, consonant abbreviations learned from the repository (`msg` for
+//! "message"), capping an expansion's idf at its word's, stop words kept
+//! inside identifiers, and splitting only compounds whose parts the code
+//! also writes apart.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
