@@ -30,10 +30,17 @@ pub enum Field {
     /// The names of the declarations that call it: how the rest of the
     /// code base refers to what it does (call-graph neighbours).
     Callers = 6,
+    /// The declarations it calls, with the class of a called method: what
+    /// it is built from, resolved through the call graph, so a call on
+    /// `self.sock` also says `socket`.
+    Callees = 7,
+    /// What it returns: the code after each `return`. A question says
+    /// what a function gives back ("Return the …") more often than how.
+    Returns = 8,
 }
 
 /// How many fields a document has.
-pub const FIELDS: usize = 7;
+pub const FIELDS: usize = 9;
 
 impl Field {
     pub const ALL: [Field; FIELDS] = [
@@ -44,6 +51,8 @@ impl Field {
         Field::Body,
         Field::Owner,
         Field::Callers,
+        Field::Callees,
+        Field::Returns,
     ];
 
     pub fn name(self) -> &'static str {
@@ -55,6 +64,8 @@ impl Field {
             Field::Body => "body",
             Field::Owner => "owner",
             Field::Callers => "callers",
+            Field::Callees => "callees",
+            Field::Returns => "returns",
         }
     }
 }
@@ -74,6 +85,10 @@ pub struct DocText {
     pub fields: [String; FIELDS],
     /// Declared in test code (a test file or a test function).
     pub in_tests: bool,
+    /// A class, module or package: a document that gathers others.
+    pub is_container: bool,
+    /// Where the members' signatures begin in a class's signature field.
+    pub members_from: Option<usize>,
 }
 
 /// Whether a file is test code: pytest/unittest conventions, Go's
@@ -123,14 +138,37 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
 /// everywhere would otherwise take every word in the code base.
 const MAX_CALLERS: usize = 8;
 
-/// Fill the callers field from the call graph's edges, in edge order.
+/// At most this many callees name a declaration.
+const MAX_CALLEES: usize = 16;
+
+/// Fill the callers and callees fields from the call graph's edges, in
+/// edge order.
 fn add_callers(index: &Index, docs: &mut [DocText]) {
     let pos: rustc_hash::FxHashMap<DeclId, usize> =
         docs.iter().enumerate().map(|(i, d)| (d.decl, i)).collect();
     let mut count = vec![0u8; docs.len()];
+    let mut callees = vec![0u8; docs.len()];
+    let decls = &index.res.decls;
     for e in &index.res.edges {
         if e.caller == e.callee {
             continue;
+        }
+        if let Some(&i) = pos.get(&e.caller)
+            && (callees[i] as usize) < MAX_CALLEES
+        {
+            let callee = &decls[e.callee as usize];
+            let mut name = short_name(&callee.name).to_owned();
+            if let Some(p) = callee.parent.map(|p| &decls[p as usize])
+                && p.kind.is_type()
+            {
+                name = format!("{}.{name}", short_name(&p.name));
+            }
+            let field = &mut docs[i].fields[Field::Callees as usize];
+            if !field.split(' ').any(|n| n == name) {
+                callees[i] += 1;
+                field.push(' ');
+                field.push_str(&name);
+            }
         }
         let Some(&i) = pos.get(&e.callee) else {
             continue;
@@ -180,6 +218,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
         name.push_str(&words);
     }
     doc.in_tests = d.is_test || is_test_path(path);
+    doc.is_container = d.kind.is_type() || matches!(d.kind, DeclKind::Module | DeclKind::Package);
     let qualifier = d.name.strip_suffix(short).unwrap_or(&d.name);
     doc.fields[Field::Path as usize] = format!("{qualifier} {}", path.trim_end_matches(".py"));
     if let Some(parent) = d.parent {
@@ -209,6 +248,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
     // class body, keeping their signatures.
     let mut pieces: Vec<(usize, usize)> = vec![(start, end)];
     if d.kind.is_type() {
+        doc.members_from = Some(doc.fields[Field::Signature as usize].len());
         let file = &index.files[d.file.unwrap_or(0) as usize];
         let mut holes: Vec<(usize, usize)> = Vec::new();
         for c in &file.facts.decls {
@@ -243,12 +283,38 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
                 // a nested one belongs to the nested declaration's document.
                 Segment::Docstring => return,
             };
+            if kind == Segment::Code {
+                returned(piece, |r| {
+                    let buf = &mut doc.fields[Field::Returns as usize];
+                    buf.push(' ');
+                    buf.push_str(r);
+                });
+            }
             let buf = &mut doc.fields[field as usize];
             buf.push(' ');
             buf.push_str(piece);
         });
     }
     doc
+}
+
+/// Call `f` with the rest of the line after each `return` keyword in a
+/// piece of code (strings are pieces of their own, so they are not in it).
+fn returned(code: &str, mut f: impl FnMut(&str)) {
+    let b = code.as_bytes();
+    let ident = |i: usize| b[i].is_ascii_alphanumeric() || b[i] == b'_';
+    let mut from = 0;
+    while let Some(p) = code[from..].find("return") {
+        let at = from + p;
+        let end = at + "return".len();
+        from = end;
+        if (at > 0 && ident(at - 1)) || (end < b.len() && ident(end)) {
+            continue;
+        }
+        let stop = code[end..].find('\n').map_or(code.len(), |n| end + n);
+        f(&code[end..stop]);
+        from = stop;
+    }
 }
 
 /// What Python's data-model methods do, in words (the language reference,
@@ -524,6 +590,14 @@ mod tests {
         assert_eq!(kinds(Segment::Comment), ["# why", "# note"]);
         assert_eq!(kinds(Segment::String), ["'lit'"]);
         assert!(kinds(Segment::Code).iter().any(|c| c.contains("return x")));
+    }
+
+    #[test]
+    fn returned_code_is_what_follows_return() {
+        let mut out = Vec::new();
+        let code = "x = returned(a)\n    if x:\n        return x.total + 1\n    return\n";
+        returned(code, |r| out.push(r.trim().to_owned()));
+        assert_eq!(out, ["x.total + 1", ""]);
     }
 
     #[test]

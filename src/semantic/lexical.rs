@@ -16,17 +16,24 @@
 //! on their own, learned from its vocabulary. A query word also looks for
 //! the longest repository term it starts with (`async` for "asynchronous")
 //! and for the short verbs code uses for it (`get` for "return"), both at a
-//! fraction of a word's weight. Test code is demoted, and a query that
-//! covers a declaration's whole name lifts it.
+//! fraction of a word's weight. Two adjacent query words that are adjacent
+//! parts of one identifier also count as a pair. Test code is demoted, a
+//! query that covers a declaration's whole name lifts it, and a query that
+//! begins with a verb (it asks for an action) demotes classes and modules.
 //!
 //! Tried on the held-out benchmark and left out because they did not help
 //! (on CPython's standard library and on rich, click, attrs and requests):
 //! pseudo-relevance feedback on names (RM3), dropping language keywords
 //! from bodies, docstring filler words as stop words, a coordination
-//! factor, and word → name associations learned from comments.
+//! factor, word → name associations learned from comments, the BM25+
+//! lower bound, propagating scores from the enclosing class or from
+//! callees, consonant abbreviations learned from the repository (`msg` for
+//! "message"), capping an expansion's idf at its word's, stop words kept
+//! inside identifiers, and splitting only compounds whose parts the code
+//! also writes apart.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::corpus::{DocText, FIELDS, Field};
 use super::terms;
@@ -35,7 +42,8 @@ use crate::resolve::DeclId;
 /// Field weights and length normalisation, tuned on the benchmark
 /// (`ripple bench-search`): the name says most about what code does, then
 /// the prose around it, the enclosing class, the callers' names and the
-/// signature, then the module path and the body.
+/// signature, then the module path, the body, what it returns (counted
+/// twice with the body) and the callees.
 #[derive(Debug, Clone, Copy)]
 pub struct Params {
     pub weight: [f32; FIELDS],
@@ -55,18 +63,29 @@ pub struct Params {
     /// Weight of the code words for a query word from the built-in
     /// synonym table ([`terms::synonyms`]).
     pub synonyms: f32,
+    /// Weight of two adjacent query words that are also adjacent parts of
+    /// one identifier (`system id` in `getSystemId`): word order is
+    /// evidence the bag of words throws away, and an identifier is a
+    /// phrase.
+    pub pairs: f32,
+    /// Score factor for classes and modules when a query asks for an
+    /// action (it begins with a verb): "Create a filter" asks for the code
+    /// that creates it, not for the class `Filter`.
+    pub container_prior: f32,
 }
 
 impl Default for Params {
     fn default() -> Self {
         Params {
-            weight: [5.0, 1.5, 2.0, 2.0, 1.0, 2.0, 2.0],
-            b: [0.5, 0.5, 0.6, 0.7, 0.75, 0.5, 0.5],
+            weight: [5.0, 1.5, 2.0, 2.0, 1.0, 2.0, 2.0, 0.5, 1.0],
+            b: [0.5, 0.5, 0.6, 0.7, 0.75, 0.5, 0.5, 0.5, 0.5],
             k1: 2.0,
             test_prior: 0.5,
             name_coverage: 0.3,
             prefix: 0.3,
             synonyms: 0.3,
+            pairs: 0.2,
+            container_prior: 0.5,
         }
     }
 }
@@ -100,15 +119,20 @@ pub struct LexicalIndex {
     term_text: Vec<String>,
     /// Parts of one-word compounds (`readline` → `read`, `line`).
     compounds: FxHashMap<TermId, Vec<TermId>>,
-    /// Postings of term t: `offsets[t]..offsets[t+1]` into the three arrays.
+    /// Postings of term t: `offsets[t]..offsets[t+1]` into the three arrays
+    /// (fields as a bit per field).
     offsets: Vec<u32>,
     post_doc: Vec<u32>,
     post_tf: Vec<f32>,
-    post_fields: Vec<u8>,
+    post_fields: Vec<u16>,
     /// Score factor of each document.
     prior: Vec<f32>,
     /// Distinct terms in each document's name.
     name_len: Vec<u8>,
+    /// Classes, modules and packages.
+    is_container: Vec<bool>,
+    /// The words this repository begins function names with.
+    verbs: FxHashSet<TermId>,
 }
 
 /// (term text, field, count) of one document, before interning.
@@ -125,14 +149,40 @@ impl LexicalIndex {
     pub fn build(docs: &[DocText], params: Params) -> LexicalIndex {
         // Tokenize in parallel into per-document string counts, then intern
         // sequentially (the dictionary is shared).
-        let tokenized: Vec<(Vec<StringCount>, [u32; FIELDS])> = docs
+        let tokenized: Vec<(Vec<StringCount>, [u32; FIELDS], Option<String>)> = docs
             .par_iter()
             .map(|d| {
                 let mut counts: FxHashMap<(String, u8), u16> = FxHashMap::default();
                 let mut lens = [0u32; FIELDS];
+                let mut first_name: Option<String> = None;
                 for f in Field::ALL {
-                    terms::terms(&d.fields[f as usize], |t| {
+                    // Comments are prose: their word pairs are not names.
+                    let pairs = params.pairs > 0.0 && f != Field::Doc;
+                    // A name field is one phrase, with the data-model words
+                    // of a dunder method after it.
+                    let across = f == Field::Name;
+                    let mut text = d.fields[f as usize].as_str();
+                    // A class's methods are documents of their own; their
+                    // signatures would make the class match every word
+                    // of every method.
+                    if f == Field::Signature
+                        && let Some(n) = d.members_from
+                    {
+                        text = &text[..n];
+                    }
+                    let mut prev: Option<String> = None;
+                    terms::terms_in_words(text, |t, begins| {
+                        if f == Field::Name && first_name.is_none() {
+                            first_name = Some(t.clone());
+                        }
                         lens[f as usize] += 1;
+                        if pairs {
+                            if let Some(p) = prev.take().filter(|_| across || !begins) {
+                                let c = counts.entry((pair(&p, &t), f as u8)).or_default();
+                                *c = c.saturating_add(1);
+                            }
+                            prev = Some(t.clone());
+                        }
                         let c = counts.entry((t, f as u8)).or_default();
                         *c = c.saturating_add(1);
                     });
@@ -140,12 +190,15 @@ impl LexicalIndex {
                 (
                     counts.into_iter().map(|((t, f), c)| (t, f, c)).collect(),
                     lens,
+                    first_name,
                 )
             })
             .collect();
         let mut dict: FxHashMap<String, TermId> = FxHashMap::default();
         let mut counted: Vec<Counted> = Vec::with_capacity(docs.len());
-        for (list, lens) in tokenized {
+        let mut first_names: Vec<Option<String>> = Vec::with_capacity(docs.len());
+        for (list, lens, first) in tokenized {
+            first_names.push(first);
             let mut terms: Vec<(TermId, u8, u16)> = list
                 .into_iter()
                 .map(|(t, f, c)| {
@@ -176,13 +229,13 @@ impl LexicalIndex {
 
         // Combined, normalised frequencies per (doc, term).
         let mut df = vec![0u32; n_terms];
-        let per_doc: Vec<Vec<(TermId, f32, u8)>> = counted
+        let per_doc: Vec<Vec<(TermId, f32, u16)>> = counted
             .par_iter()
             .map(|c| {
                 let norm: [f32; FIELDS] = std::array::from_fn(|f| {
                     params.weight[f] / (1.0 - params.b[f] + params.b[f] * c.lens[f] as f32 / avg[f])
                 });
-                let mut out: Vec<(TermId, f32, u8)> = Vec::new();
+                let mut out: Vec<(TermId, f32, u16)> = Vec::new();
                 let mut add = |t: TermId, w: f32, f: u8| match out.last_mut() {
                     Some(last) if last.0 == t => {
                         last.1 += w;
@@ -194,7 +247,7 @@ impl LexicalIndex {
                     add(t, cnt as f32 * norm[f as usize], f);
                 }
                 // A compound also counts, at half weight, as its parts.
-                let mut extra: Vec<(TermId, f32, u8)> = Vec::new();
+                let mut extra: Vec<(TermId, f32, u16)> = Vec::new();
                 for &(t, f, cnt) in &c.terms {
                     if let Some(parts) = compounds.get(&t) {
                         for &p in parts {
@@ -233,7 +286,7 @@ impl LexicalIndex {
         let total = acc as usize;
         let mut post_doc = vec![0u32; total];
         let mut post_tf = vec![0f32; total];
-        let mut post_fields = vec![0u8; total];
+        let mut post_fields = vec![0u16; total];
         let mut fill: Vec<u32> = offsets[..n_terms].to_vec();
         for (doc, d) in per_doc.iter().enumerate() {
             for &(t, w, fields) in d {
@@ -254,17 +307,21 @@ impl LexicalIndex {
             .iter()
             .map(|d| if d.in_tests { params.test_prior } else { 1.0 })
             .collect();
+        let verbs = verbs(docs, &first_names, &dict);
+        let is_container = docs.iter().map(|d| d.is_container).collect();
         let name_len = counted
             .iter()
             .map(|c| {
                 c.terms
                     .iter()
-                    .filter(|t| t.1 == Field::Name as u8)
+                    .filter(|t| t.1 == Field::Name as u8 && !is_pair(&term_text[t.0 as usize]))
                     .count()
                     .min(255) as u8
             })
             .collect();
         LexicalIndex {
+            verbs,
+            is_container,
             params,
             prior,
             name_len,
@@ -311,7 +368,14 @@ impl LexicalIndex {
             None => out.push((t, w)),
         };
         let p = &self.params;
+        let mut prev: Option<String> = None;
         terms::terms(query, |t| {
+            if p.pairs > 0.0 {
+                if let Some(&id) = prev.take().and_then(|a| self.dict.get(&pair(&a, &t))) {
+                    add(id, p.pairs);
+                }
+                prev = Some(t.clone());
+            }
             if let Some(&id) = self.dict.get(&t) {
                 add(id, 1.0);
                 if let Some(parts) = self.compounds.get(&id) {
@@ -349,9 +413,32 @@ impl LexicalIndex {
         })
     }
 
+    /// Whether a query asks for an action: its first word (or a code verb
+    /// for it, `get` for "return") is one this repository begins function
+    /// names with, as docstrings and questions about what code does
+    /// begin ("Return the …", "Parse a …").
+    pub fn is_action(&self, query: &str) -> bool {
+        let mut first = None;
+        terms::terms(query, |t| {
+            first.get_or_insert(t);
+        });
+        let Some(t) = first else {
+            return false;
+        };
+        let verb = |w: &str| self.dict.get(w).is_some_and(|id| self.verbs.contains(id));
+        verb(&t) || terms::synonyms(&t).iter().any(|s| verb(s))
+    }
+
     /// Score every document for weighted terms; the best `k` (excluding
-    /// `skip`), best first.
-    pub fn rank(&self, query: &[(TermId, f32)], k: usize, skip: Option<DeclId>) -> Vec<(u32, f32)> {
+    /// `skip`), best first. `action`: the query asks for an action, so
+    /// classes and modules are demoted.
+    pub fn rank(
+        &self,
+        query: &[(TermId, f32)],
+        k: usize,
+        skip: Option<DeclId>,
+        action: bool,
+    ) -> Vec<(u32, f32)> {
         let mut acc = vec![0f32; self.decls.len()];
         let mut in_name = vec![0u8; self.decls.len()];
         let k1 = self.params.k1;
@@ -367,8 +454,13 @@ impl LexicalIndex {
                 acc[doc] += idf * tf * (k1 + 1.0) / (tf + k1);
                 // Only whole query terms count towards covering a name.
                 if w >= 1.0 {
-                    in_name[doc] = in_name[doc].saturating_add(self.post_fields[i] & 1);
+                    in_name[doc] = in_name[doc].saturating_add((self.post_fields[i] & 1) as u8);
                 }
+            }
+        }
+        if action {
+            for (a, _) in acc.iter_mut().zip(&self.is_container).filter(|x| *x.1) {
+                *a *= self.params.container_prior;
             }
         }
         let alpha = self.params.name_coverage;
@@ -391,7 +483,7 @@ impl LexicalIndex {
         if q.is_empty() {
             return Vec::new();
         }
-        let ranked = self.rank(&q, k, None);
+        let ranked = self.rank(&q, k, None, self.is_action(query));
         ranked
             .into_iter()
             .map(|(doc, score)| Hit {
@@ -425,7 +517,7 @@ impl LexicalIndex {
                     term: self.term_text[t as usize].clone(),
                     fields: Field::ALL
                         .into_iter()
-                        .filter(|f| bits & (1 << *f as u8) != 0)
+                        .filter(|f| bits & (1 << *f as u16) != 0)
                         .collect(),
                 });
             }
@@ -455,7 +547,7 @@ impl LexicalIndex {
         for x in &mut q {
             x.1 /= max;
         }
-        self.rank(&q, k, Some(doc.decl))
+        self.rank(&q, k, Some(doc.decl), false)
             .into_iter()
             .map(|(d, score)| Hit {
                 decl: self.decls[d as usize],
@@ -465,6 +557,41 @@ impl LexicalIndex {
             })
             .collect()
     }
+}
+
+/// Verbs, as a repository uses them: the first words of function names
+/// (at least three), more often than of class names (`get`, `parse`, not
+/// `http`).
+fn verbs(
+    docs: &[DocText],
+    first_names: &[Option<String>],
+    dict: &FxHashMap<String, TermId>,
+) -> FxHashSet<TermId> {
+    let mut starts: FxHashMap<&str, (u32, u32)> = FxHashMap::default();
+    for (d, first) in docs.iter().zip(first_names) {
+        if let Some(f) = first {
+            let e = starts.entry(f.as_str()).or_default();
+            if d.is_container {
+                e.1 += 1;
+            } else {
+                e.0 += 1;
+            }
+        }
+    }
+    starts
+        .into_iter()
+        .filter(|(_, (functions, containers))| *functions >= 3 && functions > containers)
+        .filter_map(|(t, _)| dict.get(t).copied())
+        .collect()
+}
+
+/// The term for two adjacent terms (terms never contain a space).
+fn pair(a: &str, b: &str) -> String {
+    format!("{a} {b}")
+}
+
+fn is_pair(term: &str) -> bool {
+    term.contains(' ')
 }
 
 /// Indices and scores of the `k` largest positive scores, best first
@@ -488,8 +615,10 @@ fn top_k(scores: &[f32], k: usize) -> Vec<(u32, f32)> {
 
 /// Split one-word compounds into two parts the repository also uses on
 /// their own: `readline` → `read` + `line`, `getattr` → `get` + `attr`.
-/// Each part must be at least 3 letters and appear in at least 5 documents,
-/// and the split with the rarest weaker part wins.
+/// Each part must be at least 3 letters and appear in the code (not only
+/// in comments) of at least 5 documents, and the split with the rarest
+/// weaker part wins. Comments would teach suffixes as words: "able" from
+/// prose split `writable` into `writ` + `abl`.
 fn compound_parts(
     dict: &FxHashMap<String, TermId>,
     counted: &[Counted],
@@ -497,8 +626,8 @@ fn compound_parts(
     let mut df = vec![0u32; dict.len()];
     for c in counted {
         let mut last = u32::MAX;
-        for &(t, _, _) in &c.terms {
-            if t != last {
+        for &(t, f, _) in &c.terms {
+            if t != last && f != Field::Doc as u8 {
                 df[t as usize] += 1;
                 last = t;
             }
@@ -543,8 +672,11 @@ mod tests {
                 body.to_owned(),
                 String::new(),
                 String::new(),
+                String::new(),
+                String::new(),
             ],
             in_tests: false,
+            ..Default::default()
         }
     }
 
@@ -627,10 +759,82 @@ mod tests {
     }
 
     #[test]
+    fn adjacent_words_favour_the_identifier_that_joins_them() {
+        let docs = vec![
+            // Both words, apart: without pairs the two tie, and ties go
+            // to the first document.
+            doc(0, "first", "def first(self)", "return self.system, self.id"),
+            // Both words, as one identifier.
+            doc(1, "second", "def second(self)", "return self.system_id"),
+        ];
+        let off = Params {
+            pairs: 0.0,
+            ..Params::default()
+        };
+        let q = "the system id";
+        assert_eq!(LexicalIndex::build(&docs, off).search(q, 1)[0].decl, 0);
+        let idx = LexicalIndex::build(&docs, Params::default());
+        assert_eq!(idx.search(q, 1)[0].decl, 1);
+    }
+
+    #[test]
+    fn actions_ask_for_functions_and_things_for_classes() {
+        let mut docs: Vec<DocText> = (0..3)
+            .map(|i| doc(i, "parse_x", "def parse_x(s)", "pass"))
+            .collect();
+        let mut class = doc(
+            3,
+            "FilterChain",
+            "class FilterChain:\n    def apply(self)",
+            "",
+        );
+        class.is_container = true;
+        class.members_from = Some("class FilterChain:".len());
+        docs.push(class);
+        docs.push(doc(4, "build", "def build(chain)", "chain = FilterChain()"));
+        let idx = LexicalIndex::build(&docs, Params::default());
+        assert!(idx.is_action("Parse the chain."));
+        assert!(!idx.is_action("The filter chain."));
+        // Methods' signatures belong to the methods, not to their class.
+        assert!(idx.search("apply", 5).iter().all(|h| h.decl != 3));
+        // A question about a thing finds the class at full score; one that
+        // asks for an action finds it demoted.
+        let off = LexicalIndex::build(
+            &docs,
+            Params {
+                container_prior: 1.0,
+                ..Params::default()
+            },
+        );
+        let score = |idx: &LexicalIndex, q: &str| {
+            let hits = idx.search(q, 10);
+            hits.iter().find(|h| h.decl == 3).map(|h| h.score).unwrap()
+        };
+        assert_eq!(score(&idx, "filter chain"), score(&off, "filter chain"));
+        let q = "parse a filter chain";
+        let prior = Params::default().container_prior;
+        assert!((score(&idx, q) - prior * score(&off, q)).abs() < 1e-4);
+    }
+
+    #[test]
     fn top_k_is_ordered_and_stable() {
         let s = [0.5, 2.0, 0.0, 2.0, 1.0];
         assert_eq!(top_k(&s, 3), vec![(1, 2.0), (3, 2.0), (4, 1.0)]);
         assert_eq!(top_k(&s, 10).len(), 4);
+    }
+
+    #[test]
+    fn compounds_split_into_code_words_not_prose_suffixes() {
+        let mut docs: Vec<DocText> = (0..6)
+            .map(|i| {
+                let mut d = doc(i, "write", "def write(f)", "pass");
+                d.fields[Field::Doc as usize] = "# be able to".to_owned();
+                d
+            })
+            .collect();
+        docs.push(doc(6, "writable", "def writable(self)", "pass"));
+        let idx = LexicalIndex::build(&docs, Params::default());
+        assert!(!idx.compounds.contains_key(&idx.dict["writabl"]));
     }
 
     #[test]

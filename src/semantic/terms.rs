@@ -274,29 +274,38 @@ pub fn term(sub: &str) -> String {
 /// Call `f` with every sub-token of `text`, lowercased (not stemmed).
 /// `HTTPServer2_start` → `http`, `server`, `2`, `start`.
 pub fn subtokens(text: &str, mut f: impl FnMut(&str)) {
+    subtokens_in_words(text, |s, _| f(s));
+}
+
+/// [`subtokens`], also telling whether each sub-token begins an
+/// identifier (`parse` in `parse_header`, not `header`). Underscores join
+/// an identifier's parts; anything else that is not a letter or a digit
+/// separates words.
+pub fn subtokens_in_words(text: &str, mut f: impl FnMut(&str, bool)) {
     let mut buf = String::new();
-    for word in text.split(|c: char| !c.is_alphanumeric()) {
-        if word.is_empty() {
-            continue;
-        }
-        let chars: Vec<char> = word.chars().collect();
-        let mut start = 0;
-        for i in 1..=chars.len() {
-            let boundary = i == chars.len() || {
-                let (p, c) = (chars[i - 1], chars[i]);
-                (p.is_lowercase() && c.is_uppercase())
-                    || (p.is_alphabetic() && c.is_numeric())
-                    || (p.is_numeric() && c.is_alphabetic())
-                    // `HTTPServer`: the last capital of a run starts the next word.
-                    || (p.is_uppercase()
-                        && c.is_uppercase()
-                        && chars.get(i + 1).is_some_and(|n| n.is_lowercase()))
-            };
-            if boundary {
-                buf.clear();
-                buf.extend(chars[start..i].iter().flat_map(|c| c.to_lowercase()));
-                f(&buf);
-                start = i;
+    for ident in text.split(|c: char| !c.is_alphanumeric() && c != '_') {
+        let mut first = true;
+        for word in ident.split('_').filter(|w| !w.is_empty()) {
+            let chars: Vec<char> = word.chars().collect();
+            let mut start = 0;
+            for i in 1..=chars.len() {
+                let boundary = i == chars.len() || {
+                    let (p, c) = (chars[i - 1], chars[i]);
+                    (p.is_lowercase() && c.is_uppercase())
+                        || (p.is_alphabetic() && c.is_numeric())
+                        || (p.is_numeric() && c.is_alphabetic())
+                        // `HTTPServer`: the last capital of a run starts the next word.
+                        || (p.is_uppercase()
+                            && c.is_uppercase()
+                            && chars.get(i + 1).is_some_and(|n| n.is_lowercase()))
+                };
+                if boundary {
+                    buf.clear();
+                    buf.extend(chars[start..i].iter().flat_map(|c| c.to_lowercase()));
+                    f(&buf, first);
+                    first = false;
+                    start = i;
+                }
             }
         }
     }
@@ -305,14 +314,24 @@ pub fn subtokens(text: &str, mut f: impl FnMut(&str)) {
 /// Call `f` with every search term of `text`: sub-tokens without
 /// stopwords, one-letter tokens and long numbers, normalized by [`term`].
 pub fn terms(text: &str, mut f: impl FnMut(String)) {
-    subtokens(text, |sub| {
+    terms_in_words(text, |t, _| f(t));
+}
+
+/// [`terms`], also telling whether each term begins an identifier (or a
+/// word of prose), the way [`subtokens_in_words`] does; a dropped token
+/// passes that on to the next.
+pub fn terms_in_words(text: &str, mut f: impl FnMut(String, bool)) {
+    let mut begins = true;
+    subtokens_in_words(text, |sub, first| {
+        begins |= first;
         if sub.len() < 2 || is_stopword(sub) {
             return;
         }
         if sub.bytes().all(|b| b.is_ascii_digit()) && sub.len() > 4 {
             return;
         }
-        f(term(sub));
+        f(term(sub), begins);
+        begins = false;
     });
 }
 
@@ -346,6 +365,23 @@ mod tests {
                 "parse", "header", "http", "server", "2", "get", "x", "os", "path", "join"
             ]
         );
+    }
+
+    #[test]
+    fn words_begin_identifiers_not_their_parts() {
+        let mut out = Vec::new();
+        terms_in_words("get_the_value(parseHeader) in __init__", |t, b| {
+            out.push((t, b))
+        });
+        let want = [
+            ("get", true),
+            ("value", false),
+            ("parse", true),
+            ("header", false),
+            ("init", true),
+        ];
+        let want: Vec<(String, bool)> = want.iter().map(|(t, b)| (term(t), *b)).collect();
+        assert_eq!(out, want);
     }
 
     #[test]
