@@ -116,6 +116,9 @@ pub struct PyCall {
     /// `*args` and `**kwargs` splats, in order: positions after the first
     /// are unknown.
     pub splats: Vec<Splat>,
+    /// The first argument when it is a string or integer literal (the key
+    /// of `d.get("k")`), in the form subscripts write keys.
+    pub key: Option<Sym>,
     pub kind: PyCallKind,
 }
 
@@ -451,6 +454,7 @@ struct ArgList {
     args: Vec<ExprId>,
     kwargs: Vec<(Sym, ExprId)>,
     splats: Vec<Splat>,
+    key: Option<Sym>,
 }
 
 struct Extractor<'s> {
@@ -788,6 +792,7 @@ impl<'s> Extractor<'s> {
                 args: if arg == UNKNOWN { vec![] } else { vec![arg] },
                 kwargs: vec![],
                 splats: Vec::new(),
+                key: None,
                 kind: PyCallKind::Operator { method, reflected },
             },
         )
@@ -1235,6 +1240,10 @@ impl<'s> Extractor<'s> {
                         Lowered::Keyword(k, e) => list.kwargs.push((*k, *e)),
                         Lowered::Splat(splat) => list.splats.push(*splat),
                         Lowered::None => {}
+                        Lowered::Str(key) if list.args.is_empty() && list.splats.is_empty() => {
+                            list.key = Some(*key);
+                            list.args.push(UNKNOWN);
+                        }
                         other => {
                             let e = self.as_expr(other);
                             list.args.push(e);
@@ -1361,6 +1370,7 @@ impl<'s> Extractor<'s> {
                             args: vec![],
                             kwargs: vec![],
                             splats: Vec::new(),
+                            key: None,
                             kind: PyCallKind::Raise,
                         },
                     );
@@ -1426,6 +1436,7 @@ impl<'s> Extractor<'s> {
                                     args: vec![],
                                     kwargs: vec![],
                                     splats: Vec::new(),
+                                    key: None,
                                     kind: PyCallKind::With,
                                 },
                             );
@@ -1444,6 +1455,7 @@ impl<'s> Extractor<'s> {
                                 args: vec![],
                                 kwargs: vec![],
                                 splats: Vec::new(),
+                                key: None,
                                 kind: PyCallKind::With,
                             },
                         );
@@ -1741,6 +1753,7 @@ impl<'s> Extractor<'s> {
                 args: vec![],
                 kwargs: vec![],
                 splats: Vec::new(),
+                key: None,
                 kind: PyCallKind::Iter,
             },
         );
@@ -1852,6 +1865,7 @@ impl<'s> Extractor<'s> {
                     args: vec![],
                     kwargs: vec![],
                     splats: Vec::new(),
+                    key: None,
                     kind: PyCallKind::Plain,
                 },
             );
@@ -1878,6 +1892,7 @@ impl<'s> Extractor<'s> {
                 args: list.args,
                 kwargs: list.kwargs,
                 splats: list.splats,
+                key: list.key,
                 kind: PyCallKind::Plain,
             },
         );
@@ -2028,6 +2043,7 @@ impl<'s> Extractor<'s> {
                     args: vec![current],
                     kwargs: vec![],
                     splats: Vec::new(),
+                    key: None,
                     kind: PyCallKind::Decorator,
                 },
             );
@@ -2202,6 +2218,8 @@ mod tests {
         }
         src.push_str("f()\n");
         let f = facts(&src);
-        assert_eq!(f.calls.len(), 1);
+        // f() itself, and the `+` whose right operand is its result.
+        assert_eq!(f.calls.iter().filter(|c| c.callee_text == "f").count(), 1);
+        assert_eq!(f.calls.len(), 2);
     }
 }

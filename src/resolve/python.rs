@@ -930,7 +930,24 @@ impl<'a> Analysis<'a> {
             }
         }
         // A key that was never written literally: any element may come out.
-        if out.is_empty() && key.is_some() {
+        // (One written with a value the analysis does not track, such as a
+        // string, holds nothing callable.)
+        if out.is_empty()
+            && let Some(key) = key
+            && !self
+                .container_keys
+                .get(&site)
+                .is_some_and(|keys| keys.contains(&key))
+            // A dict's string keys are all written literally or not at all
+            // (an unknown key is stored as ANY_KEY, read above), so an absent
+            // one holds nothing. Positions (`pair[1]` of `d.items()`) do not
+            // apply to dicts and still read every value.
+            && !(self.dict_sites.contains(&site)
+                && !self
+                    .strings
+                    .get(key as usize)
+                    .is_some_and(|k| k.starts_with('#')))
+        {
             return self.elements(site, None);
         }
         out
@@ -1638,7 +1655,10 @@ impl Analysis<'_> {
             "values" | "copy" => vec![Value::Container(site)],
             "items" => vec![Value::Items(site)],
             _ => {
-                let mut out = self.elements(site, None);
+                // `d.get("k")` reads key "k" (or, if no literal key "k" was
+                // ever stored, any value), like `d["k"]`.
+                let key = self.files[ci].py.calls[call].key.map(|k| self.gsym(ci, k));
+                let mut out = self.elements(site, key);
                 let default = self.files[ci].py.calls[call].args.get(1).copied();
                 if let Some(d) = default {
                     for v in self.eval(ci, d, 1) {
