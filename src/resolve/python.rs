@@ -942,8 +942,8 @@ impl<'a> Analysis<'a> {
             // (an unknown key is stored as ANY_KEY, read above), so an absent
             // one holds nothing. Positions (`pair[1]` of `d.items()`) do not
             // apply to dicts and still read every value.
-            && !(self.dict_sites.contains(&site)
-                && !self
+            && (!self.dict_sites.contains(&site)
+                || self
                     .strings
                     .get(key as usize)
                     .is_some_and(|k| k.starts_with('#')))
