@@ -856,12 +856,9 @@ impl<'s> Extractor<'s> {
             is_test,
         });
         self.facts.decl_info.push(PyDeclInfo::default());
-        let caller = if kind == DeclKind::Class {
-            self.caller_of[parent as usize]
-        } else {
-            idx
-        };
-        self.caller_of.push(caller);
+        // Calls in a class body run when the class is defined; like PyCG,
+        // they are the class's own (`main.Config` calls `compute_default`).
+        self.caller_of.push(idx);
         idx
     }
 
