@@ -197,6 +197,9 @@ impl Store {
                 .query_map([], |r| r.get(0))?
                 .collect::<Result<_, _>>()?;
             for t in tables {
+                if Store::is_content_cache(conn, &t)? {
+                    continue;
+                }
                 conn.execute_batch(&format!("DROP TABLE \"{}\"", t.replace('"', "\"\"")))?;
             }
             Store::create_schema(conn)
@@ -208,6 +211,21 @@ impl Store {
                 Err(e)
             }
         }
+    }
+
+    /// Whether `table` is a cache keyed by content alone (token counts,
+    /// embeddings) in the layout this version writes. Such a cache stays
+    /// valid when the facts are rebuilt for a new extractor, so a ripple
+    /// upgrade does not re-embed a whole repository.
+    fn is_content_cache(conn: &Connection, table: &str) -> rusqlite::Result<bool> {
+        let Some((_, columns)) = CONTENT_CACHES.iter().find(|(name, _)| *name == table) else {
+            return Ok(false);
+        };
+        let found: Vec<String> = conn
+            .prepare(&format!("PRAGMA table_info(\"{table}\")"))?
+            .query_map([], |r| r.get(1))?
+            .collect::<Result<_, _>>()?;
+        Ok(found.iter().map(String::as_str).eq(columns.iter().copied()))
     }
 
     fn init(conn: &Connection) -> rusqlite::Result<()> {
@@ -601,9 +619,41 @@ pub fn decode_facts(display: &[u8], flow: Option<&[u8]>) -> Option<FileFacts> {
     })
 }
 
+/// Tables keyed by content alone, with their columns: kept across a
+/// rebuild when their layout matches.
+const CONTENT_CACHES: &[(&str, &[&str])] = &[
+    ("tokens", &["hash", "count"]),
+    ("embeddings", &["space", "hash", "vec"]),
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rebuild_for_a_new_version_keeps_embeddings_and_token_counts() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.db");
+        let mut first = Store::open_at(&path).unwrap();
+        first.set_snapshot("k", b"old").unwrap();
+        first
+            .put_embeddings("model", &[(7, vec![0.5, 1.0])])
+            .unwrap();
+        first.put_token_counts(&[(9, 42)]).unwrap();
+        first
+            .conn
+            .pragma_update(None, "user_version", SCHEMA_VERSION + 1)
+            .unwrap();
+        drop(first);
+        let second = Store::open_at(&path).unwrap();
+        assert!(second.rebuilt_reason.is_some());
+        assert_eq!(second.snapshot("k").unwrap(), None);
+        assert_eq!(
+            second.embeddings("model").unwrap().get(&7),
+            Some(&vec![0.5, 1.0])
+        );
+        assert_eq!(second.token_counts().unwrap().get(&9), Some(&42));
+    }
 
     #[test]
     fn a_foreign_or_corrupt_database_is_rebuilt() {

@@ -306,8 +306,8 @@ impl Report {
 }
 
 /// Fusion weights for development: `RIPPLE_BENCH_FUSION` holds
-/// `lexical,neural` pairs separated by `|`, each evaluated on the same
-/// queries (to stderr).
+/// `lexical,neural[,K]` settings separated by `|`, each evaluated on the
+/// same queries (to stderr).
 fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
     let Ok(spec) = std::env::var("RIPPLE_BENCH_FUSION") else {
         return Ok(());
@@ -318,10 +318,12 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
             .split(',')
             .filter_map(|x| x.trim().parse().ok())
             .collect();
-        let [wl, wn] = w[..] else {
-            continue;
+        let (wl, wn, rrf_k) = match w[..] {
+            [wl, wn] => (wl, wn, default[2]),
+            [wl, wn, k] => (wl, wn, k),
+            _ => continue,
         };
-        search.fusion = [wl, wn];
+        search.fusion = [wl, wn, rrf_k];
         let r = evaluate(index, search, qs, qs.len(), Ranker::Hybrid)?;
         eprintln!(
             "fusion {pair}: r@1 {:.1} r@10 {:.1} mrr {:.3}",

@@ -84,8 +84,9 @@ pub struct SearchIndex {
     pub lexical: LexicalIndex,
     pub neural: Option<Neural>,
     pub stats: BuildStats,
-    /// Weights of the lexical and the neural ranking in fusion.
-    pub fusion: [f32; 2],
+    /// Weights of the lexical and the neural ranking in fusion, and the
+    /// reciprocal-rank constant K.
+    pub fusion: [f32; 3],
 }
 
 /// The neural half of a hybrid index.
@@ -101,7 +102,7 @@ pub struct Neural {
 /// benchmark), so its vote counts half: on the standard-library subset and
 /// on rich + click + attrs + requests, half weight beat equal weight on
 /// recall@1, recall@10 and MRR alike.
-pub const FUSION: [f32; 2] = [1.0, 0.5];
+pub const FUSION: [f32; 3] = [1.0, 0.5, 60.0];
 
 /// How many candidates each ranker contributes to fusion.
 const FUSION_DEPTH: usize = 100;
@@ -201,8 +202,8 @@ impl SearchIndex {
     ) -> Vec<Hit> {
         let lex_ids: Vec<DeclId> = lexical.iter().map(|h| h.decl).collect();
         let near_ids: Vec<DeclId> = near.iter().map(|x| x.0).collect();
-        let [wl, wn] = self.fusion;
-        let fused = vectors::fuse(&[(&lex_ids, wl), (&near_ids, wn)], k);
+        let [wl, wn, rrf_k] = self.fusion;
+        let fused = vectors::fuse(&[(&lex_ids, wl), (&near_ids, wn)], k, rrf_k);
         fused
             .into_iter()
             .map(|(decl, score)| {

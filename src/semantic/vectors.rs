@@ -190,13 +190,14 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 
 /// Reciprocal-rank fusion (Cormack et al., SIGIR 2009): each list adds
 /// `weight / (K + rank)`. Ranks, unlike raw BM25 and cosine scores, are on
-/// one scale, and K = 60 keeps one list's top hit from drowning the other.
-pub fn fuse(lists: &[(&[DeclId], f32)], k: usize) -> Vec<(DeclId, f32)> {
-    const K: f32 = 60.0;
+/// one scale, and a large K keeps one list's top hit from drowning the other.
+pub fn fuse(lists: &[(&[DeclId], f32)], k: usize, rrf_k: f32) -> Vec<(DeclId, f32)> {
+    const K_MIN: f32 = 1.0;
+    let big_k = rrf_k.max(K_MIN);
     let mut acc: FxHashMap<DeclId, f32> = FxHashMap::default();
     for (list, weight) in lists {
         for (rank, &d) in list.iter().enumerate() {
-            *acc.entry(d).or_default() += weight / (K + rank as f32 + 1.0);
+            *acc.entry(d).or_default() += weight / (big_k + rank as f32 + 1.0);
         }
     }
     let mut out: Vec<(DeclId, f32)> = acc.into_iter().collect();
@@ -238,7 +239,7 @@ mod tests {
     fn fusion_rewards_agreement() {
         let lexical = [1, 2, 3];
         let neural = [3, 4, 1];
-        let fused = fuse(&[(&lexical, 1.0), (&neural, 1.0)], 10);
+        let fused = fuse(&[(&lexical, 1.0), (&neural, 1.0)], 10, 60.0);
         let order: Vec<DeclId> = fused.iter().map(|x| x.0).collect();
         assert_eq!(&order[..2], &[1, 3]);
         assert_eq!(order.len(), 4);
