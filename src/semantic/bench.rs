@@ -305,6 +305,46 @@ impl Report {
     }
 }
 
+/// An embedder that remembers single texts (the benchmark's queries), so
+/// fusion tuning embeds each query once, however many settings it tries.
+struct QueryMemo {
+    inner: Box<dyn Embedder>,
+    memo: std::sync::Mutex<rustc_hash::FxHashMap<String, Vec<f32>>>,
+}
+
+/// Stands in for an embedder while it is moved into a [`QueryMemo`].
+struct Placeholder;
+
+impl Embedder for Placeholder {
+    fn space(&self) -> String {
+        String::new()
+    }
+
+    fn embed(&self, _: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        Err(EmbedError::Local("no embedder".to_owned()))
+    }
+}
+
+impl Embedder for QueryMemo {
+    fn space(&self) -> String {
+        self.inner.space()
+    }
+
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let [text] = texts else {
+            return self.inner.embed(texts);
+        };
+        if let Some(v) = self.memo.lock().ok().and_then(|m| m.get(text).cloned()) {
+            return Ok(vec![v]);
+        }
+        let out = self.inner.embed(texts)?;
+        if let (Some(v), Ok(mut m)) = (out.first(), self.memo.lock()) {
+            m.insert(text.clone(), v.clone());
+        }
+        Ok(out)
+    }
+}
+
 /// Fusion weights for development: `RIPPLE_BENCH_FUSION` holds
 /// `lexical,neural[,K]` settings separated by `|`, each evaluated on the
 /// same queries (to stderr).
@@ -313,6 +353,15 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
         return Ok(());
     };
     let default = search.fusion;
+    // Every setting asks for the same query vectors; this runs last, so the
+    // reports' query times above still include embedding.
+    if let Some(n) = search.neural.as_mut() {
+        let inner = std::mem::replace(&mut n.embedder, Box::new(Placeholder));
+        n.embedder = Box::new(QueryMemo {
+            inner,
+            memo: std::sync::Mutex::new(rustc_hash::FxHashMap::default()),
+        });
+    }
     for pair in spec.split('|') {
         let w: Vec<f32> = pair
             .split(',')
