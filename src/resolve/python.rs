@@ -212,6 +212,8 @@ struct Analysis<'a> {
     module_refs: HashMap<(usize, u8, Sym), Option<Value>>,
     /// Memo of submodule lookups: (package file, name) → the submodule's file.
     submodules: HashMap<(u32, GSym), Option<u32>>,
+    /// Memo of [`Analysis::operator_defined`].
+    operator_gate: HashMap<GSym, bool>,
     /// Memo of [`Analysis::star_sources`]: file → repository modules its
     /// module-level `from m import *` imports read.
     star_sources: HashMap<u32, Vec<u32>>,
@@ -253,6 +255,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
+        operator_gate: HashMap::default(),
         module_is_init: py_files
             .iter()
             .copied()
@@ -627,11 +630,20 @@ impl<'a> Analysis<'a> {
                 });
             }
         }
-        out.extend((0..py.calls.len() as u32).map(|i| Constraint {
-            ci,
-            kind: ConsKind::Call,
-            idx: i,
-        }));
+        // Operator sites bind no arguments while solving: their special
+        // methods' other operand is rarely what a call graph hinges on, and
+        // re-evaluating tens of thousands of `a == b` and `x[i]` receivers on
+        // every change doubled resolution. They are resolved when emitted,
+        // and their results flow wherever an expression uses them.
+        out.extend(
+            (0..py.calls.len() as u32)
+                .filter(|&i| !matches!(py.calls[i as usize].kind, PyCallKind::Operator { .. }))
+                .map(|i| Constraint {
+                    ci,
+                    kind: ConsKind::Call,
+                    idx: i,
+                }),
+        );
         for (i, &(file_ctx, _, _, _)) in self.fixture_uses.iter().enumerate() {
             if file_ctx == ci as usize {
                 out.push(Constraint {
@@ -1874,26 +1886,17 @@ impl Analysis<'_> {
         let mut out = Vec::new();
         // Most operators apply to numbers, strings and containers: when no
         // class in the repository defines the method, nothing is evaluated.
-        let plain = self.strings[method as usize]
-            .strip_prefix("__i")
-            .filter(|_| INPLACE_OPERATORS.contains(&self.strings[method as usize].as_str()))
-            .map(|rest| format!("__{rest}"));
-        let plain_defined = plain.is_some_and(|p| {
-            self.string_ids
-                .get(&p)
-                .is_some_and(|id| self.class_definers.contains_key(id))
-        });
+        let defined = self.operator_defined(method);
         // A free name (a builtin or a star import) as an operand is almost
         // never an instance of a repository class, and is costly to look up.
         let py = self.files[ci].py;
         let free = |e: ExprId| matches!(py.exprs.get(e as usize), Some(PyExpr::Free { .. }));
         let receiver = py.calls[call].callee;
-        let receiver_values =
-            if (self.class_definers.contains_key(&method) || plain_defined) && !free(receiver) {
-                self.callee_values(ci, call)
-            } else {
-                Vec::new()
-            };
+        let receiver_values = if defined && !free(receiver) {
+            self.callee_values(ci, call)
+        } else {
+            Vec::new()
+        };
         for v in receiver_values {
             if let Value::Instance(c) | Value::Cone(c) = v {
                 for m in self.special_method(c, method) {
@@ -1907,7 +1910,7 @@ impl Analysis<'_> {
             && let Some(reflected) = reflected
             && let Some(&other) = self.files[ci].py.calls[call].args.first()
             && !free(other)
-            && self.class_definers.contains_key(&self.gsym(ci, reflected))
+            && self.operator_defined(self.gsym(ci, reflected))
         {
             let reflected = self.gsym(ci, reflected);
             for v in self.eval(ci, other, 1) {
@@ -1921,6 +1924,28 @@ impl Analysis<'_> {
             }
         }
         out
+    }
+
+    /// Whether some class defines special method `method` (or, for an
+    /// in-place operator, the plain one it falls back to). Asked for every
+    /// operator site, so remembered.
+    fn operator_defined(&mut self, method: GSym) -> bool {
+        if let Some(&d) = self.operator_gate.get(&method) {
+            return d;
+        }
+        let text = &self.strings[method as usize];
+        let plain = text
+            .strip_prefix("__i")
+            .filter(|_| INPLACE_OPERATORS.contains(&text.as_str()))
+            .map(|rest| format!("__{rest}"));
+        let defined = self.class_definers.contains_key(&method)
+            || plain.is_some_and(|p| {
+                self.string_ids
+                    .get(&p)
+                    .is_some_and(|id| self.class_definers.contains_key(id))
+            });
+        self.operator_gate.insert(method, defined);
+        defined
     }
 
     /// Class `c`'s special method `name`; an in-place operator (`__iadd__`)
