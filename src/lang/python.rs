@@ -1023,6 +1023,12 @@ impl<'s> Extractor<'s> {
                     .map(|o| walk::text(&o, self.source).into_owned())
                     .unwrap_or_default();
                 match (left, right, binary_dunder(&op)) {
+                    // `"text" + x` and `"%s" % x` make strings: no repository
+                    // method is involved, and long concatenations would
+                    // otherwise make a chain of operator sites.
+                    (Some(Lowered::Str(s)), _, _) if !self.strings.get(s).starts_with('#') => {
+                        Lowered::None
+                    }
                     (Some(l), Some(r), Some((method, reflected)))
                         if is_value(&l) || is_value(&r) =>
                     {

@@ -214,6 +214,10 @@ struct Analysis<'a> {
     submodules: HashMap<(u32, GSym), Option<u32>>,
     /// Memo of [`Analysis::operator_defined`].
     operator_gate: HashMap<GSym, bool>,
+    /// The fixpoint is reached: values no longer change (emitting).
+    solved: bool,
+    /// Operator sites' targets once solved, by (file context, call).
+    operator_memo: HashMap<(usize, usize), Vec<(DeclId, usize)>>,
     /// Memo of [`Analysis::star_sources`]: file → repository modules its
     /// module-level `from m import *` imports read.
     star_sources: HashMap<u32, Vec<u32>>,
@@ -256,6 +260,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
         operator_gate: HashMap::default(),
+        solved: false,
+        operator_memo: HashMap::default(),
         module_is_init: py_files
             .iter()
             .copied()
@@ -336,6 +342,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         );
     }
     a.mro_cache.clear();
+    a.solved = true;
     let t = std::time::Instant::now();
     a.emit(b);
     if debug {
@@ -1876,6 +1883,26 @@ impl Analysis<'_> {
     /// receiver has none, the other operand's `reflected` one (which is
     /// not given the receiver as its argument: [`NO_BIND`]).
     fn operator_methods(
+        &mut self,
+        ci: usize,
+        call: usize,
+        method: Sym,
+        reflected: Option<Sym>,
+    ) -> Vec<(DeclId, usize)> {
+        // Once solved, a site's answer is final; emitting `a + b + c + …`
+        // would otherwise re-evaluate each inner site for every outer one.
+        if self.solved {
+            if let Some(v) = self.operator_memo.get(&(ci, call)) {
+                return v.clone();
+            }
+            let out = self.operator_methods_uncached(ci, call, method, reflected);
+            self.operator_memo.insert((ci, call), out.clone());
+            return out;
+        }
+        self.operator_methods_uncached(ci, call, method, reflected)
+    }
+
+    fn operator_methods_uncached(
         &mut self,
         ci: usize,
         call: usize,
