@@ -145,6 +145,8 @@ struct Analysis<'a> {
     /// Functions of other modules used as values (`Map(xs, strconv.Itoa)`),
     /// which traced values name by `EXTERNAL_VALUE + index`.
     external_values: Vec<String>,
+    /// Index of each name in `external_values`.
+    external_value_ids: HashMap<String, DeclId>,
 }
 
 /// Traced function values at or above this id are `external_values`
@@ -251,6 +253,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
         external_values: Vec::new(),
+        external_value_ids: HashMap::default(),
     };
     for &fi in go_files {
         let facts = files[fi as usize].facts;
@@ -1065,14 +1068,13 @@ impl<'a> Analysis<'a> {
     }
 
     fn external_value(&mut self, name: String) -> DeclId {
-        let i = match self.external_values.iter().position(|n| *n == name) {
-            Some(i) => i,
-            None => {
-                self.external_values.push(name);
-                self.external_values.len() - 1
-            }
-        };
-        EXTERNAL_VALUE + i as DeclId
+        if let Some(&id) = self.external_value_ids.get(&name) {
+            return id;
+        }
+        let id = EXTERNAL_VALUE + self.external_values.len() as DeclId;
+        self.external_values.push(name.clone());
+        self.external_value_ids.insert(name, id);
+        id
     }
 
     fn func_values(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {

@@ -10,7 +10,7 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 const TABLE: &str = include_str!("go_std.tsv");
 
@@ -28,7 +28,7 @@ pub struct GoStd {
     /// `reflect.Type` → `Elem` → result types of an interface method.
     interface_results: HashMap<&'static str, HashMap<&'static str, Vec<&'static str>>>,
     /// Every named type the table mentions as a receiver, struct or interface.
-    types: HashMap<&'static str, ()>,
+    types: HashSet<&'static str>,
 }
 
 /// The standard library table, parsed on first use.
@@ -50,7 +50,7 @@ impl GoStd {
             fields: HashMap::default(),
             interfaces: HashMap::default(),
             interface_results: HashMap::default(),
-            types: HashMap::default(),
+            types: HashSet::default(),
         };
         for line in table.lines() {
             let cols: Vec<&'static str> = line.split('\t').collect();
@@ -66,11 +66,11 @@ impl GoStd {
                         .entry(ty)
                         .or_default()
                         .insert(name, (*recv == "*", split_list(results)));
-                    std.types.insert(ty, ());
+                    std.types.insert(ty);
                 }
                 ["S", ty, field, fty] => {
                     std.fields.entry(ty).or_default().insert(field, fty);
-                    std.types.insert(ty, ());
+                    std.types.insert(ty);
                 }
                 ["I", ty, methods @ ..] => {
                     let mut ms = Vec::new();
@@ -90,7 +90,7 @@ impl GoStd {
                             .insert(name, split_list(results.unwrap_or("")));
                     }
                     std.interfaces.insert(ty, ms);
-                    std.types.insert(ty, ());
+                    std.types.insert(ty);
                 }
                 _ => {}
             }
@@ -125,7 +125,7 @@ impl GoStd {
     }
 
     pub fn is_type(&self, qualified: &str) -> bool {
-        self.types.contains_key(qualified)
+        self.types.contains(qualified)
     }
 }
 

@@ -1960,13 +1960,8 @@ impl Analysis<'_> {
         if let Some(&d) = self.operator_gate.get(&method) {
             return d;
         }
-        let text = &self.strings[method as usize];
-        let plain = text
-            .strip_prefix("__i")
-            .filter(|_| INPLACE_OPERATORS.contains(&text.as_str()))
-            .map(|rest| format!("__{rest}"));
         let defined = self.class_definers.contains_key(&method)
-            || plain.is_some_and(|p| {
+            || self.plain_operator(method).is_some_and(|p| {
                 self.string_ids
                     .get(&p)
                     .is_some_and(|id| self.class_definers.contains_key(id))
@@ -1982,15 +1977,22 @@ impl Analysis<'_> {
         if !found.is_empty() {
             return found;
         }
-        let text = &self.strings[name as usize];
-        match text.strip_prefix("__i") {
-            Some(rest) if INPLACE_OPERATORS.contains(&text.as_str()) => {
-                let plain = format!("__{rest}");
+        match self.plain_operator(name) {
+            Some(plain) => {
                 let plain = self.intern(&plain);
                 self.method_targets(c, plain)
             }
-            _ => found,
+            None => found,
         }
+    }
+
+    /// The plain operator an in-place one falls back to (`__iadd__` →
+    /// `__add__`); `None` for any other name.
+    fn plain_operator(&self, name: GSym) -> Option<String> {
+        let text = &self.strings[name as usize];
+        text.strip_prefix("__i")
+            .filter(|_| INPLACE_OPERATORS.contains(&text.as_str()))
+            .map(|rest| format!("__{rest}"))
     }
 
     /// The first base of `c`'s hierarchy that lives outside the repository.
