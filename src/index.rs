@@ -182,6 +182,7 @@ impl Index {
             .collect();
         progress.finish();
         stats.timings_ms.parse = ms(t);
+        memory_trace("parse");
 
         let t = Instant::now();
         let mut upserts = Vec::new();
@@ -234,6 +235,7 @@ impl Index {
         }
         drop(upserts);
         stats.timings_ms.store = ms(t);
+        memory_trace("store");
 
         // Resolution is a pure function of the files' shapes (what resolution
         // reads of their facts) and go.mod module paths, so a repository whose
@@ -316,6 +318,7 @@ impl Index {
             store.commit(&damaged, &[], &[])?;
         }
         stats.timings_ms.load = ms(t);
+        memory_trace("load");
 
         stats.files = files.len();
         stats.reused = files.len().saturating_sub(stats.parsed);
@@ -372,6 +375,7 @@ impl Index {
             }
         };
         stats.timings_ms.resolve = ms(t) + snapshot_ms;
+        memory_trace("resolve");
         // Flow facts only serve resolution; declarations and call sites stay.
         for f in &mut files {
             f.facts.lang_facts = crate::model::LangFacts::empty(f.lang);
@@ -381,6 +385,7 @@ impl Index {
         let t = Instant::now();
         let graph = Graph::build(&res);
         stats.timings_ms.graph = ms(t);
+        memory_trace("graph");
         stats.declarations = res.decls.iter().filter(|d| !d.is_external()).count();
         stats.edges = res.edges.len();
         stats.unresolved = res.unresolved.len();
@@ -488,6 +493,18 @@ fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
             Some((dir, module))
         })
         .collect()
+}
+
+/// With `RIPPLE_DEBUG_MEMORY` set, print the resident set after a phase:
+/// how the memory figures in the README were broken down.
+fn memory_trace(phase: &str) {
+    if std::env::var_os("RIPPLE_DEBUG_MEMORY").is_some() {
+        eprintln!(
+            "memory after {phase}: {:.0} MB resident, {:.0} MB peak",
+            crate::bench::current_rss_mb(),
+            crate::bench::peak_rss_mb()
+        );
+    }
 }
 
 fn ms(t: Instant) -> f64 {
