@@ -345,9 +345,10 @@ impl Embedder for QueryMemo {
     }
 }
 
-/// Fusion weights for development: `RIPPLE_BENCH_FUSION` holds
-/// `lexical,neural[,K]` settings separated by `|`, each evaluated on the
-/// same queries (to stderr).
+/// Fusion settings for development: `RIPPLE_BENCH_FUSION` holds settings
+/// separated by `|`, each `lexical,neural` (score fusion with those
+/// weights) or `lexical,neural,K` (reciprocal-rank fusion), each evaluated
+/// on the same queries (to stderr).
 fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
     let Ok(spec) = std::env::var("RIPPLE_BENCH_FUSION") else {
         return Ok(());
@@ -367,12 +368,11 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
             .split(',')
             .filter_map(|x| x.trim().parse().ok())
             .collect();
-        let (wl, wn, rrf_k) = match w[..] {
-            [wl, wn] => (wl, wn, default[2]),
-            [wl, wn, k] => (wl, wn, k),
+        search.fusion = match w[..] {
+            [lexical, neural] => super::Fusion::Scores { lexical, neural },
+            [lexical, neural, k] => super::Fusion::Ranks { lexical, neural, k },
             _ => continue,
         };
-        search.fusion = [wl, wn, rrf_k];
         let r = evaluate(index, search, qs, qs.len(), Ranker::Hybrid)?;
         eprintln!(
             "fusion {pair}: r@1 {:.1} r@10 {:.1} mrr {:.3}",

@@ -3,7 +3,8 @@
 //! the embedded text; per embedding space), so a refresh embeds only
 //! declarations that are new, changed or renamed. Search is exact brute-force
 //! cosine over one contiguous f32 matrix — no approximate index, no server.
-//! Results are fused with the lexical ranking by reciprocal-rank fusion.
+//! Results are fused with the lexical ranking by a weighted sum of
+//! normalised scores (or, for comparison, reciprocal-rank fusion).
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -206,9 +207,58 @@ pub fn fuse(lists: &[(&[DeclId], f32)], k: usize, rrf_k: f32) -> Vec<(DeclId, f3
     out
 }
 
+/// Convex combination of min-max normalised scores (Bruch et al., "An
+/// Analysis of Fusion Functions for Hybrid Retrieval", 2023): each list's
+/// scores are scaled to [0, 1] over its own candidates, a candidate absent
+/// from a list scores 0 there, and the weighted sum ranks. Unlike ranks,
+/// this keeps how far a list's top hit stands above the rest.
+pub fn fuse_scores(lists: &[(&[(DeclId, f32)], f32)], k: usize) -> Vec<(DeclId, f32)> {
+    let mut acc: FxHashMap<DeclId, f32> = FxHashMap::default();
+    for (list, weight) in lists {
+        let Some(lo) = list.iter().map(|x| x.1).reduce(f32::min) else {
+            continue;
+        };
+        let hi = list.iter().map(|x| x.1).fold(lo, f32::max);
+        // One candidate, or all tied: each counts fully.
+        let span = hi - lo;
+        for &(d, score) in list.iter() {
+            let norm = if span > f32::EPSILON {
+                (score - lo) / span
+            } else {
+                1.0
+            };
+            *acc.entry(d).or_default() += weight * norm;
+        }
+    }
+    let mut out: Vec<(DeclId, f32)> = acc.into_iter().collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.truncate(k);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn score_fusion_keeps_how_far_ahead_a_hit_is() {
+        // Each list ranks 1 and 2 first and second, the other way round, so
+        // ranks alone cannot tell them apart; but 1 leads the lexical list
+        // by far and trails the neural one by a hair.
+        let lexical = [(1, 10.0), (2, 2.0), (3, 1.0)];
+        let neural = [(2, 0.50), (1, 0.49), (5, 0.10)];
+        let fused = fuse_scores(&[(&lexical, 1.0), (&neural, 1.0)], 3);
+        assert_eq!(fused.iter().map(|x| x.0).collect::<Vec<_>>(), vec![1, 2, 3]);
+        assert!((fused[0].1 - (1.0 + 0.39 / 0.40)).abs() < 1e-5);
+        // Agreement still wins over one list's top hit.
+        let lexical = [(1, 10.0), (2, 9.0), (3, 1.0)];
+        let neural = [(4, 0.9), (2, 0.85), (1, 0.2)];
+        let fused = fuse_scores(&[(&lexical, 1.0), (&neural, 1.0)], 2);
+        assert_eq!(fused[0].0, 2);
+        // An empty list adds nothing; a list of ties counts each fully.
+        let fused = fuse_scores(&[(&[], 1.0), (&[(7, 0.3), (8, 0.3)], 0.5)], 5);
+        assert_eq!(fused, vec![(7, 0.5), (8, 0.5)]);
+    }
 
     #[test]
     fn nearest_is_exact_cosine_order() {
