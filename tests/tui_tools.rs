@@ -414,3 +414,94 @@ fn the_search_index_is_built_off_the_ui_thread_in_the_explorer() {
         }
     }
 }
+
+/// The demo with an embedding provider configured at `base_url`, loaded,
+/// in an explorer whose jobs run on threads as in the real one.
+fn explorer_with_embeddings(base_url: &str) -> (tempfile::TempDir, Ui, mpsc::Receiver<Event>) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo"),
+        &root,
+    );
+    std::fs::write(
+        root.join("ripple.toml"),
+        format!(
+            "[search]\nprovider = \"openai\"\nmodel = \"fake-embed\"\nbase_url = \"{base_url}\"\n"
+        ),
+    )
+    .unwrap();
+    let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
+    let (tx, rx) = mpsc::channel();
+    let mut app = App::new(root, Jobs::spawn(tx), Theme { color: false });
+    app.resize(W, H);
+    app.handle(Event::indexed(snap));
+    let ui = Ui {
+        app,
+        term: Terminal::new(TestBackend::new(W, H)).unwrap(),
+    };
+    (dir, ui, rx)
+}
+
+/// Feed the explorer its events until the screen shows every one of `want`.
+fn wait_for(ui: &mut Ui, rx: &mpsc::Receiver<Event>, want: &[&str]) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let screen = ui.screen();
+        if want.iter().all(|w| screen.contains(w)) {
+            return screen;
+        }
+        assert!(Instant::now() < deadline, "waiting for {want:?}:\n{screen}");
+        if let Ok(ev) = rx.recv_timeout(Duration::from_millis(50)) {
+            ui.app.handle(ev);
+        }
+    }
+}
+
+#[test]
+fn search_embeds_in_the_background_then_fuses_the_model_in() {
+    use std::sync::atomic::Ordering;
+    let server = common::fake_embed::fake_server();
+    let (_dir, mut ui, rx) = explorer_with_embeddings(&format!("http://127.0.0.1:{}", server.port));
+    ui.keys("s").keys("refund");
+    let screen = wait_for(
+        &mut ui,
+        &rx,
+        &["by words + fake-embed", "refunds.RefundService"],
+    );
+    assert!(!screen.contains("embedding failed"), "{screen}");
+    // Every searchable declaration of the demo was embedded, then the query.
+    let embedded = server.inputs.load(Ordering::SeqCst);
+    assert!(embedded > 50, "only {embedded} texts embedded");
+    // Each keystroke is a query the model embeds too.
+    ui.keys("s");
+    wait_for(&mut ui, &rx, &["s refunds▏", "by words + fake-embed"]);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while server.inputs.load(Ordering::SeqCst) == embedded {
+        assert!(Instant::now() < deadline, "the query was not embedded");
+        if let Ok(ev) = rx.recv_timeout(Duration::from_millis(50)) {
+            ui.app.handle(ev);
+        }
+    }
+}
+
+#[test]
+fn search_stays_by_words_when_the_embedding_provider_is_down() {
+    // A port nothing listens on any more.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let (_dir, mut ui, rx) = explorer_with_embeddings(&format!("http://127.0.0.1:{port}"));
+    ui.keys("s").keys("refund");
+    let screen = wait_for(
+        &mut ui,
+        &rx,
+        &["by words (embedding failed)", "refunds.RefundService"],
+    );
+    assert!(
+        screen.contains("search by words only: fake-embed"),
+        "{screen}"
+    );
+}

@@ -423,7 +423,7 @@ fn tune(index: &Index, docs: &[corpus::DocText], qs: &[Query]) {
             params.synonyms = x;
         }
         let search = SearchIndex {
-            lexical: super::lexical::LexicalIndex::build(docs, params),
+            lexical: std::sync::Arc::new(super::lexical::LexicalIndex::build(docs, params)),
             neural: None,
             fusion: super::FUSION,
             stats: Default::default(),

@@ -28,7 +28,7 @@ pub enum EmbedError {
 }
 
 /// Something that turns texts into vectors.
-pub trait Embedder: Sync {
+pub trait Embedder: Send + Sync {
     /// Stable identity of the vector space (provider, model, dimensions):
     /// vectors from different spaces are never mixed.
     fn space(&self) -> String;

@@ -81,7 +81,9 @@ pub fn backend_name(cfg: &config::EmbedConfig) -> String {
 
 /// The search index of one repository, with the figures of its build.
 pub struct SearchIndex {
-    pub lexical: LexicalIndex,
+    /// Shared, so the explorer can search by words while the neural half
+    /// of the same index is still being embedded.
+    pub lexical: std::sync::Arc<LexicalIndex>,
     pub neural: Option<Neural>,
     pub stats: BuildStats,
     /// How the lexical and the neural rankings are combined.
@@ -149,7 +151,7 @@ impl SearchIndex {
         let t = Instant::now();
         let lexical = LexicalIndex::build(docs, Params::default());
         SearchIndex {
-            lexical,
+            lexical: std::sync::Arc::new(lexical),
             neural: None,
             fusion: FUSION,
             stats: BuildStats {
@@ -175,6 +177,16 @@ impl SearchIndex {
         let mut search = SearchIndex::from_documents(&docs, read_ms);
         search.attach(index, &docs, embedder, opts, progress)?;
         Ok(search)
+    }
+
+    /// The same index without its neural half (sharing the lexical one).
+    pub fn lexical_only(&self) -> SearchIndex {
+        SearchIndex {
+            lexical: self.lexical.clone(),
+            neural: None,
+            stats: self.stats.clone(),
+            fusion: self.fusion,
+        }
     }
 
     /// Add the neural half to an index built from `docs`.

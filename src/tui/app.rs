@@ -22,7 +22,7 @@ use crate::edits::{self, EditBlock, HunkId, HunkState, PathOrigin, Resolution};
 use crate::graph::Direction;
 use crate::llm::CancelToken;
 use crate::resolve::DeclId;
-use crate::semantic::lexical::LexicalIndex;
+use crate::semantic::SearchIndex;
 
 use super::Event;
 use super::finder::Finder;
@@ -35,7 +35,7 @@ use super::layout::{self, Areas};
 use super::overview::{OverviewState, Pick};
 use super::radius::{self, BlastView};
 use super::review::{self, MigrateUpdate, Review, Status};
-use super::search::{SearchKind, SearchPane};
+use super::search::{NeuralStatus, SearchKind, SearchPane};
 use super::snapshot::Snapshot;
 use super::source::{CallMark, FileText, SourceView};
 use super::testrun::{self, TestMsg, TestRun, TestRunner, TestUpdate};
@@ -139,9 +139,11 @@ pub struct App {
     findings: Option<FindingsList>,
     search: Option<SearchPane>,
     /// The search index and the snapshot it was built from.
-    lexical: Option<(Arc<Snapshot>, Arc<LexicalIndex>)>,
+    search_index: Option<(Arc<Snapshot>, Arc<SearchIndex>)>,
     /// A search index is being built for the current snapshot.
-    lexical_building: bool,
+    search_building: bool,
+    /// Where the search index's embedding stands.
+    neural: NeuralStatus,
     quit: bool,
     dirty: bool,
 }
@@ -184,8 +186,9 @@ impl App {
             tests: None,
             findings: None,
             search: None,
-            lexical: None,
-            lexical_building: false,
+            search_index: None,
+            search_building: false,
+            neural: NeuralStatus::Off,
             quit: false,
             dirty: true,
         }
@@ -348,12 +351,22 @@ impl App {
                 self.dirty = true;
             }
             // Built for a snapshot a refresh has not replaced (else useless).
-            JobResult::SearchIndex { snap, lexical }
-                if self.snap.as_ref().is_some_and(|s| Arc::ptr_eq(s, &snap)) =>
-            {
-                self.lexical = Some((snap, lexical));
-                self.lexical_building = false;
-                self.run_search();
+            JobResult::SearchIndex {
+                snap,
+                search,
+                neural,
+            } if self.snap.as_ref().is_some_and(|s| Arc::ptr_eq(s, &snap)) => {
+                if let NeuralStatus::Failed(why) = &neural
+                    && self.neural != neural
+                {
+                    self.message = Some(format!("search by words only: {why}"));
+                }
+                self.neural = neural;
+                if let Some(search) = search {
+                    self.search_index = Some((snap, search));
+                    self.search_building = false;
+                    self.run_search();
+                }
                 self.dirty = true;
             }
             JobResult::Searched { generation, hits } => {
@@ -402,8 +415,9 @@ impl App {
         if let Some(e) = &snap.conventions_error {
             self.message = Some(format!("ripple.toml ignored: {e}"));
         }
-        self.lexical = None;
-        self.lexical_building = false;
+        self.search_index = None;
+        self.search_building = false;
+        self.neural = NeuralStatus::Off;
         let Some(old) = self.snap.replace(snap.clone()) else {
             return;
         };
@@ -1462,11 +1476,11 @@ impl App {
         let Some(p) = &mut self.search else { return };
         p.generation += 1;
         p.pending = true;
-        let lexical = match &self.lexical {
-            Some((built_for, lexical)) if Arc::ptr_eq(built_for, &snap) => lexical.clone(),
+        let search = match &self.search_index {
+            Some((built_for, search)) if Arc::ptr_eq(built_for, &snap) => search.clone(),
             _ => {
-                if !self.lexical_building {
-                    self.lexical_building = true;
+                if !self.search_building {
+                    self.search_building = true;
                     self.submit(super::jobs::Job::BuildSearch { snap });
                 }
                 return;
@@ -1475,7 +1489,7 @@ impl App {
         let job = Job::Search {
             generation: p.generation,
             snap,
-            lexical,
+            search,
             kind: p.kind,
             query: p.query.clone(),
         };
@@ -1601,12 +1615,13 @@ impl App {
             list.draw(frame, FindingsList::area(areas.main), theme);
         }
         if let Some(p) = &self.search {
-            let building = self.lexical_building && p.pending;
+            let building = self.search_building && p.pending;
             p.draw(
                 frame,
                 SearchPane::area(areas.main),
                 self.snap.as_deref(),
                 building,
+                &self.neural,
                 theme,
             );
         }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, Sender};
 
 use crate::resolve::DeclId;
-use crate::semantic::lexical::LexicalIndex;
+use crate::semantic::SearchIndex;
 
 use super::Event;
 use super::highlight::{HighlightRequest, Highlighter, Highlights};
@@ -38,7 +38,7 @@ pub enum Job {
     Search {
         generation: u64,
         snap: Arc<Snapshot>,
-        lexical: Arc<LexicalIndex>,
+        search: Arc<SearchIndex>,
         kind: SearchKind,
         query: String,
     },
@@ -54,10 +54,13 @@ pub enum JobResult {
         generation: u64,
         hits: Vec<(DeclId, i64)>,
     },
-    /// The search index of the snapshot it was built from.
+    /// The search index of the snapshot it is built from, as it grows:
+    /// `search` is the index when there is a new one (by words, then
+    /// hybrid), `neural` where its embedding stands.
     SearchIndex {
         snap: Arc<Snapshot>,
-        lexical: Arc<LexicalIndex>,
+        search: Option<Arc<SearchIndex>>,
+        neural: search::NeuralStatus,
     },
     Searched {
         generation: u64,
@@ -88,19 +91,32 @@ fn run(job: Job, highlighter: &mut Highlighter) -> JobResult {
             generation,
             hits: crate::lookup::fuzzy(&snap.index.res, &query, FINDER_LIMIT),
         },
-        Job::BuildSearch { snap } => JobResult::SearchIndex {
-            lexical: Arc::new(search::build_index(&snap)),
-            snap,
-        },
+        Job::BuildSearch { snap } => {
+            // Inline, only the finished index matters.
+            let last = std::sync::Mutex::new(None);
+            search::build_index(&snap, &|r| {
+                if let Ok(mut last) = last.lock() {
+                    *last = Some(r);
+                }
+            });
+            last.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or(JobResult::SearchIndex {
+                    snap,
+                    search: None,
+                    neural: search::NeuralStatus::Off,
+                })
+        }
         Job::Search {
             generation,
             snap,
-            lexical,
+            search,
             kind,
             query,
         } => JobResult::Searched {
             generation,
-            hits: search::answer(&snap, &lexical, kind, &query),
+            hits: search::answer(&snap, &search, kind, &query),
         },
     }
 }
@@ -144,8 +160,9 @@ impl Jobs {
                 let _ = std::thread::Builder::new()
                     .name("ripple-search-index".into())
                     .spawn(move || {
-                        let lexical = Arc::new(search::build_index(&snap));
-                        let _ = events.send(Event::Job(JobResult::SearchIndex { snap, lexical }));
+                        search::build_index(&snap, &|r| {
+                            let _ = events.send(Event::Job(r));
+                        });
                     });
                 None
             }

@@ -1,4 +1,6 @@
 //! Helpers shared by integration tests.
+#[allow(dead_code)] // only the search tests embed
+pub mod fake_embed;
 pub mod fake_llm;
 pub mod sarif;
 
