@@ -126,6 +126,8 @@ enum Value {
         site: u32,
         name: GSym,
     },
+    /// What `map(f, xs)` returns: iterating it yields what `f` returns.
+    Mapped(DeclId),
     /// A value of a builtin type whose methods PyCG names `<**PyStr**>.m`, `<**PyDict**>.m`.
     PyStr,
     PyDict,
@@ -835,6 +837,12 @@ impl<'a> Analysis<'a> {
                         }
                         Value::Items(site) => push_unique(&mut out, Value::Container(site)),
                         Value::External(p) => push_unique(&mut out, Value::External(p)),
+                        // `list(map(f, xs))[0]`: `list` hands its argument on.
+                        Value::Mapped(f) => {
+                            for r in self.returns_of(f) {
+                                push_unique(&mut out, r);
+                            }
+                        }
                         _ => {}
                     }
                 }
@@ -977,6 +985,7 @@ impl<'a> Analysis<'a> {
             Value::Container(site) => self.elements(site, None),
             Value::Items(site) => vec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
+            Value::Mapped(f) => self.returns_of(f),
             Value::Instance(c) | Value::Cone(c) => {
                 let mut out = Vec::new();
                 let iter_sym = self.intern("__iter__");
@@ -1016,6 +1025,7 @@ impl<'a> Analysis<'a> {
             Value::Container(site) => self.elements(site, None),
             Value::Items(site) => vec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
+            Value::Mapped(f) => self.returns_of(f),
             _ => Vec::new(),
         }
     }
@@ -1702,6 +1712,27 @@ impl Analysis<'_> {
                 let mut out = Vec::new();
                 if let Some(&a) = args.first() {
                     out = self.eval(ci, a, 1);
+                }
+                out
+            }
+            // `filter(pred, xs)` yields elements of `xs`.
+            "filter" => match args.get(1) {
+                Some(&a) => self.eval(ci, a, 1),
+                None => Vec::new(),
+            },
+            // Any function argument, not only the first: PyCG's own case
+            // passes the iterable first.
+            "map" => {
+                let mut out = Vec::new();
+                for a in args {
+                    for v in self.eval(ci, a, 1) {
+                        match v {
+                            Value::Func(f) | Value::Bound { func: f, .. } => {
+                                push_unique(&mut out, Value::Mapped(f));
+                            }
+                            _ => {}
+                        }
+                    }
                 }
                 out
             }
