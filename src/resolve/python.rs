@@ -1384,7 +1384,7 @@ impl Analysis<'_> {
             }
             Value::Container(site)
                 if self.dict_sites.contains(&site)
-                    && DICT_VALUE_METHODS.contains(&self.strings[name as usize].as_str()) =>
+                    && DICT_METHODS.contains(&self.strings[name as usize].as_str()) =>
             {
                 vec![Value::DictMethod { site, name }]
             }
@@ -1683,6 +1683,7 @@ impl Analysis<'_> {
         match self.strings[name as usize].as_str() {
             "values" | "copy" => vec![Value::Container(site)],
             "items" => vec![Value::Items(site)],
+            "update" => Vec::new(),
             _ => {
                 // `d.get("k")` reads key "k" (or, if no literal key "k" was
                 // ever stored, any value), like `d["k"]`.
@@ -2078,6 +2079,7 @@ impl Analysis<'_> {
     }
 
     fn bind_call(&mut self, ci: usize, call: usize) {
+        self.bind_dict_update(ci, call);
         let targets = self.call_targets(ci, call);
         if targets.is_empty() {
             return;
@@ -2171,6 +2173,44 @@ impl Analysis<'_> {
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// `d.update(other)` and `d.update(k=v)` on a dict literal `d`: the
+    /// entries join `d`'s, key by key (flow-insensitively, so an
+    /// overwritten value stays possible too).
+    fn bind_dict_update(&mut self, ci: usize, call: usize) {
+        let py = self.files[ci].py;
+        let c = &py.calls[call];
+        let Some(PyExpr::Attr { name, .. }) = py.exprs.get(c.callee as usize) else {
+            return;
+        };
+        if self.files[ci].facts.sym(*name) != "update" {
+            return;
+        }
+        let update = self.gsym(ci, *name);
+        let sites: Vec<u32> = self
+            .callee_values(ci, call)
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::DictMethod { site, name } if name == update => Some(site),
+                _ => None,
+            })
+            .collect();
+        if sites.is_empty() {
+            return;
+        }
+        let mut entries = match c.args.first() {
+            Some(&other) => self.dict_entries(ci, other),
+            None => Vec::new(),
+        };
+        for &(k, e) in &c.kwargs {
+            entries.push((self.gsym(ci, k), self.eval(ci, e, 1)));
+        }
+        for site in sites {
+            for (k, vals) in &entries {
+                self.add_elem(site, *k, vals);
             }
         }
     }
@@ -2443,7 +2483,15 @@ fn push_unique(out: &mut Vec<Value>, v: Value) {
 }
 
 /// Dict methods whose result is drawn from the dict's values.
-const DICT_VALUE_METHODS: &[&str] = &["values", "items", "copy", "get", "pop", "setdefault"];
+const DICT_METHODS: &[&str] = &[
+    "values",
+    "items",
+    "copy",
+    "get",
+    "pop",
+    "setdefault",
+    "update",
+];
 
 /// A target's `shift` that binds no arguments (a reflected operator or a
 /// builtin's special method gets the object itself as `self`).
