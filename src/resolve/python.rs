@@ -1374,13 +1374,23 @@ impl Analysis<'_> {
                 out
             }
             Value::PyStr | Value::PyDict => {
-                let ty = if v == Value::PyStr {
-                    "<**PyStr**>"
+                let (ty, methods) = if v == Value::PyStr {
+                    ("<**PyStr**>", STR_METHODS)
                 } else {
-                    "<**PyDict**>"
+                    ("<**PyDict**>", DICT_ALL_METHODS)
                 };
-                let full = format!("{ty}.{}", self.strings[name as usize]);
+                let attr = self.strings[name as usize].as_str();
+                if !builtin_type_member(methods, attr) {
+                    return Vec::new();
+                }
+                let full = format!("{ty}.{attr}");
                 vec![Value::External(self.intern(&full))]
+            }
+            Value::Container(site)
+                if self.dict_sites.contains(&site)
+                    && !builtin_type_member(DICT_ALL_METHODS, &self.strings[name as usize]) =>
+            {
+                Vec::new()
             }
             Value::Container(site)
                 if self.dict_sites.contains(&site)
@@ -1392,13 +1402,7 @@ impl Analysis<'_> {
                 let full = format!("<**PyDict**>.{}", self.strings[name as usize]);
                 vec![Value::External(self.intern(&full))]
             }
-            Value::External(p) => {
-                let full = format!(
-                    "{}.{}",
-                    self.strings[p as usize], self.strings[name as usize]
-                );
-                vec![Value::External(self.intern(&full))]
-            }
+            Value::External(p) => self.external_member(p, name),
             Value::Super { class, func } => {
                 // `super()` continues along the MRO of the instance's own
                 // class, which for a subclass (a diamond) can be a sibling
@@ -1512,15 +1516,22 @@ impl Analysis<'_> {
         }
         // Not defined in the repository: inherited from an external base, if any.
         match self.external_base(c) {
-            Some(p) => {
-                let full = format!(
-                    "{}.{}",
-                    self.strings[p as usize], self.strings[name as usize]
-                );
-                vec![Value::External(self.intern(&full))]
-            }
+            Some(p) => self.external_member(p, name),
             None => Vec::new(),
         }
+    }
+
+    /// Attribute `name` of the out-of-repo value `p`, named by its path.
+    /// Introspection (`x.__class__`, `f.__self__`) names no out-of-repo
+    /// declaration: chains through it only made up callees like
+    /// `_weakref.ref.__self__.lower`.
+    fn external_member(&mut self, p: GSym, name: GSym) -> Vec<Value> {
+        let attr = self.strings[name as usize].as_str();
+        if INTROSPECTION_ATTRS.contains(&attr) {
+            return Vec::new();
+        }
+        let full = format!("{}.{attr}", self.strings[p as usize]);
+        vec![Value::External(self.intern(&full))]
     }
 
     fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
@@ -2483,6 +2494,105 @@ fn push_unique(out: &mut Vec<Value>, v: Value) {
 }
 
 /// Dict methods whose result is drawn from the dict's values.
+/// `str`'s public methods (`dir(str)`, CPython 3.11).
+const STR_METHODS: &[&str] = &[
+    "capitalize",
+    "casefold",
+    "center",
+    "count",
+    "encode",
+    "endswith",
+    "expandtabs",
+    "find",
+    "format",
+    "format_map",
+    "index",
+    "isalnum",
+    "isalpha",
+    "isascii",
+    "isdecimal",
+    "isdigit",
+    "isidentifier",
+    "islower",
+    "isnumeric",
+    "isprintable",
+    "isspace",
+    "istitle",
+    "isupper",
+    "join",
+    "ljust",
+    "lower",
+    "lstrip",
+    "maketrans",
+    "partition",
+    "removeprefix",
+    "removesuffix",
+    "replace",
+    "rfind",
+    "rindex",
+    "rjust",
+    "rpartition",
+    "rsplit",
+    "rstrip",
+    "split",
+    "splitlines",
+    "startswith",
+    "strip",
+    "swapcase",
+    "title",
+    "translate",
+    "upper",
+    "zfill",
+];
+
+/// `dict`'s public methods (`dir(dict)`, CPython 3.11).
+const DICT_ALL_METHODS: &[&str] = &[
+    "clear",
+    "copy",
+    "fromkeys",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
+
+/// Whether a `str` or `dict` value has attribute `attr`: one of its public
+/// `methods` or a special method (`__contains__`); anything else (`s._loop`)
+/// is a value the analysis confused with a string or dict, and names nothing.
+fn builtin_type_member(methods: &[&str], attr: &str) -> bool {
+    methods.contains(&attr)
+        || (attr.starts_with("__") && attr.ends_with("__") && !INTROSPECTION_ATTRS.contains(&attr))
+}
+
+/// Attributes every object has that describe it rather than name a member.
+const INTROSPECTION_ATTRS: &[&str] = &[
+    "__class__",
+    "__self__",
+    "__func__",
+    "__objclass__",
+    "__dict__",
+    "__args__",
+    "__origin__",
+    "__name__",
+    "__qualname__",
+    "__module__",
+    "__doc__",
+    "__file__",
+    "__code__",
+    "__globals__",
+    "__wrapped__",
+    "__mro__",
+    "__bases__",
+    "__annotations__",
+    "__defaults__",
+    "__kwdefaults__",
+    "__signature__",
+];
+
 const DICT_METHODS: &[&str] = &[
     "values",
     "items",
