@@ -836,7 +836,15 @@ impl<'a> Analysis<'a> {
                             }
                         }
                         Value::Items(site) => push_unique(&mut out, Value::Container(site)),
-                        Value::External(p) => push_unique(&mut out, Value::External(p)),
+                        // `Generic[T]`, `Dict[str, int]`: a generic alias is
+                        // still the class (a base, or called). An element of
+                        // an external variable (`sys.argv[1:]`) is unknown:
+                        // passing the variable on made up callees such as
+                        // `sys.argv.rx.match`. Classes are told apart by
+                        // convention, as for calls.
+                        Value::External(p) if self.external_is_class(p) => {
+                            push_unique(&mut out, Value::External(p))
+                        }
                         // `list(map(f, xs))[0]`: `list` hands its argument on.
                         Value::Mapped(f) => {
                             for r in self.returns_of(f) {
@@ -1521,6 +1529,15 @@ impl Analysis<'_> {
         }
     }
 
+    /// Whether the out-of-repo name `p` is a class, by convention: its last
+    /// segment is capitalised (`requests.Session`, `typing.Dict`).
+    fn external_is_class(&self, p: GSym) -> bool {
+        let path = &self.strings[p as usize];
+        path.rsplit('.')
+            .next()
+            .is_some_and(|last| last.starts_with(|c: char| c.is_ascii_uppercase()))
+    }
+
     /// Attribute `name` of the out-of-repo value `p`, named by its path.
     /// Introspection (`x.__class__`, `f.__self__`) names no out-of-repo
     /// declaration: chains through it only made up callees like
@@ -1663,12 +1680,10 @@ impl Analysis<'_> {
                     // (PyCG names its methods `requests.Session.get`); the result
                     // of an external *function* is unknown, and letting it flow
                     // only spreads noise. Classes are told apart by convention.
-                    let path = &self.strings[p as usize];
-                    let last = path.rsplit('.').next().unwrap_or("");
-                    if path.starts_with("<**PyStr**>.") {
+                    if self.strings[p as usize].starts_with("<**PyStr**>.") {
                         // String methods return strings (near enough for their methods).
                         push_unique(&mut out, Value::PyStr);
-                    } else if last.starts_with(|c: char| c.is_ascii_uppercase()) {
+                    } else if self.external_is_class(p) {
                         push_unique(&mut out, Value::External(p));
                     }
                 }
