@@ -48,7 +48,7 @@ pub enum PyExpr {
     },
     /// A list, tuple, set or dict literal (or comprehension): an allocation site.
     Container {
-        items: Vec<(Option<Sym>, ExprId)>,
+        items: Box<[(Option<Sym>, ExprId)]>,
     },
     /// A function, lambda or class object.
     Decl(u32),
@@ -56,7 +56,7 @@ pub enum PyExpr {
     Iter(ExprId),
     /// An instance of the classes the inner value names (`except E as e`).
     Instance(ExprId),
-    Union(Vec<ExprId>),
+    Union(Box<[ExprId]>),
     /// `import a.b` / `from ..x import` target: `level` leading dots, then a dotted path.
     ModuleRef {
         level: u8,
@@ -111,11 +111,13 @@ pub enum PyCallKind {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PyCall {
     pub callee: ExprId,
-    pub args: Vec<ExprId>,
-    pub kwargs: Vec<(Sym, ExprId)>,
+    // Boxed slices, not vectors: a large repository holds millions of
+    // these at once, and a slice is a third smaller than a vector.
+    pub args: Box<[ExprId]>,
+    pub kwargs: Box<[(Sym, ExprId)]>,
     /// `*args` and `**kwargs` splats, in order: positions after the first
     /// are unknown.
-    pub splats: Vec<Splat>,
+    pub splats: Box<[Splat]>,
     /// The first argument when it is a string or integer literal (the key
     /// of `d.get("k")`), in the form subscripts write keys.
     pub key: Option<Sym>,
@@ -789,9 +791,13 @@ impl<'s> Extractor<'s> {
             text,
             PyCall {
                 callee: receiver,
-                args: if arg == UNKNOWN { vec![] } else { vec![arg] },
-                kwargs: vec![],
-                splats: Vec::new(),
+                args: if arg == UNKNOWN {
+                    Box::default()
+                } else {
+                    vec![arg].into()
+                },
+                kwargs: Box::default(),
+                splats: Box::default(),
                 key: None,
                 kind: PyCallKind::Operator { method, reflected },
             },
@@ -1137,7 +1143,9 @@ impl<'s> Extractor<'s> {
                     let e = self.as_expr(v);
                     items.push((key, e));
                 }
-                Lowered::Expr(self.push_expr(PyExpr::Container { items }))
+                Lowered::Expr(self.push_expr(PyExpr::Container {
+                    items: items.into(),
+                }))
             }
             K::Dictionary => {
                 let items = self
@@ -1168,7 +1176,9 @@ impl<'s> Extractor<'s> {
                     Some(v) => (None, self.as_expr(&v)),
                     None => (None, UNKNOWN),
                 };
-                Lowered::Expr(self.push_expr(PyExpr::Container { items: vec![item] }))
+                Lowered::Expr(self.push_expr(PyExpr::Container {
+                    items: vec![item].into(),
+                }))
             }
             K::ForInClause => {
                 let left = Self::field(self.children(start), g.f_left).cloned();
@@ -1199,7 +1209,7 @@ impl<'s> Extractor<'s> {
                     _ => vals.iter().collect(),
                 };
                 let items: Vec<ExprId> = picked.into_iter().map(|v| self.as_expr(v)).collect();
-                Lowered::Expr(self.push_expr(PyExpr::Union(items)))
+                Lowered::Expr(self.push_expr(PyExpr::Union(items.into())))
             }
             K::BoolOp => {
                 let left = Self::field(self.children(start), g.f_left).cloned();
@@ -1209,7 +1219,7 @@ impl<'s> Extractor<'s> {
                     .flatten()
                     .map(|v| self.as_expr(v))
                     .collect();
-                Lowered::Expr(self.push_expr(PyExpr::Union(items)))
+                Lowered::Expr(self.push_expr(PyExpr::Union(items.into())))
             }
             K::KeywordArgument => {
                 let name = Self::field(self.children(start), g.f_name).cloned();
@@ -1320,7 +1330,7 @@ impl<'s> Extractor<'s> {
                                 method: setitem,
                                 reflected: None,
                             };
-                            c.args.push(value);
+                            c.args = c.args.iter().copied().chain([value]).collect();
                         }
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)
@@ -1370,9 +1380,9 @@ impl<'s> Extractor<'s> {
                         text,
                         PyCall {
                             callee,
-                            args: vec![],
-                            kwargs: vec![],
-                            splats: Vec::new(),
+                            args: Box::default(),
+                            kwargs: Box::default(),
+                            splats: Box::default(),
                             key: None,
                             kind: PyCallKind::Raise,
                         },
@@ -1416,7 +1426,7 @@ impl<'s> Extractor<'s> {
                     Lowered::Pair(
                         None,
                         self.push_expr(PyExpr::Container {
-                            items: vec![(None, value), (None, alias)],
+                            items: vec![(None, value), (None, alias)].into(),
                         }),
                     )
                 } else {
@@ -1428,7 +1438,7 @@ impl<'s> Extractor<'s> {
                 match value {
                     Some(Lowered::Pair(_, pair)) => {
                         if let PyExpr::Container { items } = self.facts.exprs[pair as usize].clone()
-                            && let [(_, value), (_, alias)] = items.as_slice()
+                            && let [(_, value), (_, alias)] = &items[..]
                         {
                             let text = walk::text(&node, self.source).into_owned();
                             let call = self.add_call(
@@ -1436,9 +1446,9 @@ impl<'s> Extractor<'s> {
                                 walk::one_line(&text, 120),
                                 PyCall {
                                     callee: *value,
-                                    args: vec![],
-                                    kwargs: vec![],
-                                    splats: Vec::new(),
+                                    args: Box::default(),
+                                    kwargs: Box::default(),
+                                    splats: Box::default(),
                                     key: None,
                                     kind: PyCallKind::With,
                                 },
@@ -1455,9 +1465,9 @@ impl<'s> Extractor<'s> {
                             walk::one_line(&text, 120),
                             PyCall {
                                 callee: value,
-                                args: vec![],
-                                kwargs: vec![],
-                                splats: Vec::new(),
+                                args: Box::default(),
+                                kwargs: Box::default(),
+                                splats: Box::default(),
                                 key: None,
                                 kind: PyCallKind::With,
                             },
@@ -1473,7 +1483,7 @@ impl<'s> Extractor<'s> {
                 match (value, alias) {
                     (Some(Lowered::Pair(_, pair)), _) => {
                         if let PyExpr::Container { items } = self.facts.exprs[pair as usize].clone()
-                            && let [(_, value), (_, alias)] = items.as_slice()
+                            && let [(_, value), (_, alias)] = &items[..]
                         {
                             let inst = self.push_expr(PyExpr::Instance(*value));
                             self.assign(*alias, inst);
@@ -1753,9 +1763,9 @@ impl<'s> Extractor<'s> {
             format!("iter({})", walk::one_line(&text, 100)),
             PyCall {
                 callee: iterable,
-                args: vec![],
-                kwargs: vec![],
-                splats: Vec::new(),
+                args: Box::default(),
+                kwargs: Box::default(),
+                splats: Box::default(),
                 key: None,
                 kind: PyCallKind::Iter,
             },
@@ -1803,7 +1813,9 @@ impl<'s> Extractor<'s> {
                                     (Some(self.strings.intern(&format!("#{j}"))), *v)
                                 })
                                 .collect();
-                            let list = self.push_expr(PyExpr::Container { items: middle });
+                            let list = self.push_expr(PyExpr::Container {
+                                items: middle.into(),
+                            });
                             work.push((items[star].1, list));
                         }
                         _ => {
@@ -1811,7 +1823,7 @@ impl<'s> Extractor<'s> {
                             for (i, (_, t)) in items.iter().enumerate() {
                                 if i == star {
                                     let list = self.push_expr(PyExpr::Container {
-                                        items: vec![(None, elem)],
+                                        items: vec![(None, elem)].into(),
                                     });
                                     work.push((*t, list));
                                 } else {
@@ -1865,9 +1877,9 @@ impl<'s> Extractor<'s> {
                 "super".to_owned(),
                 PyCall {
                     callee,
-                    args: vec![],
-                    kwargs: vec![],
-                    splats: Vec::new(),
+                    args: Box::default(),
+                    kwargs: Box::default(),
+                    splats: Box::default(),
                     key: None,
                     kind: PyCallKind::Plain,
                 },
@@ -1892,9 +1904,9 @@ impl<'s> Extractor<'s> {
             text,
             PyCall {
                 callee: callee_expr,
-                args: list.args,
-                kwargs: list.kwargs,
-                splats: list.splats,
+                args: list.args.into(),
+                kwargs: list.kwargs.into(),
+                splats: list.splats.into(),
                 key: list.key,
                 kind: PyCallKind::Plain,
             },
@@ -2043,9 +2055,9 @@ impl<'s> Extractor<'s> {
                 format!("@{}", walk::one_line(&text, 100)),
                 PyCall {
                     callee,
-                    args: vec![current],
-                    kwargs: vec![],
-                    splats: Vec::new(),
+                    args: vec![current].into(),
+                    kwargs: Box::default(),
+                    splats: Box::default(),
                     key: None,
                     kind: PyCallKind::Decorator,
                 },
