@@ -1402,7 +1402,7 @@ impl Analysis<'_> {
             }
             Value::Container(site)
                 if self.dict_sites.contains(&site)
-                    && DICT_METHODS.contains(&self.strings[name as usize].as_str()) =>
+                    && MODELLED_DICT_METHODS.contains(&self.strings[name as usize].as_str()) =>
             {
                 vec![Value::DictMethod { site, name }]
             }
@@ -2608,7 +2608,9 @@ const INTROSPECTION_ATTRS: &[&str] = &[
     "__signature__",
 ];
 
-const DICT_METHODS: &[&str] = &[
+/// The dict methods whose results or effects are modelled on dict literals
+/// ([`Value::DictMethod`]); the others are named as `<**PyDict**>.m`.
+const MODELLED_DICT_METHODS: &[&str] = &[
     "values",
     "items",
     "copy",

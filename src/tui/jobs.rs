@@ -92,21 +92,27 @@ fn run(job: Job, highlighter: &mut Highlighter) -> JobResult {
             hits: crate::lookup::fuzzy(&snap.index.res, &query, FINDER_LIMIT),
         },
         Job::BuildSearch { snap } => {
-            // Inline, only the finished index matters.
-            let last = std::sync::Mutex::new(None);
+            // Inline, only the outcome matters: the newest index (a failed
+            // embedding leaves the one by words) and where embedding ended.
+            let outcome = std::sync::Mutex::new((None, search::NeuralStatus::Off));
             search::build_index(&snap, &|r| {
-                if let Ok(mut last) = last.lock() {
-                    *last = Some(r);
+                if let (JobResult::SearchIndex { search, neural, .. }, Ok(mut o)) =
+                    (r, outcome.lock())
+                {
+                    if search.is_some() {
+                        o.0 = search;
+                    }
+                    o.1 = neural;
                 }
             });
-            last.into_inner()
-                .ok()
-                .flatten()
-                .unwrap_or(JobResult::SearchIndex {
-                    snap,
-                    search: None,
-                    neural: search::NeuralStatus::Off,
-                })
+            let (search, neural) = outcome
+                .into_inner()
+                .unwrap_or((None, search::NeuralStatus::Off));
+            JobResult::SearchIndex {
+                snap,
+                search,
+                neural,
+            }
         }
         Job::Search {
             generation,
