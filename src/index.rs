@@ -367,20 +367,24 @@ impl Index {
                         facts: &f.facts,
                     })
                     .collect();
-                let res = resolve::resolve(&sources, &go_modules);
-                if let Ok(blob) = postcard::to_stdvec(&res) {
-                    store.set_snapshot(&key, &blob)?;
-                }
-                res
+                resolve::resolve(&sources, &go_modules)
             }
         };
-        stats.timings_ms.resolve = ms(t) + snapshot_ms;
         memory_trace("resolve");
         // Flow facts only serve resolution; declarations and call sites stay.
         for f in &mut files {
             f.facts.lang_facts = crate::model::LangFacts::empty(f.lang);
             f.facts.strings = Vec::new();
         }
+        // Saved once the flow facts are gone: the encoded snapshot and
+        // SQLite's pages then reuse their memory instead of raising the peak.
+        if !stats.snapshot
+            && let Ok(blob) = postcard::to_stdvec(&res)
+        {
+            store.set_snapshot(&key, &blob)?;
+        }
+        stats.timings_ms.resolve = ms(t) + snapshot_ms;
+        memory_trace("snapshot");
 
         let t = Instant::now();
         let graph = Graph::build(&res);
@@ -497,7 +501,7 @@ fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
 
 /// With `RIPPLE_DEBUG_MEMORY` set, print the resident set after a phase:
 /// how the memory figures in the README were broken down.
-fn memory_trace(phase: &str) {
+pub(crate) fn memory_trace(phase: &str) {
     if std::env::var_os("RIPPLE_DEBUG_MEMORY").is_some() {
         eprintln!(
             "memory after {phase}: {:.0} MB resident, {:.0} MB peak",

@@ -57,23 +57,14 @@ pub fn use_fast_allocator() {
                 Some(libmimalloc_sys::mi_realloc),
                 Some(libmimalloc_sys::mi_free),
             );
-            // Pages freed by the parsing threads otherwise stay resident
-            // for mimalloc's default purge delay (1 s in v3), and those
-            // threads allocate nothing afterwards to trigger the purge.
-            // Purging at once lowered the peak of a cold index by 10-15%;
-            // resolution times with delays of 0, 10 and 1000 ms could not
-            // be told apart. mimalloc's own MIMALLOC_PURGE_DELAY still wins.
-            if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
-                libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, 0);
-            }
+            // mimalloc keeps its default purge delay (1 s in v3). Purging
+            // freed pages at once lowered the cold index's peak by 10-15%
+            // but made it a third slower: the solver frees and allocates
+            // all the time, and every purged page (often a 2 MB huge page)
+            // is faulted in and zeroed again.
         }
     });
 }
-
-/// `mi_option_purge_delay`, which libmimalloc-sys does not name: it comes
-/// just before `mi_option_use_numa_nodes` in mimalloc.h (v2 and v3).
-const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t =
-    libmimalloc_sys::mi_option_use_numa_nodes - 1;
 
 /// Parse a file into a tree-sitter tree. Returns `None` only if tree-sitter
 /// refuses (it never does for a valid language without a timeout).
@@ -99,18 +90,4 @@ pub fn parse(lang: Lang, source: &[u8]) -> Option<tree_sitter::Tree> {
         }
         slot.as_mut()?.parse(source, None)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn the_purge_delay_option_is_the_one_mimalloc_documents() {
-        // Its default in mimalloc v3 is 1000 ms, a value no neighbouring option
-        // has: had mimalloc renumbered its options, this would read another.
-        // (Only the binary calls `use_fast_allocator`, so the library's
-        // tests still see the default.)
-        // SAFETY: reading an option has no preconditions.
-        let value = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
-        assert_eq!(value, 1000);
-    }
 }

@@ -367,16 +367,20 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             }
         }
     }
+    crate::index::memory_trace("go: symbol tables");
     a.collect_field_sources();
+    crate::index::memory_trace("go: field sources");
     // Function values passed as arguments: two passes let values travel
     // through one function into another.
     a.collect_param_sources();
     a.collect_param_sources();
+    crate::index::memory_trace("go: parameter sources");
     for ci in 0..a.ctxs.len() {
         for call in 0..a.ctxs[ci].go.calls.len() {
             a.emit(b, ci, call);
         }
     }
+    crate::index::memory_trace("go: emitted");
     // Per-file package-level decls merge into one `pkg.init`.
     let redirect: HashMap<DeclId, DeclId> = a
         .ctxs

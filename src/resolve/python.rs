@@ -342,6 +342,14 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             t.elapsed(),
             table.vals.len()
         );
+        eprintln!(
+            "strings {} ({} bytes), values {}, readers {}, constraints {}",
+            a.strings.len(),
+            a.strings.iter().map(|s| s.len()).sum::<usize>(),
+            table.vals.iter().map(|v| v.len()).sum::<usize>(),
+            table.readers.iter().map(|v| v.len()).sum::<usize>(),
+            a.constraints.len()
+        );
     }
     a.mro_cache.clear();
     a.solved = true;
