@@ -230,12 +230,19 @@ impl Index {
         stats.parsed = upserts.len();
         stats.touched = touched.len();
         stats.removed = removed.len();
-        if !(upserts.is_empty() && touched.is_empty() && removed.is_empty()) {
-            store.commit(&upserts, &touched, &removed)?;
-        }
-        drop(upserts);
-        stats.timings_ms.store = ms(t);
-        memory_trace("store");
+        let pending = !(upserts.is_empty() && touched.is_empty() && removed.is_empty());
+        // Writing the new facts waits until the graph needs resolving: it
+        // then runs on another thread, beside the resolver (which reads
+        // nothing from the database).
+        let commit = move |store: &mut Store| -> Result<f64, StoreError> {
+            let t = Instant::now();
+            if pending {
+                store.commit(&upserts, &touched, &removed)?;
+            }
+            drop(upserts);
+            Ok(ms(t))
+        };
+        let prepare_ms = ms(t);
 
         // Resolution is a pure function of the files' shapes (what resolution
         // reads of their facts) and go.mod module paths, so a repository whose
@@ -334,9 +341,26 @@ impl Index {
             }
         }
 
+        let cached = match cached {
+            Some(res) if res.file_base.len() == files.len() => Some(res),
+            Some(_) => {
+                // A file vanished between the scan and the load: the
+                // snapshot no longer fits, and the flow facts are needed.
+                let mut flow = load_facts(&store, true, |_| true)?;
+                for f in &mut files {
+                    if let Some(full) = flow.remove(&f.path) {
+                        f.facts = full;
+                    }
+                }
+                None
+            }
+            None => None,
+        };
+
         let t = Instant::now();
         let res = match cached {
-            Some(mut res) if res.file_base.len() == files.len() => {
+            Some(mut res) => {
+                stats.timings_ms.store = prepare_ms + commit(&mut store)?;
                 stats.snapshot = true;
                 // Same shapes, but lines may have moved (a comment added above).
                 for (fi, f) in files.iter().enumerate() {
@@ -349,17 +373,7 @@ impl Index {
                 }
                 res
             }
-            cached => {
-                if cached.is_some() {
-                    // A file vanished between the scan and the load: the
-                    // snapshot no longer fits, and the flow facts are needed.
-                    let mut flow = load_facts(&store, true, |_| true)?;
-                    for f in &mut files {
-                        if let Some(full) = flow.remove(&f.path) {
-                            f.facts = full;
-                        }
-                    }
-                }
+            None => {
                 let sources: Vec<SourceFile> = files
                     .iter()
                     .map(|f| SourceFile {
@@ -367,7 +381,14 @@ impl Index {
                         facts: &f.facts,
                     })
                     .collect();
-                resolve::resolve(&sources, &go_modules)
+                let (res, written) = std::thread::scope(|scope| {
+                    let writer = scope.spawn(|| commit(&mut store));
+                    let res = resolve::resolve(&sources, &go_modules);
+                    (res, writer.join())
+                });
+                let written = written.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                stats.timings_ms.store = prepare_ms + written?;
+                res
             }
         };
         memory_trace("resolve");

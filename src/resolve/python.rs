@@ -222,7 +222,7 @@ struct Analysis<'a> {
     operator_memo: HashMap<(usize, usize), Vec<(DeclId, usize)>>,
     /// Memo of [`Analysis::star_sources`]: file → repository modules its
     /// module-level `from m import *` imports read.
-    star_sources: HashMap<u32, Vec<u32>>,
+    star_sources: HashMap<u32, std::rc::Rc<[u32]>>,
 }
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
@@ -1171,7 +1171,7 @@ impl<'a> Analysis<'a> {
         let gname = self.gsym(ci, name);
         let file = self.files[ci].file;
         if !self.star_sources(file).is_empty() {
-            let mut seen = HashSet::default();
+            let mut seen = Vec::new();
             let found = self.star_lookup(file, gname, &mut seen);
             if !found.is_empty() {
                 return found;
@@ -1185,12 +1185,15 @@ impl<'a> Analysis<'a> {
     }
 
     /// A name looked up through the `from m import *` imports of `file`'s module scope.
-    fn star_lookup(&mut self, file: u32, name: GSym, seen: &mut HashSet<u32>) -> Vec<Value> {
-        if !seen.insert(file) {
+    fn star_lookup(&mut self, file: u32, name: GSym, seen: &mut Vec<u32>) -> Vec<Value> {
+        // Free names (every builtin) of a module with star imports come
+        // here on each evaluation: no hashing, no copies of the sources.
+        if seen.contains(&file) {
             return Vec::new();
         }
+        seen.push(file);
         let mut out = Vec::new();
-        for f in self.star_sources(file) {
+        for &f in self.star_sources(file).iter() {
             let decl = self.module_decl(f);
             let mut vals = self.get(Slot::Var(decl, name));
             if vals.is_empty() {
@@ -1211,7 +1214,7 @@ impl<'a> Analysis<'a> {
     /// The repository modules whose names `file`'s module-level star
     /// imports bring in (an import resolves the same way every time;
     /// external modules contribute nothing the analysis can see).
-    fn star_sources(&mut self, file: u32) -> Vec<u32> {
+    fn star_sources(&mut self, file: u32) -> std::rc::Rc<[u32]> {
         if let Some(v) = self.star_sources.get(&file) {
             return v.clone();
         }
@@ -1234,6 +1237,7 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
+        let out: std::rc::Rc<[u32]> = out.into();
         self.star_sources.insert(file, out.clone());
         out
     }
@@ -1330,7 +1334,7 @@ impl Analysis<'_> {
                 if self.star_sources(f).is_empty() {
                     return Vec::new();
                 }
-                let mut seen = HashSet::default();
+                let mut seen = Vec::new();
                 self.star_lookup(f, name, &mut seen)
             }
             Value::Class(c) => self
