@@ -399,10 +399,12 @@ impl Index {
         }
         // Saved once the flow facts are gone: the encoded snapshot and
         // SQLite's pages then reuse their memory instead of raising the peak.
-        if !stats.snapshot
-            && let Ok(blob) = postcard::to_stdvec(&res)
-        {
-            store.set_snapshot(&key, &blob)?;
+        if !stats.snapshot {
+            store.set_snapshot(&key, |out| {
+                postcard::to_io(&res, out)
+                    .map(|_| ())
+                    .map_err(std::io::Error::other)
+            })?;
         }
         stats.timings_ms.resolve = ms(t) + snapshot_ms;
         memory_trace("snapshot");

@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 6;
+pub const SCHEMA_VERSION: i64 = 7;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -31,7 +31,7 @@ impl StoreError {
                 source.sqlite_error_code(),
                 Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
             ),
-            StoreError::CreateDir { .. } => false,
+            StoreError::CreateDir { .. } | StoreError::Snapshot { .. } => false,
         }
     }
 }
@@ -47,6 +47,11 @@ pub enum StoreError {
     Sqlite {
         path: PathBuf,
         source: rusqlite::Error,
+    },
+    #[error("cannot save the resolved graph to {path}: {source}")]
+    Snapshot {
+        path: PathBuf,
+        source: std::io::Error,
     },
 }
 
@@ -115,6 +120,8 @@ impl Store {
             path: path.to_path_buf(),
             source,
         };
+        // The cached graph goes with the facts it was resolved from.
+        let _ = std::fs::remove_file(snapshot_path(path));
         if path.exists() {
             if let Ok(conn) = Connection::open(path)
                 && Store::reset(&conn).is_ok()
@@ -242,17 +249,21 @@ impl Store {
 
     fn create_schema(conn: &Connection) -> rusqlite::Result<()> {
         conn.execute_batch(
+            // Metadata apart from the blobs: every refresh reads all of it,
+            // and with the blobs inline each row filled a page of its own.
             "CREATE TABLE IF NOT EXISTS files (
                 path TEXT PRIMARY KEY,
                 size INTEGER NOT NULL,
                 mtime INTEGER NOT NULL,
                 hash INTEGER NOT NULL,
-                shape INTEGER NOT NULL,
+                shape INTEGER NOT NULL
+            );
+            CREATE TABLE IF NOT EXISTS facts (
+                path TEXT PRIMARY KEY,
                 facts BLOB NOT NULL,
                 flow BLOB NOT NULL
             );
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-            CREATE TABLE IF NOT EXISTS snapshot (key TEXT PRIMARY KEY, data BLOB NOT NULL);
             CREATE TABLE IF NOT EXISTS tokens (hash INTEGER PRIMARY KEY, count INTEGER NOT NULL);",
         )?;
         conn.execute(
@@ -266,6 +277,7 @@ impl Store {
 
     /// Discard the database at `path` because a query found it damaged.
     pub fn discard(path: &Path) {
+        let _ = std::fs::remove_file(snapshot_path(path));
         let _ = std::fs::remove_file(path);
         let _ = std::fs::remove_file(path.with_extension("db-wal"));
         let _ = std::fs::remove_file(path.with_extension("db-shm"));
@@ -309,9 +321,9 @@ impl Store {
     /// flow blob only when resolution has to run.
     pub fn fact_blobs(&self, with_flow: bool) -> Result<Vec<StoredBlobs>, StoreError> {
         let sql = if with_flow {
-            "SELECT path, facts, flow FROM files"
+            "SELECT path, facts, flow FROM facts"
         } else {
-            "SELECT path, facts, NULL FROM files"
+            "SELECT path, facts, NULL FROM facts"
         };
         let mut stmt = self.conn.prepare(sql).map_err(|e| self.err(e))?;
         let rows = stmt
@@ -342,7 +354,10 @@ impl Store {
         let tx = self.conn.transaction().map_err(err)?;
         {
             let mut up = tx
-                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape, facts, flow) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .map_err(err)?;
+            let mut up_facts = tx
+                .prepare("INSERT OR REPLACE INTO facts (path, facts, flow) VALUES (?1, ?2, ?3)")
                 .map_err(err)?;
             for (p, m, blob) in upserts {
                 up.execute(params![
@@ -351,10 +366,11 @@ impl Store {
                     m.mtime_ns,
                     m.hash as i64,
                     m.shape as i64,
-                    blob.display,
-                    blob.flow
                 ])
                 .map_err(err)?;
+                up_facts
+                    .execute(params![p, blob.display, blob.flow])
+                    .map_err(err)?;
             }
             let mut touch = tx
                 .prepare("UPDATE files SET size = ?2, mtime = ?3 WHERE path = ?1")
@@ -367,40 +383,64 @@ impl Store {
             let mut del = tx
                 .prepare("DELETE FROM files WHERE path = ?1")
                 .map_err(err)?;
+            let mut del_facts = tx
+                .prepare("DELETE FROM facts WHERE path = ?1")
+                .map_err(err)?;
             for p in removed {
                 del.execute(params![p]).map_err(err)?;
+                del_facts.execute(params![p]).map_err(err)?;
             }
         }
         tx.commit().map_err(err)
     }
 
-    /// The cached resolution stored under `key`, if that is the one stored.
-    pub fn snapshot(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        self.conn
-            .query_row(
-                "SELECT data FROM snapshot WHERE key = ?1",
-                params![key],
-                |r| r.get(0),
-            )
-            .optional()
-            .map_err(|e| self.err(e))
+    /// Where the resolved graph is cached: a file beside the database
+    /// (`index.graph`), not a row in it. Replacing a multi-megabyte blob in
+    /// SQLite first walks the old one's overflow pages to free them (4% of
+    /// a refresh after a code edit on Go's `src`), and encoding it in
+    /// memory first raised the peak; a file is streamed and then renamed
+    /// over the old one.
+    fn snapshot_path(&self) -> PathBuf {
+        snapshot_path(&self.path)
     }
 
-    /// Replace the cached resolution (only the newest one is kept).
-    pub fn set_snapshot(&mut self, key: &str, data: &[u8]) -> Result<(), StoreError> {
-        let path = self.path.clone();
-        let err = |source| StoreError::Sqlite {
-            path: path.clone(),
-            source,
+    /// The cached resolution stored under `key`, if that is the one stored.
+    pub fn snapshot(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+        let bytes = match std::fs::read(self.snapshot_path()) {
+            Ok(bytes) => bytes,
+            Err(_) => return Ok(None),
         };
-        let tx = self.conn.transaction().map_err(err)?;
-        tx.execute("DELETE FROM snapshot", []).map_err(err)?;
-        tx.execute(
-            "INSERT INTO snapshot (key, data) VALUES (?1, ?2)",
-            params![key, data],
-        )
-        .map_err(err)?;
-        tx.commit().map_err(err)
+        let header = snapshot_header(key);
+        Ok(bytes
+            .strip_prefix(header.as_slice())
+            .map(|data| data.to_vec()))
+    }
+
+    /// Replace the cached resolution (only the newest one is kept) with
+    /// what `write` streams out.
+    pub fn set_snapshot(
+        &mut self,
+        key: &str,
+        write: impl FnOnce(&mut dyn std::io::Write) -> std::io::Result<()>,
+    ) -> Result<(), StoreError> {
+        use std::io::Write;
+        let path = self.snapshot_path();
+        // Unique per writer: the explorer's watcher and a command (or two
+        // threads) may save at once; the last rename wins, whole.
+        static WRITERS: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = WRITERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let tmp = path.with_extension(format!("graph.{}-{n}.tmp", std::process::id()));
+        let result = (|| {
+            let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+            out.write_all(&snapshot_header(key))?;
+            write(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?;
+            std::fs::rename(&tmp, &path)
+        })();
+        result.map_err(|source| {
+            let _ = std::fs::remove_file(&tmp);
+            StoreError::Snapshot { path, source }
+        })
     }
 
     /// Cached token counts by content hash.
@@ -621,6 +661,16 @@ pub fn decode_facts(display: &[u8], flow: Option<&[u8]>) -> Option<FileFacts> {
 
 /// Tables keyed by content alone, with their columns: kept across a
 /// rebuild when their layout matches.
+/// The resolved-graph cache beside the database at `db`.
+fn snapshot_path(db: &Path) -> PathBuf {
+    db.with_extension("graph")
+}
+
+/// What a cached graph file begins with: a format tag and its key.
+fn snapshot_header(key: &str) -> Vec<u8> {
+    format!("ripple graph v1 {key}\n").into_bytes()
+}
+
 const CONTENT_CACHES: &[(&str, &[&str])] = &[
     ("tokens", &["hash", "count"]),
     ("embeddings", &["space", "hash", "vec"]),
@@ -635,7 +685,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index.db");
         let mut first = Store::open_at(&path).unwrap();
-        first.set_snapshot("k", b"old").unwrap();
+        first.set_snapshot("k", |w| w.write_all(b"old")).unwrap();
         first
             .put_embeddings("model", &[(7, vec![0.5, 1.0])])
             .unwrap();
@@ -677,7 +727,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index.db");
         let mut first = Store::open_at(&path).unwrap();
-        first.set_snapshot("k", b"old").unwrap();
+        first.set_snapshot("k", |w| w.write_all(b"old")).unwrap();
         // Another ripple version's database: same file, other schema version.
         first
             .conn
@@ -692,6 +742,36 @@ mod tests {
     }
 
     #[test]
+    fn the_graph_snapshot_is_read_back_only_under_its_key_and_replaced_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("index.db");
+        let mut store = Store::open_at(&path).unwrap();
+        assert_eq!(store.snapshot("k1").unwrap(), None);
+        store.set_snapshot("k1", |w| w.write_all(b"first")).unwrap();
+        assert_eq!(
+            store.snapshot("k1").unwrap().as_deref(),
+            Some(&b"first"[..])
+        );
+        assert_eq!(store.snapshot("k2").unwrap(), None);
+        store.set_snapshot("k2", |w| w.write_all(b"2nd")).unwrap();
+        assert_eq!(store.snapshot("k1").unwrap(), None);
+        assert_eq!(store.snapshot("k2").unwrap().as_deref(), Some(&b"2nd"[..]));
+        // A writer that fails leaves the previous snapshot and no stray file.
+        let failed = store.set_snapshot("k3", |w| {
+            w.write_all(b"part")?;
+            Err(std::io::Error::other("encoding failed"))
+        });
+        assert!(failed.is_err());
+        assert_eq!(store.snapshot("k2").unwrap().as_deref(), Some(&b"2nd"[..]));
+        let names: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect();
+        assert!(names.is_empty(), "{names:?}");
+    }
+
+    #[test]
     fn concurrent_first_opens_all_succeed() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("index.db");
@@ -700,7 +780,7 @@ mod tests {
                 let path = path.clone();
                 std::thread::spawn(move || {
                     let mut s = Store::open_at(&path).unwrap();
-                    s.set_snapshot("k", b"v").unwrap();
+                    s.set_snapshot("k", |w| w.write_all(b"v")).unwrap();
                     s.metas().unwrap().len()
                 })
             })
