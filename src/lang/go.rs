@@ -349,6 +349,8 @@ struct Extractor<'s> {
     /// variable of an enclosing block gets its own name (`c#1`), so
     /// `for _, c := range c.Args { c.Copy() }` keeps the two `c`s apart.
     blocks: Vec<HashMap<Sym, Sym>>,
+    /// The function or closure (its decl) each of `blocks` belongs to.
+    block_scopes: Vec<u32>,
     /// Shadowing name → the name as written.
     shadowed: HashMap<Sym, Sym>,
     shadow_counts: HashMap<Sym, u32>,
@@ -371,6 +373,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         lists: Vec::new(),
         elem_lists: Vec::new(),
         blocks: Vec::new(),
+        block_scopes: Vec::new(),
         shadowed: HashMap::default(),
         shadow_counts: HashMap::default(),
         params: Vec::new(),
@@ -608,6 +611,30 @@ impl Extractor<'_> {
         }
         let scope = self.scope();
         self.facts.bindings.push((scope, name, b));
+    }
+
+    /// The function or closure that declares the variable `name` as the
+    /// innermost block sees it (the current one if no block does: a
+    /// parameter, a package-level variable).
+    fn declaring_scope(&self, name: Sym) -> u32 {
+        self.blocks
+            .iter()
+            .zip(&self.block_scopes)
+            .rev()
+            .find(|(block, _)| block.contains_key(&name) || block.values().any(|&d| d == name))
+            .map_or(self.scope(), |(_, &scope)| scope)
+    }
+
+    /// `x = v` adds a value to the variable `x` where it is declared: a
+    /// closure assigning a captured variable (`typ = typ.Elem()`) must not
+    /// make it a new, closure-local variable that hides the outer one.
+    fn assign_values(&mut self, names: &[Lowered], values: &[Lowered]) {
+        let start = self.facts.bindings.len();
+        self.bind_values(names, values);
+        for i in start..self.facts.bindings.len() {
+            let name = self.facts.bindings[i].1;
+            self.facts.bindings[i].0 = self.declaring_scope(name);
+        }
     }
 
     /// `a, b := x, y` binds pairwise; `a, err := f()` binds the n-th result.
@@ -939,7 +966,7 @@ impl Extractor<'_> {
                     .child_by_field_name("operator")
                     .is_some_and(|o| walk::text(&o, self.source) == "=")
                 {
-                    self.bind_values(&names, &values);
+                    self.assign_values(&names, &values);
                     if names.len() == values.len() {
                         let scope = self.scope();
                         for (n, v) in names.iter().zip(values.iter()) {
@@ -1288,6 +1315,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             K::FunctionDecl | K::MethodDecl | K::FuncLit | K::ScopeNode
         ) {
             self.blocks.push(HashMap::default());
+            self.block_scopes.push(self.scope());
         }
         self.frames.push(Frame {
             start: self.results.len(),
@@ -1313,6 +1341,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             K::FunctionDecl | K::MethodDecl | K::FuncLit | K::ScopeNode
         ) {
             self.blocks.pop();
+            self.block_scopes.pop();
         }
         self.results.truncate(frame.start);
         self.results.push(Child { field, val });

@@ -7,6 +7,7 @@
 //! repository type whose method set covers the interface (`Possible`).
 
 use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::FxHashSet as HashSet;
 
 use super::go_std;
 use super::{Builder, DeclId, SourceFile};
@@ -141,7 +142,14 @@ struct Analysis<'a> {
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
     /// Element values of each composite literal: (file, expression) → (scope, value).
     composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
-    trace_memo: HashMap<(usize, u32, Traced), Vec<DeclId>>,
+    trace_memo: HashMap<TraceKey, Vec<DeclId>>,
+    /// Traces being computed, and those of them that a trace nested in
+    /// them read back (the head of a cycle: `state = state(l)`).
+    trace_active: HashSet<TraceKey>,
+    trace_heads: HashSet<TraceKey>,
+    /// Traces finished since the outermost one began, in order: what a
+    /// cycle head discards when it goes round again.
+    trace_log: Vec<TraceKey>,
     /// Functions of other modules used as values (`Map(xs, strconv.Itoa)`),
     /// which traced values name by `EXTERNAL_VALUE + index`.
     external_values: Vec<String>,
@@ -159,6 +167,11 @@ const BUILTIN_FUNCS: &[&str] = &[
 ];
 
 const MAX_FLOW_DEPTH: u32 = 8;
+
+type TraceKey = (usize, u32, Traced);
+
+/// Rounds a cycle of function values goes before its value is taken as is.
+const MAX_TRACE_ROUNDS: u32 = 8;
 
 /// What a function value is traced from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -252,6 +265,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         field_sources: HashMap::default(),
         composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
+        trace_active: HashSet::default(),
+        trace_heads: HashSet::default(),
+        trace_log: Vec::new(),
         external_values: Vec::new(),
         external_value_ids: HashMap::default(),
     };
@@ -984,15 +1000,46 @@ impl<'a> Analysis<'a> {
         }
         let key = (ci, scope, what);
         if let Some(v) = self.trace_memo.get(&key) {
+            if self.trace_active.contains(&key) {
+                self.trace_heads.insert(key);
+            }
             return v.clone();
         }
-        // In progress: a cycle of assignments adds nothing new.
+        // A trace that reads itself back through a cycle (`for state :=
+        // lexText; …; state = state(l)`: each state returns the next) starts
+        // from what it has found so far and goes round until that stops
+        // growing. What was traced inside the cycle meanwhile saw a partial
+        // value and is traced again in the next round.
         self.trace_memo.insert(key, Vec::new());
-        let out = match what {
-            Traced::Name(name) => self.ident_func_values_uncached(ci, scope, name, depth),
-            Traced::Expr(e) => self.func_values_uncached(ci, scope, e, depth),
-        };
+        self.trace_active.insert(key);
+        let log_start = self.trace_log.len();
+        let mut out;
+        let mut rounds = 0;
+        loop {
+            self.trace_heads.remove(&key);
+            out = match what {
+                Traced::Name(name) => self.ident_func_values_uncached(ci, scope, name, depth),
+                Traced::Expr(e) => self.func_values_uncached(ci, scope, e, depth),
+            };
+            rounds += 1;
+            let before = self.trace_memo.get(&key).map_or(0, |v| v.len());
+            if !self.trace_heads.contains(&key) || out.len() <= before || rounds >= MAX_TRACE_ROUNDS
+            {
+                break;
+            }
+            for k in self.trace_log.drain(log_start..) {
+                self.trace_memo.remove(&k);
+            }
+            self.trace_memo.insert(key, out.clone());
+        }
+        self.trace_heads.remove(&key);
+        self.trace_active.remove(&key);
         self.trace_memo.insert(key, out.clone());
+        if self.trace_active.is_empty() {
+            self.trace_log.clear();
+        } else {
+            self.trace_log.push(key);
+        }
         out
     }
 
