@@ -129,6 +129,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexErr
         let _ = std::fs::remove_file(db);
         let _ = std::fs::remove_file(db.with_extension("db-wal"));
         let _ = std::fs::remove_file(db.with_extension("db-shm"));
+        let _ = std::fs::remove_file(db.with_extension("graph"));
         reset_peak_rss();
         let t = Instant::now();
         let index = Index::open_with(path, Some(db), &NoProgress)?;
@@ -273,9 +274,18 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, IndexErr
 }
 
 /// Reset this process's peak RSS (Linux: `5` to `/proc/self/clear_refs`);
-/// false where that is not possible.
+/// false where that is not possible. Memory freed by earlier steps is
+/// returned to the system first: mimalloc keeps freed pages resident for a
+/// while, and they would count toward the next step's peak.
 fn reset_peak_rss() -> bool {
+    rayon::broadcast(|_| release_freed_memory());
+    release_freed_memory();
     std::fs::write("/proc/self/clear_refs", "5").is_ok()
+}
+
+fn release_freed_memory() {
+    // SAFETY: mi_collect only returns this thread's free pages to the OS.
+    unsafe { libmimalloc_sys::mi_collect(true) }
 }
 
 /// Peak resident set size of this process (Linux `VmHWM`), 0 elsewhere.

@@ -12,6 +12,7 @@
 //! each of them `Possible`.
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+use smallvec::{SmallVec, smallvec};
 
 use super::{Builder, DeclId, SourceFile};
 use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr, PyFacts, PyFlow};
@@ -132,6 +133,10 @@ enum Value {
     PyStr,
     PyDict,
 }
+
+/// A set of values as the solver passes it around: most hold one or two,
+/// which then live inline instead of in an allocation of their own.
+type Vals = SmallVec<[Value; 2]>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Slot {
@@ -468,7 +473,7 @@ impl<'a> Analysis<'a> {
         table.record(id, self.current.get());
     }
 
-    fn get(&self, slot: Slot) -> Vec<Value> {
+    fn get(&self, slot: Slot) -> Vals {
         let mut table = self.slots.borrow_mut();
         let id = table.id(slot) as usize;
         table.record(id, self.current.get());
@@ -801,16 +806,16 @@ impl<'a> Analysis<'a> {
             .unwrap_or(0)
     }
 
-    fn eval(&mut self, ci: usize, expr: ExprId, depth: u32) -> Vec<Value> {
+    fn eval(&mut self, ci: usize, expr: ExprId, depth: u32) -> Vals {
         if depth > MAX_DEPTH {
-            return Vec::new();
+            return Vals::new();
         }
         let py = self.files[ci].py;
         let Some(e) = py.exprs.get(expr as usize) else {
-            return Vec::new();
+            return Vals::new();
         };
         match e {
-            PyExpr::Unknown | PyExpr::Name { .. } => Vec::new(),
+            PyExpr::Unknown | PyExpr::Name { .. } => Vals::new(),
             PyExpr::Var { scope, name } => {
                 let slot = Slot::Var(self.gdecl(ci, *scope), self.gsym(ci, *name));
                 let vals = self.get(slot);
@@ -824,7 +829,7 @@ impl<'a> Analysis<'a> {
             PyExpr::Attr { base, name } => {
                 let name = self.gsym(ci, *name);
                 let bases = self.eval(ci, *base, depth + 1);
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for v in bases {
                     for r in self.attr(v, name, 0) {
                         push_unique(&mut out, r);
@@ -835,7 +840,7 @@ impl<'a> Analysis<'a> {
             PyExpr::Call(call) => self.call_result(ci, *call as usize, depth + 1),
             PyExpr::Subscript { base, key } => {
                 let key = key.map(|k| self.gsym(ci, k));
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for v in self.eval(ci, *base, depth + 1) {
                     match v {
                         Value::Container(site) => {
@@ -864,7 +869,7 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
-            PyExpr::Str => vec![Value::PyStr],
+            PyExpr::Str => smallvec![Value::PyStr],
             PyExpr::Container { items } => {
                 let is_dict = self.dict_sites.contains(&self.site(ci, expr));
                 if is_dict
@@ -873,7 +878,7 @@ impl<'a> Analysis<'a> {
                         .iter()
                         .all(|(_, e)| *e == crate::lang::python::UNKNOWN)
                 {
-                    return vec![Value::PyDict];
+                    return smallvec![Value::PyDict];
                 }
                 // A literal of constants (`["a", 1]`) can never hold a callable:
                 // it is not worth tracking as a value.
@@ -882,21 +887,21 @@ impl<'a> Analysis<'a> {
                         .iter()
                         .all(|(_, e)| *e == crate::lang::python::UNKNOWN)
                 {
-                    Vec::new()
+                    Vals::new()
                 } else {
-                    vec![Value::Container(self.site(ci, expr))]
+                    smallvec![Value::Container(self.site(ci, expr))]
                 }
             }
             PyExpr::Decl(d) => {
                 let g = self.gdecl(ci, *d);
                 match self.decl_kind[g as usize] {
-                    DeclKind::Class => vec![Value::Class(g)],
-                    _ => vec![Value::Func(g)],
+                    DeclKind::Class => smallvec![Value::Class(g)],
+                    _ => smallvec![Value::Func(g)],
                 }
             }
             PyExpr::Iter(inner) => {
                 let vals = self.eval(ci, *inner, depth + 1);
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for v in vals {
                     for r in self.iterate(v) {
                         push_unique(&mut out, r);
@@ -905,7 +910,7 @@ impl<'a> Analysis<'a> {
                 out
             }
             PyExpr::Instance(inner) => {
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for v in self.eval(ci, *inner, depth + 1) {
                     match v {
                         Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
@@ -923,7 +928,7 @@ impl<'a> Analysis<'a> {
                 out
             }
             PyExpr::Union(items) => {
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for item in items {
                     for r in self.eval(ci, *item, depth + 1) {
                         push_unique(&mut out, r);
@@ -935,7 +940,7 @@ impl<'a> Analysis<'a> {
                 self.module_ref(ci, *level, *path).into_iter().collect()
             }
             PyExpr::Super { class, func } => {
-                vec![Value::Super {
+                smallvec![Value::Super {
                     class: self.gdecl(ci, *class),
                     func: self.gdecl(ci, *func),
                 }]
@@ -957,9 +962,9 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    fn elements(&self, site: u32, key: Option<GSym>) -> Vec<Value> {
+    fn elements(&self, site: u32, key: Option<GSym>) -> Vals {
         self.touch(Slot::Elem(site, KEYS));
-        let mut out = Vec::new();
+        let mut out = Vals::new();
         let keys = self.container_keys.get(&site).cloned().unwrap_or_default();
         for k in keys {
             let matches = match key {
@@ -996,14 +1001,14 @@ impl<'a> Analysis<'a> {
         out
     }
 
-    fn iterate(&mut self, v: Value) -> Vec<Value> {
+    fn iterate(&mut self, v: Value) -> Vals {
         match v {
             Value::Container(site) => self.elements(site, None),
-            Value::Items(site) => vec![Value::Container(site)],
+            Value::Items(site) => smallvec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
             Value::Instance(c) | Value::Cone(c) => {
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 let iter_sym = self.intern("__iter__");
                 let next_sym = self.intern("__next__");
                 for it in self.method_targets(c, iter_sym) {
@@ -1032,30 +1037,30 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
-            _ => Vec::new(),
+            _ => Vals::new(),
         }
     }
 
-    fn iterate_shallow(&self, v: Value) -> Vec<Value> {
+    fn iterate_shallow(&self, v: Value) -> Vals {
         match v {
             Value::Container(site) => self.elements(site, None),
-            Value::Items(site) => vec![Value::Container(site)],
+            Value::Items(site) => smallvec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
-            _ => Vec::new(),
+            _ => Vals::new(),
         }
     }
 
-    fn returns_of(&self, func: DeclId) -> Vec<Value> {
+    fn returns_of(&self, func: DeclId) -> Vals {
         match self.py_info(func) {
-            Some((info, _)) if info.is_generator => vec![Value::Generator(func)],
+            Some((info, _)) if info.is_generator => smallvec![Value::Generator(func)],
             _ => self.ret_values(func),
         }
     }
 
     /// What `func` returns at some call: its returns, and whatever any
     /// caller passed for the parameters it returns unchanged.
-    fn ret_values(&self, func: DeclId) -> Vec<Value> {
+    fn ret_values(&self, func: DeclId) -> Vals {
         let mut out = self.get(Slot::Ret(func));
         if let Some(params) = self.passthrough.get(&func) {
             for &p in params {
@@ -1070,7 +1075,7 @@ impl<'a> Analysis<'a> {
     /// What `func` returns at call site `call`, whose arguments start at
     /// parameter `shift`: a returned parameter is what this site passed
     /// for it (or, when the site does not say, what any caller passed).
-    fn returns_at(&mut self, ci: usize, call: usize, func: DeclId, shift: usize) -> Vec<Value> {
+    fn returns_at(&mut self, ci: usize, call: usize, func: DeclId, shift: usize) -> Vals {
         let Some(params) = self.passthrough.get(&func).cloned() else {
             return self.returns_of(func);
         };
@@ -1078,7 +1083,7 @@ impl<'a> Analysis<'a> {
             return self.returns_of(func);
         };
         if info.is_generator {
-            return vec![Value::Generator(func)];
+            return smallvec![Value::Generator(func)];
         }
         let mut out = self.get(Slot::Ret(func));
         let c = &self.files[ci].py.calls[call];
@@ -1167,7 +1172,7 @@ impl<'a> Analysis<'a> {
         out
     }
 
-    fn free_name(&mut self, ci: usize, name: Sym) -> Vec<Value> {
+    fn free_name(&mut self, ci: usize, name: Sym) -> Vals {
         let gname = self.gsym(ci, name);
         let file = self.files[ci].file;
         if !self.star_sources(file).is_empty() {
@@ -1179,20 +1184,20 @@ impl<'a> Analysis<'a> {
         }
         let text = &self.strings[gname as usize];
         if self.builtins.contains(text.as_str()) {
-            return vec![Value::Builtin(gname)];
+            return smallvec![Value::Builtin(gname)];
         }
-        Vec::new()
+        Vals::new()
     }
 
     /// A name looked up through the `from m import *` imports of `file`'s module scope.
-    fn star_lookup(&mut self, file: u32, name: GSym, seen: &mut Vec<u32>) -> Vec<Value> {
+    fn star_lookup(&mut self, file: u32, name: GSym, seen: &mut Vec<u32>) -> Vals {
         // Free names (every builtin) of a module with star imports come
         // here on each evaluation: no hashing, no copies of the sources.
         if seen.contains(&file) {
-            return Vec::new();
+            return Vals::new();
         }
         seen.push(file);
-        let mut out = Vec::new();
+        let mut out = Vals::new();
         for &f in self.star_sources(file).iter() {
             let decl = self.module_decl(f);
             let mut vals = self.get(Slot::Var(decl, name));
@@ -1317,9 +1322,9 @@ impl<'a> Analysis<'a> {
 
 /// Module attribute and class lookups.
 impl Analysis<'_> {
-    fn attr(&mut self, v: Value, name: GSym, depth: u32) -> Vec<Value> {
+    fn attr(&mut self, v: Value, name: GSym, depth: u32) -> Vals {
         if depth > 8 {
-            return Vec::new();
+            return Vals::new();
         }
         match v {
             Value::Module(f) => {
@@ -1329,10 +1334,10 @@ impl Analysis<'_> {
                     return vals;
                 }
                 if let Some(sf) = self.submodule(f, name) {
-                    return vec![Value::Module(sf)];
+                    return smallvec![Value::Module(sf)];
                 }
                 if self.star_sources(f).is_empty() {
-                    return Vec::new();
+                    return Vals::new();
                 }
                 let mut seen = Vec::new();
                 self.star_lookup(f, name, &mut seen)
@@ -1376,7 +1381,7 @@ impl Analysis<'_> {
                 // Methods of every class in the MRO write the same instance
                 // dict, so their instance attributes are one namespace.
                 let mro = self.mro(c);
-                let mut inst = Vec::new();
+                let mut inst = Vals::new();
                 for k in &mro {
                     for v in self.get(Slot::InstAttr(*k, name)) {
                         push_unique(&mut inst, v);
@@ -1386,7 +1391,7 @@ impl Analysis<'_> {
                     return inst;
                 }
                 let members = self.class_attr(c, name);
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for m in members {
                     let bound = self.bind_class_member(m, c, true);
                     push_unique(&mut out, bound);
@@ -1401,33 +1406,33 @@ impl Analysis<'_> {
                 };
                 let attr = self.strings[name as usize].as_str();
                 if !builtin_type_member(methods, attr) {
-                    return Vec::new();
+                    return Vals::new();
                 }
                 let full = format!("{ty}.{attr}");
-                vec![Value::External(self.intern(&full))]
+                smallvec![Value::External(self.intern(&full))]
             }
             Value::Container(site)
                 if self.dict_sites.contains(&site)
                     && !builtin_type_member(DICT_ALL_METHODS, &self.strings[name as usize]) =>
             {
-                Vec::new()
+                Vals::new()
             }
             Value::Container(site)
                 if self.dict_sites.contains(&site)
                     && MODELLED_DICT_METHODS.contains(&self.strings[name as usize].as_str()) =>
             {
-                vec![Value::DictMethod { site, name }]
+                smallvec![Value::DictMethod { site, name }]
             }
             Value::Container(site) if self.dict_sites.contains(&site) => {
                 let full = format!("<**PyDict**>.{}", self.strings[name as usize]);
-                vec![Value::External(self.intern(&full))]
+                smallvec![Value::External(self.intern(&full))]
             }
             Value::External(p) => self.external_member(p, name),
             Value::Super { class, func } => {
                 // `super()` continues along the MRO of the instance's own
                 // class, which for a subclass (a diamond) can be a sibling
                 // of `class` rather than its base.
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for (recv, instance) in self.super_receivers(func, class) {
                     let mro = self.mro(recv);
                     let after = mro.iter().position(|&k| k == class).map_or(1, |i| i + 1);
@@ -1448,7 +1453,7 @@ impl Analysis<'_> {
                 }
                 out
             }
-            _ => Vec::new(),
+            _ => Vals::new(),
         }
     }
 
@@ -1463,7 +1468,7 @@ impl Analysis<'_> {
                 out.push(r);
             }
         };
-        let mut selves = Vec::new();
+        let mut selves = Vals::new();
         if let Some((info, ci)) = self.py_info(func)
             && let Some(first) = info.params.first()
         {
@@ -1527,7 +1532,7 @@ impl Analysis<'_> {
     }
 
     /// Class attribute `name` through the MRO (first class that defines it).
-    fn class_attr(&mut self, c: DeclId, name: GSym) -> Vec<Value> {
+    fn class_attr(&mut self, c: DeclId, name: GSym) -> Vals {
         for k in self.mro(c) {
             let vals = self.get(Slot::Var(k, name));
             if !vals.is_empty() {
@@ -1537,7 +1542,7 @@ impl Analysis<'_> {
         // Not defined in the repository: inherited from an external base, if any.
         match self.external_base(c) {
             Some(p) => self.external_member(p, name),
-            None => Vec::new(),
+            None => Vals::new(),
         }
     }
 
@@ -1554,13 +1559,13 @@ impl Analysis<'_> {
     /// Introspection (`x.__class__`, `f.__self__`) names no out-of-repo
     /// declaration: chains through it only made up callees like
     /// `_weakref.ref.__self__.lower`.
-    fn external_member(&mut self, p: GSym, name: GSym) -> Vec<Value> {
+    fn external_member(&mut self, p: GSym, name: GSym) -> Vals {
         let attr = self.strings[name as usize].as_str();
         if INTROSPECTION_ATTRS.contains(&attr) {
-            return Vec::new();
+            return Vals::new();
         }
         let full = format!("{}.{attr}", self.strings[p as usize]);
-        vec![Value::External(self.intern(&full))]
+        smallvec![Value::External(self.intern(&full))]
     }
 
     fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
@@ -1633,19 +1638,19 @@ impl Analysis<'_> {
 /// Calls: what a call returns, how arguments bind to parameters, and which
 /// declarations a call site reaches.
 impl Analysis<'_> {
-    fn callee_values(&mut self, ci: usize, call: usize) -> Vec<Value> {
+    fn callee_values(&mut self, ci: usize, call: usize) -> Vals {
         let py = self.files[ci].py;
         let callee = py.calls[call].callee;
         self.eval(ci, callee, 1)
     }
 
-    fn call_result(&mut self, ci: usize, call: usize, depth: u32) -> Vec<Value> {
+    fn call_result(&mut self, ci: usize, call: usize, depth: u32) -> Vals {
         if depth > MAX_DEPTH {
-            return Vec::new();
+            return Vals::new();
         }
         let kind = self.files[ci].py.calls[call].kind;
         let callees = self.callee_values(ci, call);
-        let mut out = Vec::new();
+        let mut out = Vals::new();
         if let PyCallKind::Operator { method, reflected } = kind {
             for (m, _) in self.operator_methods(ci, call, method, reflected) {
                 for r in self.returns_of(m) {
@@ -1717,11 +1722,11 @@ impl Analysis<'_> {
 
     /// `d.values()`, `d.items()`, `d.get(k, default)`, `d.pop(k)`,
     /// `d.setdefault(k, v)` of a dict the analysis tracks.
-    fn dict_method_result(&mut self, ci: usize, call: usize, site: u32, name: GSym) -> Vec<Value> {
+    fn dict_method_result(&mut self, ci: usize, call: usize, site: u32, name: GSym) -> Vals {
         match self.strings[name as usize].as_str() {
-            "values" | "copy" => vec![Value::Container(site)],
-            "items" => vec![Value::Items(site)],
-            "update" => Vec::new(),
+            "values" | "copy" => smallvec![Value::Container(site)],
+            "items" => smallvec![Value::Items(site)],
+            "update" => Vals::new(),
             _ => {
                 // `d.get("k")` reads key "k" (or, if no literal key "k" was
                 // ever stored, any value), like `d["k"]`.
@@ -1739,16 +1744,16 @@ impl Analysis<'_> {
     }
 
     /// Builtins that hand back what they were given.
-    fn builtin_result(&mut self, ci: usize, call: usize, v: Value) -> Vec<Value> {
+    fn builtin_result(&mut self, ci: usize, call: usize, v: Value) -> Vals {
         let Value::Builtin(b) = v else {
-            return Vec::new();
+            return Vals::new();
         };
         let name = self.strings[b as usize].clone();
         let py = self.files[ci].py;
         let args = py.calls[call].args.clone();
         match name.as_str() {
             "iter" | "reversed" | "sorted" | "list" | "tuple" | "set" | "frozenset" => {
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 if let Some(&a) = args.first() {
                     out = self.eval(ci, a, 1);
                 }
@@ -1757,12 +1762,12 @@ impl Analysis<'_> {
             // `filter(pred, xs)` yields elements of `xs`.
             "filter" => match args.get(1) {
                 Some(&a) => self.eval(ci, a, 1),
-                None => Vec::new(),
+                None => Vals::new(),
             },
             // Any function argument, not only the first: PyCG's own case
             // passes the iterable first.
             "map" => {
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 for a in args {
                     for v in self.eval(ci, a, 1) {
                         match v {
@@ -1776,7 +1781,7 @@ impl Analysis<'_> {
                 out
             }
             "next" => {
-                let mut out = Vec::new();
+                let mut out = Vals::new();
                 if let Some(&a) = args.first() {
                     for v in self.eval(ci, a, 1) {
                         for r in self.iterate(v) {
@@ -1786,7 +1791,7 @@ impl Analysis<'_> {
                 }
                 out
             }
-            _ => Vec::new(),
+            _ => Vals::new(),
         }
     }
 
@@ -1992,7 +1997,7 @@ impl Analysis<'_> {
         let receiver_values = if defined && !free(receiver) {
             self.callee_values(ci, call)
         } else {
-            Vec::new()
+            Vals::new()
         };
         for v in receiver_values {
             if let Value::Instance(c) | Value::Cone(c) = v {
@@ -2084,12 +2089,7 @@ impl Analysis<'_> {
 
     /// A dataclass's generated `__init__` stores its arguments in the
     /// annotated fields (those of its bases first).
-    fn bind_dataclass_fields(
-        &mut self,
-        class: DeclId,
-        args: &[Vec<Value>],
-        kwargs: &[(GSym, Vec<Value>)],
-    ) {
+    fn bind_dataclass_fields(&mut self, class: DeclId, args: &[Vals], kwargs: &[(GSym, Vals)]) {
         let mut fields: Vec<GSym> = Vec::new();
         let mut any = false;
         for k in self.mro(class).into_iter().rev() {
@@ -2124,8 +2124,8 @@ impl Analysis<'_> {
         }
         let py = self.files[ci].py;
         let c = &py.calls[call];
-        let args: Vec<Vec<Value>> = c.args.iter().map(|&a| self.eval(ci, a, 1)).collect();
-        let kwargs: Vec<(GSym, Vec<Value>)> = c
+        let args: Vec<Vals> = c.args.iter().map(|&a| self.eval(ci, a, 1)).collect();
+        let kwargs: Vec<(GSym, Vals)> = c
             .kwargs
             .iter()
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
@@ -2191,7 +2191,7 @@ impl Analysis<'_> {
                         }
                     }
                 } else {
-                    let mut vals = Vec::new();
+                    let mut vals = Vals::new();
                     for v in self.eval(ci, splat.expr, 1) {
                         for e in self.iterate(v) {
                             push_unique(&mut vals, e);
@@ -2279,8 +2279,8 @@ impl Analysis<'_> {
 
     /// The (key, values) entries of the dicts `expr` evaluates to; values
     /// stored under an unknown key come with [`ANY_KEY`].
-    fn dict_entries(&mut self, ci: usize, expr: ExprId) -> Vec<(GSym, Vec<Value>)> {
-        let mut out: Vec<(GSym, Vec<Value>)> = Vec::new();
+    fn dict_entries(&mut self, ci: usize, expr: ExprId) -> Vec<(GSym, Vals)> {
+        let mut out: Vec<(GSym, Vals)> = Vec::new();
         for v in self.eval(ci, expr, 1) {
             let Value::Container(site) = v else {
                 continue;
@@ -2455,7 +2455,7 @@ const NO_CONSTRAINT: u32 = u32::MAX;
 #[derive(Default)]
 struct SlotTable {
     ids: HashMap<Slot, u32>,
-    vals: Vec<Vec<Value>>,
+    vals: Vec<Vals>,
     readers: Vec<Vec<u32>>,
 }
 
@@ -2464,7 +2464,7 @@ impl SlotTable {
         let next = self.vals.len() as u32;
         let id = *self.ids.entry(slot).or_insert(next);
         if id == next {
-            self.vals.push(Vec::new());
+            self.vals.push(Vals::new());
             self.readers.push(Vec::new());
         }
         id
@@ -2514,7 +2514,7 @@ enum Target {
     NoInit(DeclId),
 }
 
-fn push_unique(out: &mut Vec<Value>, v: Value) {
+fn push_unique(out: &mut Vals, v: Value) {
     if out.len() < MAX_SET && !out.contains(&v) {
         out.push(v);
     }
