@@ -46,6 +46,12 @@ pub enum PyExpr {
         base: ExprId,
         key: Option<Sym>,
     },
+    /// `base[start:…]`: the elements of `base` from position `start` on
+    /// (`None` when the start is not a literal).
+    Slice {
+        base: ExprId,
+        start: Option<u32>,
+    },
     /// A list, tuple, set or dict literal (or comprehension): an allocation site.
     Container {
         items: Box<[(Option<Sym>, ExprId)]>,
@@ -775,6 +781,18 @@ impl<'s> Extractor<'s> {
 
     /// A call of special method `method` on `receiver` with `arg` (an
     /// operator, a comparison or a subscript).
+    /// Where a slice (`a[1:3]`, `a[:2]`, `a[i:]`) starts: 0 when omitted,
+    /// the literal when it is a non-negative integer, else unknown.
+    fn slice_start(&self, slice: &Node) -> Option<u32> {
+        let mut cursor = slice.walk();
+        let first = slice.children(&mut cursor).next()?;
+        match first.kind() {
+            ":" => Some(0),
+            "integer" => walk::text(&first, self.source).parse().ok(),
+            _ => None,
+        }
+    }
+
     fn operator_call(
         &mut self,
         node: &Node,
@@ -1000,13 +1018,22 @@ impl<'s> Extractor<'s> {
                     Some(Lowered::Str(s)) => Some(*s),
                     _ => None,
                 };
+                let slice = node
+                    .child_by_field_name("subscript")
+                    .filter(|n| n.kind() == "slice");
                 match base {
                     Some(base) => {
                         let base_expr = self.as_expr(&base);
-                        let sub = self.push_expr(PyExpr::Subscript {
-                            base: base_expr,
-                            key,
-                        });
+                        let sub = match slice {
+                            Some(slice) => self.push_expr(PyExpr::Slice {
+                                base: base_expr,
+                                start: self.slice_start(&slice),
+                            }),
+                            None => self.push_expr(PyExpr::Subscript {
+                                base: base_expr,
+                                key,
+                            }),
+                        };
                         // `a[k]` calls `a.__getitem__(k)` (an assignment target
                         // turns this into `__setitem__`).
                         if is_value(&base) {

@@ -129,6 +129,12 @@ enum Value {
     },
     /// What `map(f, xs)` returns: iterating it yields what `f` returns.
     Mapped(DeclId),
+    /// `xs[offset:…]` of the container at `site`: its position `i` is the
+    /// container's `i + offset` ([`UNKNOWN_OFFSET`]: any position).
+    Slice {
+        site: u32,
+        offset: u32,
+    },
     /// A value of a builtin type whose methods PyCG names `<**PyStr**>.m`, `<**PyDict**>.m`.
     PyStr,
     PyDict,
@@ -147,6 +153,8 @@ enum Slot {
     Elem(u32, GSym),
 }
 
+/// The offset of a slice whose start is not a literal.
+const UNKNOWN_OFFSET: u32 = u32::MAX;
 /// Container element slots without a literal key use this key.
 const ANY_KEY: GSym = u32::MAX;
 /// Pseudo-key whose readers depend on a container's set of keys.
@@ -849,6 +857,12 @@ impl<'a> Analysis<'a> {
                             }
                         }
                         Value::Items(site) => push_unique(&mut out, Value::Container(site)),
+                        Value::Slice { site, offset } => {
+                            let key = key.and_then(|k| self.shifted_key(k, offset));
+                            for r in self.elements(site, key) {
+                                push_unique(&mut out, r);
+                            }
+                        }
                         // `Generic[T]`, `Dict[str, int]`: a generic alias is
                         // still the class (a base, or called). An element of
                         // an external variable (`sys.argv[1:]`) is unknown:
@@ -866,6 +880,31 @@ impl<'a> Analysis<'a> {
                         }
                         _ => {}
                     }
+                }
+                out
+            }
+            PyExpr::Slice { base, start } => {
+                let mut out = Vals::new();
+                for v in self.eval(ci, *base, depth + 1) {
+                    let sliced = match (v, *start) {
+                        (Value::Container(site), Some(start)) => Value::Slice {
+                            site,
+                            offset: start,
+                        },
+                        (Value::Slice { site, offset }, Some(start)) => Value::Slice {
+                            site,
+                            offset: offset.checked_add(start).unwrap_or(UNKNOWN_OFFSET),
+                        },
+                        (Value::Container(site) | Value::Slice { site, .. }, None) => {
+                            Value::Slice {
+                                site,
+                                offset: UNKNOWN_OFFSET,
+                            }
+                        }
+                        (Value::PyStr, _) => Value::PyStr,
+                        _ => continue,
+                    };
+                    push_unique(&mut out, sliced);
                 }
                 out
             }
@@ -962,6 +1001,16 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// Key `#i` of a slice starting at `offset`: the container's `#(i + offset)`.
+    fn shifted_key(&mut self, key: GSym, offset: u32) -> Option<GSym> {
+        if offset == 0 {
+            return Some(key);
+        }
+        let index: u32 = self.strings[key as usize].strip_prefix('#')?.parse().ok()?;
+        let shifted = index.checked_add(offset)?;
+        Some(self.intern(&format!("#{shifted}")))
+    }
+
     fn elements(&self, site: u32, key: Option<GSym>) -> Vals {
         self.touch(Slot::Elem(site, KEYS));
         let mut out = Vals::new();
@@ -1003,7 +1052,7 @@ impl<'a> Analysis<'a> {
 
     fn iterate(&mut self, v: Value) -> Vals {
         match v {
-            Value::Container(site) => self.elements(site, None),
+            Value::Container(site) | Value::Slice { site, .. } => self.elements(site, None),
             Value::Items(site) => smallvec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
@@ -1043,7 +1092,7 @@ impl<'a> Analysis<'a> {
 
     fn iterate_shallow(&self, v: Value) -> Vals {
         match v {
-            Value::Container(site) => self.elements(site, None),
+            Value::Container(site) | Value::Slice { site, .. } => self.elements(site, None),
             Value::Items(site) => smallvec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
