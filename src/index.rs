@@ -397,8 +397,8 @@ impl Index {
             f.facts.lang_facts = crate::model::LangFacts::empty(f.lang);
             f.facts.strings = Vec::new();
         }
-        // Saved once the flow facts are gone: the encoded snapshot and
-        // SQLite's pages then reuse their memory instead of raising the peak.
+        // Streamed to its file once the flow facts are gone, so the encoder's
+        // buffers reuse their memory instead of raising the peak.
         if !stats.snapshot {
             store.set_snapshot(&key, |out| {
                 postcard::to_io(&res, out)
