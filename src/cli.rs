@@ -346,6 +346,7 @@ pub fn run() -> Result<ExitCode> {
     // In a terminal, `ripple [PATH]` opens the explorer; piped or with
     // --json it prints the overview below, as scripts and CI expect.
     if overview && !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
+        ripple::lang::keep_freed_memory();
         ripple::tui::run(&repo)
             .with_context(|| format!("cannot open the explorer on {}", repo.display()))?;
         return Ok(ExitCode::SUCCESS);
