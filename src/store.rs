@@ -406,14 +406,19 @@ impl Store {
 
     /// The cached resolution stored under `key`, if that is the one stored.
     pub fn snapshot(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
-        let bytes = match std::fs::read(self.snapshot_path()) {
-            Ok(bytes) => bytes,
-            Err(_) => return Ok(None),
+        use std::io::Read;
+        // The header first: after a code edit the key differs, and the rest
+        // (10 MB on Go's `src`) need not be read at all.
+        let Ok(mut file) = std::fs::File::open(self.snapshot_path()) else {
+            return Ok(None);
         };
         let header = snapshot_header(key);
-        Ok(bytes
-            .strip_prefix(header.as_slice())
-            .map(|data| data.to_vec()))
+        let mut found = vec![0; header.len()];
+        if file.read_exact(&mut found).is_err() || found != header {
+            return Ok(None);
+        }
+        let mut data = Vec::new();
+        Ok(file.read_to_end(&mut data).ok().map(|_| data))
     }
 
     /// Replace the cached resolution (only the newest one is kept) with
