@@ -556,6 +556,15 @@ fn location(d: &DeclRef) -> String {
     }
 }
 
+/// Where a command's subject lives, for a heading that already sits in
+/// parentheses.
+fn heading_location(d: &DeclRef) -> String {
+    match &d.file {
+        Some(f) => format!("{f}:{}", d.line),
+        None => "outside the repository".to_owned(),
+    }
+}
+
 fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode> {
     let s = &index.stats;
     if json {
@@ -708,7 +717,10 @@ fn cmd_show(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Re
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "{} {}", r.kind, r.name)?;
-    writeln!(out, "  {}–{}", location(&r), d.span.end_line)?;
+    match &r.file {
+        Some(_) => writeln!(out, "  {}–{}", location(&r), d.span.end_line)?,
+        None => writeln!(out, "  outside the repository: called from it, not indexed")?,
+    }
     if let Some(l) = local {
         writeln!(out, "  {}", l.signature)?;
         if let Some(doc) = &l.doc {
@@ -763,7 +775,7 @@ fn cmd_walk(
     } else {
         "callees"
     };
-    writeln!(out, "{what} of {} ({})", root.name, location(&root))?;
+    writeln!(out, "{what} of {} ({})", root.name, heading_location(&root))?;
     if refs.is_empty() {
         writeln!(out, "  none")?;
     }
@@ -810,7 +822,7 @@ fn cmd_blast(
         out,
         "blast radius of {} ({}), depth {}",
         b.root.name,
-        location(&b.root),
+        heading_location(&b.root),
         depth
     )?;
     for h in &b.hops {

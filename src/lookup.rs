@@ -32,12 +32,38 @@ fn is_suffix_at_boundary(full: &str, query: &str) -> bool {
     full == query || (full.ends_with(query) && full[..full.len() - query.len()].ends_with('.'))
 }
 
-/// Resolve NAME to exactly one in-repository declaration.
+/// Resolve NAME to exactly one declaration. Declarations of the
+/// repository come first; only when none matches is NAME looked up among
+/// the external callees (`requests.get`, `os.path.join`, `fmt.Println`),
+/// so "who calls this library function" has an answer too.
 pub fn resolve(res: &Resolution, query: &str) -> Result<DeclId, LookupError> {
+    let in_repo = match matching(res, query, false) {
+        Ok(d) => return Ok(d),
+        Err(e @ LookupError::Ambiguous { .. }) => return Err(e),
+        Err(e) => e,
+    };
+    match matching(res, query, true) {
+        Ok(d) => Ok(d),
+        Err(e @ LookupError::Ambiguous { .. }) => Err(e),
+        Err(LookupError::NotFound { suggestions, .. }) => match in_repo {
+            LookupError::NotFound {
+                suggestions: mine, ..
+            } if mine.is_empty() => Err(LookupError::NotFound {
+                query: query.to_owned(),
+                suggestions,
+            }),
+            other => Err(other),
+        },
+    }
+}
+
+/// NAME among the repository's declarations, or (`external`) among the
+/// external callees: an exact name, else a unique suffix.
+fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, LookupError> {
     let decls = &res.decls;
     if let Some(i) = decls
         .iter()
-        .position(|d| d.name == query && !d.is_external())
+        .position(|d| d.name == query && d.is_external() == external)
     {
         return Ok(i as DeclId);
     }
@@ -45,14 +71,16 @@ pub fn resolve(res: &Resolution, query: &str) -> Result<DeclId, LookupError> {
     let matches: Vec<DeclId> = decls
         .iter()
         .enumerate()
-        .filter(|(_, d)| !d.is_external() && is_suffix_at_boundary(&normalized(&d.name), &q))
+        .filter(|(_, d)| {
+            d.is_external() == external && is_suffix_at_boundary(&normalized(&d.name), &q)
+        })
         .map(|(i, _)| i as DeclId)
         .collect();
     match matches.len() {
         1 => Ok(matches[0]),
         0 => Err(LookupError::NotFound {
             query: query.to_owned(),
-            suggestions: fuzzy(res, query, 8)
+            suggestions: ranked(res, query, 8, external)
                 .into_iter()
                 .map(|(i, _)| decls[i as usize].name.clone())
                 .collect(),
@@ -128,11 +156,17 @@ pub fn score(name: &str, query: &str) -> Option<i64> {
 
 /// The best `limit` in-repository declarations for a fuzzy query.
 pub fn fuzzy(res: &Resolution, query: &str, limit: usize) -> Vec<(DeclId, i64)> {
+    ranked(res, query, limit, false)
+}
+
+/// The best `limit` declarations of the repository, or (`external`) of
+/// the external callees, for a fuzzy query.
+fn ranked(res: &Resolution, query: &str, limit: usize, external: bool) -> Vec<(DeclId, i64)> {
     let mut scored: Vec<(DeclId, i64)> = res
         .decls
         .iter()
         .enumerate()
-        .filter(|(_, d)| !d.is_external() && !d.name.is_empty())
+        .filter(|(_, d)| d.is_external() == external && !d.name.is_empty())
         .filter_map(|(i, d): (usize, &Decl)| score(&d.name, query).map(|s| (i as DeclId, s)))
         .collect();
     scored.sort_by(|a, b| {
@@ -159,6 +193,58 @@ mod tests {
             normalized("(*example.com/app/svc.Service).Run"),
             "example.com.app.svc.Service.Run"
         );
+    }
+
+    fn resolution(names: &[(&str, bool)]) -> Resolution {
+        Resolution {
+            decls: names
+                .iter()
+                .map(|&(name, external)| Decl {
+                    name: name.to_owned(),
+                    kind: crate::model::DeclKind::Function,
+                    lang: crate::model::Lang::Python,
+                    file: (!external).then_some(0),
+                    local: 0,
+                    span: Default::default(),
+                    is_test: false,
+                    parent: None,
+                })
+                .collect(),
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn external_callees_are_found_when_the_repository_has_no_match() {
+        let res = resolution(&[
+            ("shop.api.get", false),
+            ("shop.files.join_all", false),
+            ("requests.get", true),
+            ("os.path.join", true),
+            ("posixpath.join", true),
+        ]);
+        // The repository's own declaration wins a shared suffix.
+        assert_eq!(resolve(&res, "get"), Ok(0));
+        assert_eq!(resolve(&res, "requests.get"), Ok(2));
+        assert_eq!(resolve(&res, "os.path.join"), Ok(3));
+        assert_eq!(resolve(&res, "path.join"), Ok(3));
+        // Two external callees share `join`.
+        assert!(matches!(
+            resolve(&res, "join"),
+            Err(LookupError::Ambiguous { candidates, .. })
+                if candidates == ["os.path.join", "posixpath.join"]
+        ));
+        // Suggestions come from the repository first.
+        assert!(matches!(
+            resolve(&res, "join_al"),
+            Err(LookupError::NotFound { suggestions, .. })
+                if suggestions[0] == "shop.files.join_all"
+        ));
+        assert!(matches!(
+            resolve(&res, "requests.ge"),
+            Err(LookupError::NotFound { suggestions, .. })
+                if suggestions == ["requests.get"]
+        ));
     }
 
     #[test]

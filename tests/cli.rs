@@ -102,6 +102,35 @@ fn unknown_and_ambiguous_names_exit_2_with_candidates() {
 }
 
 #[test]
+fn an_external_callee_has_callers_and_a_blast_radius() {
+    // "Who calls this library function" is the first question of a
+    // migration off it.
+    let demo = demo();
+    let c = json(&["--repo", &demo, "callers", "hashlib.pbkdf2_hmac", "--json"]);
+    assert_eq!(c["root"]["name"], "hashlib.pbkdf2_hmac");
+    assert_eq!(c["root"]["kind"], "external");
+    let names: Vec<&str> = c["hops"][0]["decls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "shop.auth.passwords.hash_password",
+            "shop.auth.passwords.verify_password"
+        ]
+    );
+    let b = json(&["--repo", &demo, "blast", "pbkdf2_hmac", "--json"]);
+    assert!(b["total"]["total"].as_u64().unwrap() > 2);
+    assert!(!b["tests"].as_array().unwrap().is_empty());
+    let (code, out, _) = ripple(&["--repo", &demo, "show", "json.dumps"]);
+    assert_eq!(code, 0);
+    assert!(out.contains("outside the repository"), "{out}");
+}
+
+#[test]
 fn a_missing_path_is_a_clear_error() {
     let (code, _, err) = ripple(&["--repo", "/definitely/not/here", "index"]);
     assert_eq!(code, 1);
