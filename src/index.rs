@@ -526,10 +526,13 @@ fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
 /// how the memory figures in the README were broken down.
 pub(crate) fn memory_trace(phase: &str) {
     if std::env::var_os("RIPPLE_DEBUG_MEMORY").is_some() {
+        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
+        let start = START.get_or_init(Instant::now);
         eprintln!(
-            "memory after {phase}: {:.0} MB resident, {:.0} MB peak",
+            "memory after {phase}: {:.0} MB resident, {:.0} MB peak ({:.0} ms since the first phase)",
             crate::bench::current_rss_mb(),
-            crate::bench::peak_rss_mb()
+            crate::bench::peak_rss_mb(),
+            start.elapsed().as_secs_f64() * 1000.0
         );
     }
 }

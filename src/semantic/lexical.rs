@@ -72,6 +72,9 @@ pub struct Params {
     /// action (it begins with a verb): "Create a filter" asks for the code
     /// that creates it, not for the class `Filter`.
     pub container_prior: f32,
+    /// Weight of the special method an operator in the query names
+    /// (`__add__` for "self + other"; [`terms::operator_words`]).
+    pub operators: f32,
 }
 
 impl Default for Params {
@@ -86,6 +89,7 @@ impl Default for Params {
             synonyms: 0.3,
             pairs: 0.2,
             container_prior: 0.5,
+            operators: 1.0,
         }
     }
 }
@@ -368,6 +372,13 @@ impl LexicalIndex {
             None => out.push((t, w)),
         };
         let p = &self.params;
+        if p.operators > 0.0 {
+            terms::operator_words(query, |w| {
+                if let Some(&id) = self.dict.get(&terms::term(w)) {
+                    add(id, p.operators);
+                }
+            });
+        }
         let mut prev: Option<String> = None;
         terms::terms(query, |t| {
             if p.pairs > 0.0 {

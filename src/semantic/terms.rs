@@ -175,6 +175,63 @@ const SYNONYMS: &[(&str, &[&str])] = &[
     ("representation", &["repr"]),
 ];
 
+/// The special methods that operators written in prose name: a docstring
+/// says "Return self + other" where the code says `__add__`. Binary
+/// operators count only between two operands set off by spaces (`a - b`,
+/// not a hyphenated word); unary ones only directly before an operand
+/// (`-self`, `~x`).
+pub fn operator_words(text: &str, mut f: impl FnMut(&'static str)) {
+    const BINARY: &[(&str, &str)] = &[
+        ("+", "add"),
+        ("-", "sub"),
+        ("*", "mul"),
+        ("/", "truediv"),
+        ("//", "floordiv"),
+        ("%", "mod"),
+        ("**", "pow"),
+        ("@", "matmul"),
+        ("&", "and"),
+        ("|", "or"),
+        ("^", "xor"),
+        ("<<", "lshift"),
+        (">>", "rshift"),
+        ("<", "lt"),
+        ("<=", "le"),
+        (">", "gt"),
+        (">=", "ge"),
+        ("==", "eq"),
+        ("!=", "ne"),
+    ];
+    const UNARY: &[(&str, &str)] = &[("-", "neg"), ("+", "pos"), ("~", "invert")];
+    let is_operand = |w: &str| {
+        let w = w.trim_matches(|c: char| "()[],.;:".contains(c));
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_alphanumeric() || c == '_' || c == '.')
+    };
+    let words: Vec<&str> = text.split_whitespace().collect();
+    for (i, w) in words.iter().enumerate() {
+        if i > 0
+            && i + 1 < words.len()
+            && is_operand(words[i - 1])
+            && is_operand(words[i + 1])
+            && let Some((_, name)) = BINARY.iter().find(|(op, _)| op == w)
+        {
+            f(name);
+            continue;
+        }
+        let w = w.trim_start_matches('(');
+        for (op, name) in UNARY {
+            if let Some(rest) = w.strip_prefix(op)
+                && rest.starts_with(|c: char| c.is_alphabetic() || c == '_')
+                && is_operand(rest)
+            {
+                f(name);
+            }
+        }
+    }
+}
+
 /// The code words for a query term (see [`SYNONYMS`]), as terms.
 pub fn synonyms(t: &str) -> &'static [String] {
     use std::sync::OnceLock;
@@ -345,6 +402,26 @@ pub fn terms_of(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn operators_in_prose_name_special_methods() {
+        let words = |t: &str| {
+            let mut out = Vec::new();
+            operator_words(t, |w| out.push(w));
+            out
+        };
+        assert_eq!(words("Return self + other."), ["add"]);
+        assert_eq!(
+            words("Return (self // other, self % other)"),
+            ["floordiv", "mod"]
+        );
+        assert_eq!(words("Returns e ** self."), ["pow"]);
+        assert_eq!(words("Return -self, or ~x when asked"), ["neg", "invert"]);
+        assert_eq!(words("True if a <= b"), ["le"]);
+        // Dashes and hyphens in prose are not operators.
+        assert!(words("round-towards-0, a well-known rule").is_empty());
+        assert!(words("the -- separator, x - ").is_empty());
+    }
 
     #[test]
     fn stopwords_are_sorted_for_binary_search() {
