@@ -62,6 +62,16 @@ pub enum PyExpr {
     Iter(ExprId),
     /// An instance of the classes the inner value names (`except E as e`).
     Instance(ExprId),
+    /// What a type annotation names: instances of its classes (or, without
+    /// `instance`, the classes: `type[T]`). Out-of-repository classes count
+    /// only when `externals` (the annotation names one class, not one of a
+    /// union's members, whose methods cannot be told apart), and never
+    /// `typing`'s own names (type variables, aliases, protocols).
+    Annotation {
+        inner: ExprId,
+        instance: bool,
+        externals: bool,
+    },
     Union(Box<[ExprId]>),
     /// `import a.b` / `from ..x import` target: `level` leading dots, then a dotted path.
     ModuleRef {
@@ -641,6 +651,16 @@ fn string_literal(raw: &str) -> Option<&str> {
     (s.len() <= 200 && !s.contains('\\')).then_some(s)
 }
 
+/// `None` written as a type (`Optional`'s other half).
+fn is_none_type(n: Node, source: &[u8]) -> bool {
+    n.kind() == "none" || walk::text(&n, source).trim() == "None"
+}
+
+fn named_children<'t>(n: Node<'t>) -> Vec<Node<'t>> {
+    let mut c = n.walk();
+    n.named_children(&mut c).collect()
+}
+
 impl<'s> Extractor<'s> {
     fn scope(&self) -> u32 {
         *self.scope_stack.last().unwrap_or(&0)
@@ -740,6 +760,152 @@ impl<'s> Extractor<'s> {
             let value = (self.facts.exprs.len() - 1) as ExprId;
             self.facts.flows.push(PyFlow::Assign { target, value });
         }
+    }
+
+    /// What a type annotation says a value is, as an expression: instances
+    /// of the classes it names (through `Optional`, `Union`, `|`,
+    /// `Annotated`, quotes), a container of them for collections
+    /// (`list[T]`, `Iterable[T]`, `dict[K, V]`), the class itself for
+    /// `type[T]`. Evaluated in the current scope; `None` when it names
+    /// nothing a call could reach (`int`, `Any`, `Callable[…]`). `lone`:
+    /// no other member of a union stands beside it.
+    fn annotation(&mut self, ty: Node, lone: bool, depth: u32) -> Option<ExprId> {
+        if depth > 8 {
+            return None;
+        }
+        // Members of a union, `None` left out: `Optional[T]` is still T alone.
+        let parts = |this: &mut Self, nodes: Vec<Node>, lone: bool| -> Option<ExprId> {
+            let nodes: Vec<Node> = nodes
+                .into_iter()
+                .filter(|n| !is_none_type(*n, this.source))
+                .collect();
+            let lone = lone && nodes.len() == 1;
+            let items: Vec<ExprId> = nodes
+                .into_iter()
+                .filter_map(|n| this.annotation(n, lone, depth + 1))
+                .collect();
+            match items.len() {
+                0 => None,
+                1 => Some(items[0]),
+                _ => Some(this.push_expr(PyExpr::Union(items.into()))),
+            }
+        };
+        let named_class = |this: &mut Self, text: &str, instance: bool| -> Option<ExprId> {
+            let inner = this.dotted_name(text)?;
+            Some(this.push_expr(PyExpr::Annotation {
+                inner,
+                instance,
+                externals: lone,
+            }))
+        };
+        match ty.kind() {
+            "type" | "parenthesized_expression" => parts(self, named_children(ty), lone),
+            "identifier" | "attribute" => {
+                let text = walk::text(&ty, self.source).into_owned();
+                named_class(self, &text, true)
+            }
+            "string" => {
+                let text = walk::text(&ty, self.source).into_owned();
+                let inner = text.trim_matches(|c| c == '"' || c == '\'');
+                named_class(self, inner, true)
+            }
+            "binary_operator" => parts(
+                self,
+                ["left", "right"]
+                    .into_iter()
+                    .filter_map(|f| ty.child_by_field_name(f))
+                    .collect(),
+                lone,
+            ),
+            "generic_type" | "subscript" => {
+                let (base, params): (Node, Vec<Node>) = if ty.kind() == "subscript" {
+                    let base = ty.child_by_field_name("value")?;
+                    let mut c = ty.walk();
+                    let params = ty
+                        .children_by_field_name("subscript", &mut c)
+                        .collect::<Vec<_>>();
+                    (base, params)
+                } else {
+                    let mut kids = named_children(ty).into_iter();
+                    let base = kids.next()?;
+                    let params = kids
+                        .filter(|k| k.kind() == "type_parameter")
+                        .flat_map(named_children)
+                        .collect();
+                    (base, params)
+                };
+                let base_text = walk::text(&base, self.source).into_owned();
+                let last = base_text.rsplit('.').next().unwrap_or(&base_text);
+                let elements = |this: &mut Self, params: Vec<Node>, dict: bool| {
+                    let lone = params.len() == 1;
+                    let elem = parts(this, params, lone)?;
+                    let e = this.push_expr(PyExpr::Container {
+                        items: vec![(None, elem)].into(),
+                    });
+                    if dict {
+                        this.facts.dict_sites.push(e);
+                    }
+                    Some(e)
+                };
+                match last {
+                    "Optional" | "Union" | "Final" | "ClassVar" | "Required" | "NotRequired"
+                    | "ReadOnly" => parts(self, params, lone),
+                    "Annotated" => parts(self, params.into_iter().take(1).collect(), lone),
+                    "Type" | "type" => {
+                        let inner = params.first()?;
+                        let text = walk::text(inner, self.source).into_owned();
+                        named_class(self, text.trim_matches(|c| c == '"' || c == '\''), false)
+                    }
+                    "List" | "list" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
+                    | "Collection" | "Set" | "set" | "FrozenSet" | "frozenset" | "AbstractSet"
+                    | "MutableSet" | "Deque" | "deque" | "Tuple" | "tuple" | "Reversible"
+                    | "AsyncIterable" | "AsyncIterator" | "KeysView" | "ValuesView" => {
+                        elements(self, params, false)
+                    }
+                    "Generator" | "AsyncGenerator" => {
+                        elements(self, params.into_iter().take(1).collect(), false)
+                    }
+                    "Dict" | "dict" | "Mapping" | "MutableMapping" | "DefaultDict"
+                    | "defaultdict" | "OrderedDict" | "ChainMap" => {
+                        elements(self, params.into_iter().skip(1).take(1).collect(), true)
+                    }
+                    "Callable" | "Literal" | "Awaitable" | "Coroutine" | "TypeGuard" => None,
+                    // A generic class of the repository or a library (`Repo[User]`).
+                    _ => named_class(self, &base_text, true),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// `a.b.C` as an expression in the current scope; `None` for names an
+    /// annotation uses to say "anything" or "nothing".
+    fn dotted_name(&mut self, text: &str) -> Option<ExprId> {
+        let text = text.trim();
+        let mut segments = text.split('.');
+        let first = segments.next()?;
+        let last = text.rsplit('.').next().unwrap_or(text);
+        let is_ident = |s: &str| {
+            !s.is_empty()
+                && s.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !s.starts_with(|c: char| c.is_ascii_digit())
+        };
+        if !text.split('.').all(is_ident)
+            || matches!(
+                last,
+                "Any" | "None" | "object" | "Self" | "NoReturn" | "Never"
+            )
+        {
+            return None;
+        }
+        let scope = self.scope();
+        let name = self.strings.intern(first);
+        let mut e = self.push_expr(PyExpr::Name { scope, name });
+        for seg in segments {
+            let name = self.strings.intern(seg);
+            e = self.push_expr(PyExpr::Attr { base: e, name });
+        }
+        Some(e)
     }
 
     fn intern_node(&mut self, node: &Node) -> Sym {
@@ -1336,9 +1502,22 @@ impl<'s> Extractor<'s> {
                         self.operator_call(&node, &inplace, None, l, r);
                     }
                 }
+                // An annotation adds what it declares to whatever is assigned.
+                let annotated = match node.child_by_field_name("type") {
+                    Some(t) if frame.kind == K::Assignment => self.annotation(t, true, 0),
+                    _ => None,
+                };
                 match (left, right) {
+                    (Some(left), None) if annotated.is_some() && is_value(&left) => {
+                        let target = self.as_expr(&left);
+                        self.assign(target, annotated.unwrap_or(UNKNOWN));
+                        Lowered::None
+                    }
                     (Some(left), Some(right)) => {
-                        let value = self.as_expr(&right);
+                        let mut value = self.as_expr(&right);
+                        if let Some(a) = annotated {
+                            value = self.push_expr(PyExpr::Union(vec![value, a].into()));
+                        }
                         let target = match left {
                             Lowered::Ident(name, scope)
                                 if frame.kind == K::Assignment
@@ -1712,6 +1891,15 @@ impl<'s> Extractor<'s> {
                 match name {
                     Some(Lowered::Ident(name, _)) => {
                         let default = value.map(|v| self.as_expr(&v));
+                        let annotated = node
+                            .child_by_field_name("type")
+                            .and_then(|t| self.annotation(t, true, 0));
+                        let default = match (default, annotated) {
+                            (Some(d), Some(a)) => {
+                                Some(self.push_expr(PyExpr::Union(vec![d, a].into())))
+                            }
+                            (d, a) => d.or(a),
+                        };
                         Lowered::Param(
                             Param {
                                 name,
@@ -1730,12 +1918,15 @@ impl<'s> Extractor<'s> {
                     .find(|c| c.field != g.f_type && !matches!(c.val, Lowered::None))
                     .map(|c| c.val.clone());
                 match inner {
+                    // The annotation is what the parameter holds when no
+                    // caller in the repository passes it (a framework does).
                     Some(Lowered::Ident(name, _)) => Lowered::Param(
                         Param {
                             name,
                             kind: ParamKind::Positional,
                         },
-                        None,
+                        node.child_by_field_name("type")
+                            .and_then(|t| self.annotation(t, true, 0)),
                     ),
                     Some(p @ Lowered::Param(..)) => p,
                     _ => Lowered::None,
@@ -1972,6 +2163,13 @@ impl<'s> Extractor<'s> {
             .iter()
             .map(|c| (c.field, c.val.clone()))
             .collect();
+        // `-> T`: what calls return when the body's own returns say nothing
+        // a call could reach (an abstract method, a protocol, a stub).
+        if let Some(t) = node.child_by_field_name("return_type")
+            && let Some(value) = self.annotation(t, true, 0)
+        {
+            self.facts.flows.push(PyFlow::Return { func: decl, value });
+        }
         for (field, val) in &children {
             if *field == g.f_parameters
                 && let Lowered::Params(p) = val

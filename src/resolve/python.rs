@@ -966,6 +966,26 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
+            PyExpr::Annotation {
+                inner,
+                instance,
+                externals,
+            } => {
+                let mut out = Vals::new();
+                for v in self.eval(ci, *inner, depth + 1) {
+                    match v {
+                        Value::Class(c) if *instance => push_unique(&mut out, Value::Instance(c)),
+                        Value::Class(c) => push_unique(&mut out, Value::Class(c)),
+                        Value::External(p)
+                            if *externals && !is_typing_name(&self.strings[p as usize]) =>
+                        {
+                            push_unique(&mut out, Value::External(p))
+                        }
+                        _ => {}
+                    }
+                }
+                out
+            }
             PyExpr::Union(items) => {
                 let mut out = Vals::new();
                 for item in items {
@@ -2561,6 +2581,21 @@ enum Target {
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
     NoInit(DeclId),
+}
+
+/// A name from the modules that spell types rather than define classes
+/// with methods: a type variable, alias or protocol a value is annotated
+/// with says nothing about which methods its calls reach.
+fn is_typing_name(name: &str) -> bool {
+    [
+        "typing.",
+        "typing_extensions.",
+        "collections.abc.",
+        "_typeshed.",
+        "types.",
+    ]
+    .iter()
+    .any(|m| name.starts_with(m))
 }
 
 fn push_unique(out: &mut Vals, v: Value) {
