@@ -2117,6 +2117,14 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("function")
             .map(|f| walk::one_line(&walk::text(&f, self.source), 120))
             .unwrap_or_default();
+        let type_args: Vec<Node> = match node.child_by_field_name("arguments") {
+            Some(a) if list.args.len() == 2 && list.splats.is_empty() => named_children(a),
+            _ => Vec::new(),
+        };
+        // `cast(T, x)` is x, declared a T.
+        let cast = matches!(text.as_str(), "cast" | "typing.cast" | "t.cast")
+            .then(|| type_args.first().and_then(|&t| self.annotation(t, true, 0)))
+            .flatten();
         let call = self.add_call(
             &node,
             text,
@@ -2129,7 +2137,13 @@ impl<'s> Extractor<'s> {
                 kind: PyCallKind::Plain,
             },
         );
-        Lowered::Expr(self.push_expr(PyExpr::Call(call)))
+        let result = self.push_expr(PyExpr::Call(call));
+        match cast {
+            Some(declared) => {
+                Lowered::Expr(self.push_expr(PyExpr::Union(vec![result, declared].into())))
+            }
+            None => Lowered::Expr(result),
+        }
     }
 
     fn set_params(&mut self, decl: u32, list: u32) {

@@ -2147,7 +2147,9 @@ impl Analysis<'_> {
             };
             for &b in &info.bases {
                 for v in self.eval(ci, b, 0) {
-                    if let Value::External(p) = v {
+                    if let Value::External(p) = v
+                        && !is_marker_base(&self.strings[p as usize])
+                    {
                         return Some(p);
                     }
                 }
@@ -2596,6 +2598,17 @@ fn is_typing_name(name: &str) -> bool {
     ]
     .iter()
     .any(|m| name.starts_with(m))
+}
+
+/// A base that marks a class for type checkers (a protocol, a generic, an
+/// abstract base) and gives its instances no methods: a method the
+/// repository does not define is not inherited from it.
+fn is_marker_base(name: &str) -> bool {
+    let name = name.strip_prefix("typing_extensions.").map_or(name, |n| n);
+    matches!(
+        name,
+        "typing.Protocol" | "typing.Generic" | "Protocol" | "Generic" | "abc.ABC"
+    )
 }
 
 fn push_unique(out: &mut Vals, v: Value) {
