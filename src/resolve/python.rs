@@ -974,7 +974,9 @@ impl<'a> Analysis<'a> {
                 let mut out = Vals::new();
                 for v in self.eval(ci, *inner, depth + 1) {
                     match v {
-                        Value::Class(c) if *instance => push_unique(&mut out, Value::Instance(c)),
+                        // Any subclass may be passed where the class is
+                        // declared: its overrides are candidates too.
+                        Value::Class(c) if *instance => push_unique(&mut out, Value::Cone(c)),
                         Value::Class(c) => push_unique(&mut out, Value::Class(c)),
                         Value::External(p)
                             if *externals && !is_typing_name(&self.strings[p as usize]) =>
