@@ -62,11 +62,12 @@ pub enum PyExpr {
     Iter(ExprId),
     /// An instance of the classes the inner value names (`except E as e`).
     Instance(ExprId),
-    /// What a type annotation names: instances of its classes (or, without
-    /// `instance`, the classes: `type[T]`). Out-of-repository classes count
-    /// only when `externals` (the annotation names one class, not one of a
-    /// union's members, whose methods cannot be told apart), and never
-    /// `typing`'s own names (type variables, aliases, protocols).
+    /// What a type annotation names: instances of its classes or of their
+    /// subclasses (or, without `instance`, the classes: `type[T]`).
+    /// Out-of-repository classes count only when `externals` (the
+    /// annotation names one class, not one of a union's members, whose
+    /// methods cannot be told apart), and never `typing`'s own names (type
+    /// variables, aliases, protocols).
     Annotation {
         inner: ExprId,
         instance: bool,
@@ -2117,14 +2118,18 @@ impl<'s> Extractor<'s> {
             .child_by_field_name("function")
             .map(|f| walk::one_line(&walk::text(&f, self.source), 120))
             .unwrap_or_default();
-        let type_args: Vec<Node> = match node.child_by_field_name("arguments") {
-            Some(a) if list.args.len() == 2 && list.splats.is_empty() => named_children(a),
-            _ => Vec::new(),
-        };
         // `cast(T, x)` is x, declared a T.
-        let cast = matches!(text.as_str(), "cast" | "typing.cast" | "t.cast")
-            .then(|| type_args.first().and_then(|&t| self.annotation(t, true, 0)))
-            .flatten();
+        let cast = match node.child_by_field_name("arguments") {
+            Some(args)
+                if matches!(text.as_str(), "cast" | "typing.cast" | "t.cast")
+                    && list.args.len() == 2 =>
+            {
+                named_children(args)
+                    .first()
+                    .and_then(|&t| self.annotation(t, true, 0))
+            }
+            _ => None,
+        };
         let call = self.add_call(
             &node,
             text,

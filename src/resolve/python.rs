@@ -2606,10 +2606,13 @@ fn is_typing_name(name: &str) -> bool {
 /// abstract base) and gives its instances no methods: a method the
 /// repository does not define is not inherited from it.
 fn is_marker_base(name: &str) -> bool {
-    let name = name.strip_prefix("typing_extensions.").map_or(name, |n| n);
     matches!(
         name,
-        "typing.Protocol" | "typing.Generic" | "Protocol" | "Generic" | "abc.ABC"
+        "typing.Protocol"
+            | "typing.Generic"
+            | "typing_extensions.Protocol"
+            | "typing_extensions.Generic"
+            | "abc.ABC"
     )
 }
 
