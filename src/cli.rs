@@ -22,6 +22,11 @@ use ripple::semantic::lexical::Hit;
 
 const EXIT_LOOKUP: u8 = 2;
 
+/// What NAME may be, for every command that takes one.
+const NAME_HELP: &str = "A qualified name or a unique dotted suffix of one (validate_token, \
+auth.validate_token, Service.Quote); when nothing in the repository matches, an external callee \
+(json.dumps, os.path.join). Unknown or ambiguous: exit code 2 with candidates";
+
 #[derive(Parser)]
 #[command(
     name = "ripple",
@@ -70,9 +75,13 @@ enum Command {
         limit: usize,
     },
     /// One declaration: location, signature, docstring, caller and callee counts.
-    Show { name: String },
+    Show {
+        #[arg(help = NAME_HELP)]
+        name: String,
+    },
     /// Who calls NAME, to depth N, grouped by hop.
     Callers {
+        #[arg(help = NAME_HELP)]
         name: String,
         #[arg(long, default_value_t = 1)]
         depth: u32,
@@ -81,6 +90,7 @@ enum Command {
     },
     /// What NAME calls, to depth N, grouped by hop.
     Callees {
+        #[arg(help = NAME_HELP)]
         name: String,
         #[arg(long, default_value_t = 1)]
         depth: u32,
@@ -89,6 +99,7 @@ enum Command {
     },
     /// Blast radius: callers by hop, files, packages and tests reached, and what may be missing.
     Blast {
+        #[arg(help = NAME_HELP)]
         name: String,
         #[arg(long, default_value_t = 3)]
         depth: u32,
@@ -153,7 +164,10 @@ enum Command {
     /// Revert the last batch of applied edits, restoring the exact previous bytes.
     Undo,
     /// Test functions that reach NAME through the call graph.
-    Tests { name: String },
+    Tests {
+        #[arg(help = NAME_HELP)]
+        name: String,
+    },
     /// Call sites that could not be resolved (whole repo, or inside NAME's blast radius).
     Unresolved {
         name: Option<String>,
