@@ -27,6 +27,16 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_str(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out}"))
 }
 
+/// The names a `callers`/`callees` document lists at hop 1.
+fn first_hop_names(walk: &Value) -> Vec<&str> {
+    walk["hops"][0]["decls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["name"].as_str().unwrap())
+        .collect()
+}
+
 #[test]
 fn blast_radius_of_the_demo_token_validator_spans_packages_and_tests() {
     let demo = demo();
@@ -59,12 +69,7 @@ fn blast_radius_of_the_demo_token_validator_spans_packages_and_tests() {
 fn go_interface_calls_are_possible_edges_and_struct_fields_resolve() {
     let demo = demo();
     let c = json(&["--repo", &demo, "callers", "ValidateToken", "--json"]);
-    let names: Vec<&str> = c["hops"][0]["decls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["name"].as_str().unwrap())
-        .collect();
+    let names = first_hop_names(&c);
     assert!(
         names.iter().any(|n| n.contains("shipping.Service).Quote")),
         "{names:?}"
@@ -109,12 +114,7 @@ fn an_external_callee_has_callers_and_a_blast_radius() {
     let c = json(&["--repo", &demo, "callers", "hashlib.pbkdf2_hmac", "--json"]);
     assert_eq!(c["root"]["name"], "hashlib.pbkdf2_hmac");
     assert_eq!(c["root"]["kind"], "external");
-    let names: Vec<&str> = c["hops"][0]["decls"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["name"].as_str().unwrap())
-        .collect();
+    let names = first_hop_names(&c);
     assert_eq!(
         names,
         [
