@@ -1929,6 +1929,24 @@ impl<'s> Extractor<'s> {
                         node.child_by_field_name("type")
                             .and_then(|t| self.annotation(t, true, 0)),
                     ),
+                    // `*args: T` holds a tuple of Ts, `**kwargs: T` a dict of them.
+                    Some(Lowered::Param(p, None))
+                        if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKwargs) =>
+                    {
+                        let packed = node
+                            .child_by_field_name("type")
+                            .and_then(|t| self.annotation(t, true, 0))
+                            .map(|elem| {
+                                let e = self.push_expr(PyExpr::Container {
+                                    items: vec![(None, elem)].into(),
+                                });
+                                if p.kind == ParamKind::VarKwargs {
+                                    self.facts.dict_sites.push(e);
+                                }
+                                e
+                            });
+                        Lowered::Param(p, packed)
+                    }
                     Some(p @ Lowered::Param(..)) => p,
                     _ => Lowered::None,
                 }
