@@ -840,13 +840,7 @@ impl<'s> Extractor<'s> {
                 let elements = |this: &mut Self, params: Vec<Node>, dict: bool| {
                     let lone = params.len() == 1;
                     let elem = parts(this, params, lone)?;
-                    let e = this.push_expr(PyExpr::Container {
-                        items: vec![(None, elem)].into(),
-                    });
-                    if dict {
-                        this.facts.dict_sites.push(e);
-                    }
-                    Some(e)
+                    Some(this.declared_container(elem, dict))
                 };
                 match last {
                     "Optional" | "Union" | "Final" | "ClassVar" | "Required" | "NotRequired"
@@ -877,6 +871,18 @@ impl<'s> Extractor<'s> {
             }
             _ => None,
         }
+    }
+
+    /// A collection an annotation declares: `elem` as its elements, or as
+    /// its values when it is a `dict`.
+    fn declared_container(&mut self, elem: ExprId, dict: bool) -> ExprId {
+        let e = self.push_expr(PyExpr::Container {
+            items: vec![(None, elem)].into(),
+        });
+        if dict {
+            self.facts.dict_sites.push(e);
+        }
+        e
     }
 
     /// `a.b.C` as an expression in the current scope; `None` for names an
@@ -1937,13 +1943,7 @@ impl<'s> Extractor<'s> {
                             .child_by_field_name("type")
                             .and_then(|t| self.annotation(t, true, 0))
                             .map(|elem| {
-                                let e = self.push_expr(PyExpr::Container {
-                                    items: vec![(None, elem)].into(),
-                                });
-                                if p.kind == ParamKind::VarKwargs {
-                                    self.facts.dict_sites.push(e);
-                                }
-                                e
+                                self.declared_container(elem, p.kind == ParamKind::VarKwargs)
                             });
                         Lowered::Param(p, packed)
                     }
