@@ -202,6 +202,11 @@ pub struct PyFacts {
     pub star_imports: Vec<(u32, ExprId)>,
     /// Container expressions that are dict literals (their methods are dict's).
     pub dict_sites: Vec<ExprId>,
+    /// Container expressions that are set literals or comprehensions, and
+    /// tuple literals (their methods are `set`'s and `tuple`'s; any other
+    /// container is a list).
+    pub set_sites: Vec<ExprId>,
+    pub tuple_sites: Vec<ExprId>,
 }
 
 pub const UNKNOWN: ExprId = 0;
@@ -1343,9 +1348,15 @@ impl<'s> Extractor<'s> {
                     let e = self.as_expr(v);
                     items.push((key, e));
                 }
-                Lowered::Expr(self.push_expr(PyExpr::Container {
+                let e = self.push_expr(PyExpr::Container {
                     items: items.into(),
-                }))
+                });
+                match node.kind() {
+                    "set" => self.facts.set_sites.push(e),
+                    "tuple" | "expression_list" => self.facts.tuple_sites.push(e),
+                    _ => {}
+                }
+                Lowered::Expr(e)
             }
             K::Dictionary => {
                 let items = self
@@ -1376,9 +1387,13 @@ impl<'s> Extractor<'s> {
                     Some(v) => (None, self.as_expr(&v)),
                     None => (None, UNKNOWN),
                 };
-                Lowered::Expr(self.push_expr(PyExpr::Container {
+                let e = self.push_expr(PyExpr::Container {
                     items: vec![item].into(),
-                }))
+                });
+                if node.kind() == "set_comprehension" {
+                    self.facts.set_sites.push(e);
+                }
+                Lowered::Expr(e)
             }
             K::ForInClause => {
                 let left = Self::field(self.children(start), g.f_left).cloned();

@@ -127,6 +127,13 @@ enum Value {
         site: u32,
         name: GSym,
     },
+    /// A method of the list, set or tuple at `site` (`xs.append`), named
+    /// `<**PyList**>.m`, `<**PySet**>.m` or `<**PyTuple**>.m`; the ones that
+    /// add elements add them to the container.
+    SeqMethod {
+        site: u32,
+        name: GSym,
+    },
     /// What `map(f, xs)` returns: iterating it yields what `f` returns.
     Mapped(DeclId),
     /// `xs[offset:…]` of the container at `site`: its position `i` is the
@@ -213,6 +220,9 @@ struct Analysis<'a> {
     module_is_init: HashSet<u32>,
     /// Global sites of dict literals.
     dict_sites: HashSet<u32>,
+    /// Global sites of set and tuple literals (other non-dict containers are lists).
+    set_sites: HashSet<u32>,
+    tuple_sites: HashSet<u32>,
     /// Parameters a function returns unchanged (`return fn` in a
     /// decorator), by function. A call's result takes them from that
     /// call's own arguments, so `@register` on fifty functions does not
@@ -268,6 +278,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         mro_cache: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
         dict_sites: HashSet::default(),
+        set_sites: HashSet::default(),
+        tuple_sites: HashSet::default(),
         passthrough: HashMap::default(),
         passthrough_flows: HashSet::default(),
         packed_base: 0,
@@ -303,6 +315,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         for &d in &py.dict_sites {
             a.dict_sites.insert(expr_base + d);
         }
+        a.set_sites
+            .extend(py.set_sites.iter().map(|&e| expr_base + e));
+        a.tuple_sites
+            .extend(py.tuple_sites.iter().map(|&e| expr_base + e));
         expr_base = expr_base.saturating_add(py.exprs.len() as u32);
         let module = b.res.file_module[fi as usize].clone();
         a.modules.insert(module.clone(), fi);
@@ -508,6 +524,8 @@ impl<'a> Analysis<'a> {
                     let site = self.packed_site(decl, dict);
                     if dict {
                         self.dict_sites.insert(site);
+                    } else {
+                        self.tuple_sites.insert(site);
                     }
                     self.add(slot, &[Value::Container(site)]);
                 }
@@ -1498,6 +1516,14 @@ impl Analysis<'_> {
                 let full = format!("<**PyDict**>.{}", self.strings[name as usize]);
                 smallvec![Value::External(self.intern(&full))]
             }
+            Value::Container(site)
+                if builtin_type_member(
+                    self.sequence_type(site).1,
+                    &self.strings[name as usize],
+                ) =>
+            {
+                smallvec![Value::SeqMethod { site, name }]
+            }
             Value::External(p) => self.external_member(p, name),
             Value::Super { class, func } => {
                 // `super()` continues along the MRO of the instance's own
@@ -1785,6 +1811,17 @@ impl Analysis<'_> {
                         push_unique(&mut out, r);
                     }
                 }
+                Value::SeqMethod { site, name } => match self.strings[name as usize].as_str() {
+                    "copy" => push_unique(&mut out, Value::Container(site)),
+                    "pop" => {
+                        for r in self.elements(site, None) {
+                            if self.worth_collecting(r) {
+                                push_unique(&mut out, r);
+                            }
+                        }
+                    }
+                    _ => {}
+                },
                 _ => {}
             }
         }
@@ -1823,6 +1860,18 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let args = py.calls[call].args.clone();
         match name.as_str() {
+            // `set()`, `[]`'s twin `list()`, `dict()`: a new, empty container,
+            // which `add`, `append` or `d[k] = v` may fill. It is numbered
+            // by the site of the call's callee, an expression of its own.
+            "list" | "set" | "dict" if args.is_empty() && py.calls[call].kwargs.is_empty() => {
+                let site = self.site(ci, py.calls[call].callee);
+                match name.as_str() {
+                    "set" => self.set_sites.insert(site),
+                    "dict" => self.dict_sites.insert(site),
+                    _ => false,
+                };
+                smallvec![Value::Container(site)]
+            }
             "iter" | "reversed" | "sorted" | "list" | "tuple" | "set" | "frozenset" => {
                 let mut out = Vals::new();
                 if let Some(&a) = args.first() {
@@ -1966,6 +2015,11 @@ impl Analysis<'_> {
                 Value::External(p) => out.push(Target::External(self.strings[p as usize].clone())),
                 Value::DictMethod { name, .. } => out.push(Target::External(format!(
                     "<**PyDict**>.{}",
+                    self.strings[name as usize]
+                ))),
+                Value::SeqMethod { site, name } => out.push(Target::External(format!(
+                    "{}.{}",
+                    self.sequence_type(site).0,
                     self.strings[name as usize]
                 ))),
                 Value::Builtin(b) => {
@@ -2191,6 +2245,7 @@ impl Analysis<'_> {
 
     fn bind_call(&mut self, ci: usize, call: usize) {
         self.bind_dict_update(ci, call);
+        self.bind_sequence_insert(ci, call);
         let targets = self.call_targets(ci, call);
         if targets.is_empty() {
             return;
@@ -2297,7 +2352,11 @@ impl Analysis<'_> {
         let Some(PyExpr::Attr { name, .. }) = py.exprs.get(c.callee as usize) else {
             return;
         };
-        if self.files[ci].facts.sym(*name) != "update" {
+        let method = self.files[ci].facts.sym(*name);
+        if method == "setdefault" {
+            return self.bind_dict_setdefault(ci, call);
+        }
+        if method != "update" {
             return;
         }
         let update = self.gsym(ci, *name);
@@ -2323,6 +2382,106 @@ impl Analysis<'_> {
             for (k, vals) in &entries {
                 self.add_elem(site, *k, vals);
             }
+        }
+    }
+
+    /// `d.setdefault(k, v)` stores `v` under `k` (the call's result is
+    /// [`Analysis::dict_method_result`]'s): the plugin idiom
+    /// `hooks.setdefault(event, []).append(f)` fills a list the dict holds.
+    fn bind_dict_setdefault(&mut self, ci: usize, call: usize) {
+        let c = &self.files[ci].py.calls[call];
+        let Some(&default) = c.args.get(1) else {
+            return;
+        };
+        let key = c.key.map_or(ANY_KEY, |k| self.gsym(ci, k));
+        let sites: Vec<u32> = self
+            .callee_values(ci, call)
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::DictMethod { site, name } if self.strings[name as usize] == "setdefault" => {
+                    Some(site)
+                }
+                _ => None,
+            })
+            .collect();
+        if sites.is_empty() {
+            return;
+        }
+        let vals = self.eval(ci, default, 1);
+        for site in sites {
+            self.add_elem(site, key, &vals);
+        }
+    }
+
+    /// `xs.append(v)`, `xs.insert(i, v)`, `s.add(v)`, `xs.extend(ys)`,
+    /// `s.update(ys)` on a list, set or tuple the analysis tracks: the new
+    /// elements join the container's (at unknown positions), so a callback
+    /// registered with `append` is called where the list is iterated.
+    fn bind_sequence_insert(&mut self, ci: usize, call: usize) {
+        let py = self.files[ci].py;
+        let c = &py.calls[call];
+        let Some(PyExpr::Attr { name, .. }) = py.exprs.get(c.callee as usize) else {
+            return;
+        };
+        let (arg, spread) = match self.files[ci].facts.sym(*name) {
+            "append" | "add" => (0, false),
+            "insert" => (1, false),
+            "extend" | "update" => (0, true),
+            _ => return,
+        };
+        let Some(&arg) = c.args.get(arg) else {
+            return;
+        };
+        let method = self.gsym(ci, *name);
+        let sites: Vec<u32> = self
+            .callee_values(ci, call)
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::SeqMethod { site, name } if name == method => Some(site),
+                _ => None,
+            })
+            .collect();
+        if sites.is_empty() {
+            return;
+        }
+        let mut vals = Vals::new();
+        for v in self.eval(ci, arg, 1) {
+            let new = if spread {
+                self.iterate(v)
+            } else {
+                smallvec![v]
+            };
+            for e in new {
+                if self.worth_collecting(e) {
+                    push_unique(&mut vals, e);
+                }
+            }
+        }
+        for site in sites {
+            self.add_elem(site, ANY_KEY, &vals);
+        }
+    }
+
+    /// Whether a value added to a list or set is worth tracking there. An
+    /// out-of-repository value is, when it is (an instance of) a class
+    /// (`threads.append(Thread(…))`, then `t.join()`); a variable such as
+    /// `os.path.curdir` is not: its methods made up callees like
+    /// `os.path.curdir.replace` wherever the list was read.
+    fn worth_collecting(&self, v: Value) -> bool {
+        match v {
+            Value::External(p) => self.external_is_class(p),
+            _ => true,
+        }
+    }
+
+    /// The PyCG name and the public methods of the non-dict container at `site`.
+    fn sequence_type(&self, site: u32) -> (&'static str, &'static [&'static str]) {
+        if self.set_sites.contains(&site) {
+            ("<**PySet**>", SET_METHODS)
+        } else if self.tuple_sites.contains(&site) {
+            ("<**PyTuple**>", TUPLE_METHODS)
+        } else {
+            ("<**PyList**>", LIST_METHODS)
         }
     }
 
@@ -2688,6 +2847,36 @@ const DICT_ALL_METHODS: &[&str] = &[
     "update",
     "values",
 ];
+
+/// `list`'s public methods (`dir(list)`, CPython 3.11).
+const LIST_METHODS: &[&str] = &[
+    "append", "clear", "copy", "count", "extend", "index", "insert", "pop", "remove", "reverse",
+    "sort",
+];
+
+/// `set`'s public methods (`dir(set)`, CPython 3.11).
+const SET_METHODS: &[&str] = &[
+    "add",
+    "clear",
+    "copy",
+    "difference",
+    "difference_update",
+    "discard",
+    "intersection",
+    "intersection_update",
+    "isdisjoint",
+    "issubset",
+    "issuperset",
+    "pop",
+    "remove",
+    "symmetric_difference",
+    "symmetric_difference_update",
+    "union",
+    "update",
+];
+
+/// `tuple`'s public methods (`dir(tuple)`, CPython 3.11).
+const TUPLE_METHODS: &[&str] = &["count", "index"];
 
 /// Whether a `str` or `dict` value has attribute `attr`: one of its public
 /// `methods` or a special method (`__contains__`); anything else (`s._loop`)
