@@ -996,6 +996,13 @@ impl<'a> Analysis<'a> {
                         // declared: its overrides are candidates too.
                         Value::Class(c) if *instance => push_unique(&mut out, Value::Cone(c)),
                         Value::Class(c) => push_unique(&mut out, Value::Class(c)),
+                        // `name: str`: `name.lower()` is `<**PyStr**>.lower`,
+                        // as on a literal, not an unresolved call.
+                        Value::Builtin(b) if *instance => match self.strings[b as usize].as_str() {
+                            "str" => push_unique(&mut out, Value::PyStr),
+                            "dict" => push_unique(&mut out, Value::PyDict),
+                            _ => {}
+                        },
                         Value::External(p)
                             if *externals && !is_typing_name(&self.strings[p as usize]) =>
                         {
