@@ -890,6 +890,9 @@ impl<'a> Analysis<'a> {
                         Value::External(p) if self.external_is_class(p) => {
                             push_unique(&mut out, Value::External(p))
                         }
+                        // `class File(ParamType[IO])`: the repository's own
+                        // generic classes, as bases above all.
+                        Value::Class(c) => push_unique(&mut out, Value::Class(c)),
                         // `list(map(f, xs))[0]`: `list` hands its argument on.
                         Value::Mapped(f) => {
                             for r in self.returns_of(f) {
