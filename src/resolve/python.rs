@@ -1558,6 +1558,18 @@ impl Analysis<'_> {
                         break;
                     }
                 }
+                // No repository class after `class` defines it: the method
+                // is the out-of-repository base's (`super().run()` in a
+                // `threading.Thread` subclass is `threading.Thread.run`).
+                if out.is_empty()
+                    && let Some(base) = self.external_base(class)
+                {
+                    let full = format!(
+                        "{}.{}",
+                        self.strings[base as usize], self.strings[name as usize]
+                    );
+                    push_unique(&mut out, Value::External(self.intern(&full)));
+                }
                 out
             }
             _ => Vals::new(),
