@@ -1179,8 +1179,10 @@ impl<'s> Extractor<'s> {
                     .any(|c| c.field == g.f_object && c.kind == K::String);
                 match (base, name) {
                     (Some(base), Some(Lowered::Ident(name, _))) => {
-                        // `" ".join(…)`: a method of the builtin str type.
-                        let base = if on_string && matches!(base, Lowered::Str(_)) {
+                        // `" ".join(…)`: a method of the builtin str type,
+                        // whatever the literal holds (escapes, an f-string,
+                        // triple quotes: `"\n".join(lines)`).
+                        let base = if on_string {
                             self.push_expr(PyExpr::Str)
                         } else {
                             self.as_expr(&base)

@@ -1901,6 +1901,10 @@ impl Analysis<'_> {
                 }
                 out
             }
+            // `str(x).lower()` is a string's method, as on a literal.
+            "str" | "repr" | "ascii" | "format" | "chr" | "hex" | "oct" | "bin" | "input" => {
+                smallvec![Value::PyStr]
+            }
             // `filter(pred, xs)` yields elements of `xs`.
             "filter" => match args.get(1) {
                 Some(&a) => self.eval(ci, a, 1),
