@@ -108,7 +108,7 @@ pub enum Binding {
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct GoFacts {
     pub package: Sym,
-    /// (local name, import path).
+    /// (local name, import path); the local name of a dot import is ".".
     pub imports: Vec<(Sym, Sym)>,
     pub types: Vec<GoType>,
     pub exprs: Vec<GoExpr>,
@@ -1170,7 +1170,13 @@ impl Extractor<'_> {
                     _ => return Lowered::None,
                 };
                 let path_text = self.strings.get(path).to_owned();
+                // `import . "pkg"` puts pkg's exported names in file scope;
+                // resolution looks them up under the local name ".".
+                let dot = node
+                    .child_by_field_name("name")
+                    .is_some_and(|n| n.kind() == "dot");
                 let local = match Self::field(children, g.f_name) {
+                    _ if dot => self.strings.intern("."),
                     Some(Lowered::Name(n)) => n,
                     _ => {
                         let last = path_text

@@ -115,6 +115,9 @@ struct Ctx<'a> {
     base: DeclId,
     pkg: usize,
     imports: HashMap<&'a str, &'a str>,
+    /// Paths imported with `import . "path"`, whose exported names the
+    /// file uses unqualified (external test packages, DSLs such as Gomega).
+    dot_imports: Vec<&'a str>,
     /// (scope, name) → bindings
     bindings: HashMap<(u32, Sym), Vec<&'a Binding>>,
 }
@@ -296,6 +299,13 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             .imports
             .iter()
             .map(|(l, p)| (facts.sym(*l), facts.sym(*p)))
+            .filter(|(l, _)| *l != ".")
+            .collect();
+        let dot_imports = go
+            .imports
+            .iter()
+            .filter(|(l, _)| facts.sym(*l) == ".")
+            .map(|(_, p)| facts.sym(*p))
             .collect();
         a.ctxs.push(Ctx {
             file: fi,
@@ -304,6 +314,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             base: b.res.file_base[fi as usize],
             pkg,
             imports,
+            dot_imports,
             bindings,
         });
     }
@@ -374,7 +385,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     // Package imports inside the repository (for import cycles).
     let first_file: HashMap<usize, u32> = a.ctxs.iter().rev().map(|c| (c.pkg, c.file)).collect();
     for c in &a.ctxs {
-        for path in c.imports.values() {
+        for path in c.imports.values().chain(c.dot_imports.iter()) {
             if let Some(&p) = a.pkg_by_path.get(*path)
                 && p != c.pkg
                 && let Some(&f) = first_file.get(&p)
@@ -487,9 +498,14 @@ impl<'a> Analysis<'a> {
                 }
                 let pkg = self.ctxs[ci].pkg;
                 if self.pkgs[pkg].types.contains_key(name) {
-                    RType::Named(PkgRef::Repo(pkg), name.to_owned())
-                } else {
-                    RType::Unknown
+                    return RType::Named(PkgRef::Repo(pkg), name.to_owned());
+                }
+                match self.dot_package(ci, name) {
+                    Some(PkgRef::Repo(p)) if !self.pkgs[p].types.contains_key(name) => {
+                        RType::Unknown
+                    }
+                    Some(dot) => RType::Named(dot, name.to_owned()),
+                    None => RType::Unknown,
                 }
             }
             GoType::Named {
@@ -559,59 +575,15 @@ impl<'a> Analysis<'a> {
                     };
                     return RType::TypeValue(Box::new(RType::Named(t, name.to_owned())));
                 }
-                RType::Unknown
+                match self.dot_package(ci, name) {
+                    Some(pkg) => self.package_member_type(pkg, name, depth),
+                    None => RType::Unknown,
+                }
             }
             GoExpr::Selector(base, name) => {
                 let name = self.sym(ci, *name);
                 if let Some(pkg) = self.package_operand(ci, scope, *base) {
-                    return match pkg {
-                        PkgRef::Repo(p) => {
-                            if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name) {
-                                let f = &self.ctxs[fci].go.funcs[fi as usize];
-                                RType::Func(
-                                    f.results
-                                        .iter()
-                                        .map(|r| self.resolve_type(fci, *r, 0))
-                                        .collect(),
-                                )
-                            } else if let Some(&(vci, vname)) = self.pkgs[p].vars.get(name) {
-                                match self.ctxs[vci]
-                                    .bindings
-                                    .get(&(0, vname))
-                                    .and_then(|l| l.first())
-                                {
-                                    Some(b) => self.binding_type(vci, 0, b, depth),
-                                    None => RType::Unknown,
-                                }
-                            } else if self.pkgs[p].types.contains_key(name) {
-                                RType::TypeValue(Box::new(RType::Named(
-                                    PkgRef::Repo(p),
-                                    name.to_owned(),
-                                )))
-                            } else {
-                                RType::Unknown
-                            }
-                        }
-                        // Whether `pkg.Name` is a type, a function or a variable is
-                        // not in the repository; for the standard library it is in
-                        // the table, and elsewhere guessing would invent methods.
-                        PkgRef::Ext(path) => {
-                            let qualified = format!("{path}.{name}");
-                            let std = go_std::std();
-                            if let Some(results) = std.func_results(&qualified) {
-                                RType::Func(results.iter().map(|r| self.std_type(r)).collect())
-                            } else if let Some(t) = std.var_type(&qualified) {
-                                self.std_type(t)
-                            } else if std.is_type(&qualified) {
-                                RType::TypeValue(Box::new(RType::Named(
-                                    PkgRef::Ext(path),
-                                    name.to_owned(),
-                                )))
-                            } else {
-                                RType::Unknown
-                            }
-                        }
-                    };
+                    return self.package_member_type(pkg, name, depth);
                 }
                 let bt = self.type_of(ci, scope, *base, depth + 1);
                 if let RType::Named(PkgRef::Ext(path), tname) = bt.deref()
@@ -801,6 +773,126 @@ impl<'a> Analysis<'a> {
             Some(&p) => PkgRef::Repo(p),
             None => PkgRef::Ext(path.to_owned()),
         })
+    }
+
+    /// The dot-imported package an unqualified `name` (declared nowhere in
+    /// the file's own package) comes from: the repository package among
+    /// them that declares it, else the one out-of-repository dot import
+    /// (with several, which one exports it is not known here).
+    fn dot_package(&self, ci: usize, name: &str) -> Option<PkgRef> {
+        let dots = &self.ctxs[ci].dot_imports;
+        if dots.is_empty() || !name.starts_with(|c: char| c.is_uppercase()) {
+            return None;
+        }
+        let mut external = None;
+        let mut externals = 0;
+        for path in dots {
+            match self.pkg_by_path.get(*path) {
+                Some(&p) => {
+                    let pkg = &self.pkgs[p];
+                    if pkg.funcs.contains_key(name)
+                        || pkg.types.contains_key(name)
+                        || pkg.vars.contains_key(name)
+                    {
+                        return Some(PkgRef::Repo(p));
+                    }
+                }
+                None => {
+                    externals += 1;
+                    external = Some(PkgRef::Ext((*path).to_owned()));
+                }
+            }
+        }
+        if externals == 1 { external } else { None }
+    }
+
+    /// The type of `pkg.name`: a function's results, a variable's type, or
+    /// the type itself (a conversion).
+    fn package_member_type(&self, pkg: PkgRef, name: &str, depth: u32) -> RType {
+        match pkg {
+            PkgRef::Repo(p) => {
+                if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name) {
+                    let f = &self.ctxs[fci].go.funcs[fi as usize];
+                    RType::Func(
+                        f.results
+                            .iter()
+                            .map(|r| self.resolve_type(fci, *r, 0))
+                            .collect(),
+                    )
+                } else if let Some(&(vci, vname)) = self.pkgs[p].vars.get(name) {
+                    match self.ctxs[vci]
+                        .bindings
+                        .get(&(0, vname))
+                        .and_then(|l| l.first())
+                    {
+                        Some(b) => self.binding_type(vci, 0, b, depth),
+                        None => RType::Unknown,
+                    }
+                } else if self.pkgs[p].types.contains_key(name) {
+                    RType::TypeValue(Box::new(RType::Named(PkgRef::Repo(p), name.to_owned())))
+                } else {
+                    RType::Unknown
+                }
+            }
+            // Whether `pkg.Name` is a type, a function or a variable is
+            // not in the repository; for the standard library it is in
+            // the table, and elsewhere guessing would invent methods.
+            PkgRef::Ext(path) => {
+                let qualified = format!("{path}.{name}");
+                let std = go_std::std();
+                if let Some(results) = std.func_results(&qualified) {
+                    RType::Func(results.iter().map(|r| self.std_type(r)).collect())
+                } else if let Some(t) = std.var_type(&qualified) {
+                    self.std_type(t)
+                } else if std.is_type(&qualified) {
+                    RType::TypeValue(Box::new(RType::Named(PkgRef::Ext(path), name.to_owned())))
+                } else {
+                    RType::Unknown
+                }
+            }
+        }
+    }
+
+    /// What calling `pkg.name` reaches.
+    fn package_member_callees(&self, pkg: PkgRef, name_s: &str) -> Vec<Callee> {
+        match pkg {
+            PkgRef::Repo(p) => {
+                if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name_s) {
+                    let d = self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl;
+                    vec![Callee::Decl(d, Confidence::Certain)]
+                } else if self.pkgs[p].types.contains_key(name_s) {
+                    vec![Callee::NotACall]
+                } else {
+                    vec![Callee::Unresolved(format!(
+                        "`{name_s}` is not a function of {}",
+                        self.pkgs[p].path
+                    ))]
+                }
+            }
+            PkgRef::Ext(path) => {
+                let qualified = format!("{path}.{name_s}");
+                let std = go_std::std();
+                // `http.HandlerFunc(f)` converts; it calls nothing.
+                if std.is_type(&qualified) && std.func_results(&qualified).is_none() {
+                    vec![Callee::NotACall]
+                } else {
+                    vec![Callee::External(qualified)]
+                }
+            }
+        }
+    }
+
+    /// The function `pkg.name` is, as a value.
+    fn package_member_values(&mut self, pkg: PkgRef, name_s: &str) -> Vec<DeclId> {
+        match pkg {
+            PkgRef::Repo(p) => match self.pkgs[p].funcs.get(name_s) {
+                Some(&(fci, fi)) => {
+                    vec![self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl]
+                }
+                None => Vec::new(),
+            },
+            PkgRef::Ext(path) => vec![self.external_value(format!("{path}.{name_s}"))],
+        }
     }
 
     fn type_body(&self, pkg: usize, name: &str) -> Option<(usize, &'a GoTypeBody)> {
@@ -1096,7 +1188,16 @@ impl<'a> Analysis<'a> {
         {
             return self.ident_func_values(vci, 0, vname, depth + 1);
         }
-        out
+        match self.dot_package(ci, text) {
+            Some(PkgRef::Repo(p)) if !self.pkgs[p].funcs.contains_key(text) => {
+                match self.pkgs[p].vars.get(text) {
+                    Some(&(vci, vname)) => self.ident_func_values(vci, 0, vname, depth + 1),
+                    None => out,
+                }
+            }
+            Some(dot) => self.package_member_values(dot, text),
+            None => out,
+        }
     }
 
     /// Functions and closures an expression may evaluate to.
@@ -1159,17 +1260,7 @@ impl<'a> Analysis<'a> {
             GoExpr::Selector(base, name) => {
                 let name_s = self.sym(ci, name);
                 if let Some(pkg) = self.package_operand(ci, scope, base) {
-                    return match pkg {
-                        PkgRef::Repo(p) => match self.pkgs[p].funcs.get(name_s) {
-                            Some(&(fci, fi)) => vec![
-                                self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl,
-                            ],
-                            None => Vec::new(),
-                        },
-                        PkgRef::Ext(path) => {
-                            vec![self.external_value(format!("{path}.{name_s}"))]
-                        }
-                    };
+                    return self.package_member_values(pkg, name_s);
                 }
                 // A method value (`s.handle`) or expression (`T.handle`).
                 let t = match self.type_of(ci, scope, base, 0) {
@@ -1370,6 +1461,9 @@ impl<'a> Analysis<'a> {
                 {
                     return vec![Callee::NotACall];
                 }
+                if let Some(dot) = self.dot_package(ci, name) {
+                    return self.package_member_callees(dot, name);
+                }
                 vec![Callee::Unresolved(format!(
                     "`{name}` is not declared in package {}",
                     self.pkgs[pkg].path
@@ -1381,32 +1475,7 @@ impl<'a> Analysis<'a> {
             GoExpr::Selector(base, name) => {
                 let name_s = self.sym(ci, name);
                 if let Some(pkg) = self.package_operand(ci, scope, base) {
-                    return match pkg {
-                        PkgRef::Repo(p) => {
-                            if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name_s) {
-                                let d =
-                                    self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl;
-                                vec![Callee::Decl(d, Confidence::Certain)]
-                            } else if self.pkgs[p].types.contains_key(name_s) {
-                                vec![Callee::NotACall]
-                            } else {
-                                vec![Callee::Unresolved(format!(
-                                    "`{name_s}` is not a function of {}",
-                                    self.pkgs[p].path
-                                ))]
-                            }
-                        }
-                        PkgRef::Ext(path) => {
-                            let qualified = format!("{path}.{name_s}");
-                            let std = go_std::std();
-                            // `http.HandlerFunc(f)` converts; it calls nothing.
-                            if std.is_type(&qualified) && std.func_results(&qualified).is_none() {
-                                vec![Callee::NotACall]
-                            } else {
-                                vec![Callee::External(qualified)]
-                            }
-                        }
-                    };
+                    return self.package_member_callees(pkg, name_s);
                 }
                 let bt = self.type_of(ci, scope, base, 0);
                 let (is_type_value, t) = match bt {
