@@ -78,6 +78,9 @@ pub enum GoTypeBody {
     Interface {
         /// Method names with their parameter counts (a variadic one counts once).
         methods: Vec<(Sym, u16)>,
+        /// Each method's result types, parallel to `methods`: what
+        /// `ln.Addr()` returns when `ln` is of the interface type.
+        results: Vec<Vec<TypeId>>,
         embeds: Vec<TypeId>,
     },
     Other(TypeId),
@@ -313,7 +316,8 @@ enum Lowered {
     Param(Vec<Sym>, TypeId),
     Field(GoField, Vec<Sym>),
     Fields(u32),
-    Iface(Vec<(Sym, u16)>, Vec<TypeId>),
+    /// Interface methods (name, arity), their results, embedded interfaces.
+    Iface(Vec<(Sym, u16)>, Vec<Vec<TypeId>>, Vec<TypeId>),
     Str(Sym),
     /// `key: value` inside a composite literal (the key when it is a name).
     Keyed(Option<Sym>, ExprId),
@@ -1108,24 +1112,32 @@ impl Extractor<'_> {
                             .sum::<usize>(),
                         _ => 0,
                     };
-                    Lowered::Iface(vec![(n, arity.min(u16::MAX as usize) as u16)], vec![])
+                    let results = Self::field(children, g.f_result);
+                    let results = self.result_types(results);
+                    Lowered::Iface(
+                        vec![(n, arity.min(u16::MAX as usize) as u16)],
+                        vec![results],
+                        vec![],
+                    )
                 }
                 _ => Lowered::None,
             },
             K::TypeElem => {
                 let embeds: Vec<TypeId> = kids(children).iter().map(|v| self.as_type(v)).collect();
-                Lowered::Iface(vec![], embeds)
+                Lowered::Iface(vec![], vec![], embeds)
             }
             K::InterfaceType => {
                 let mut methods = Vec::new();
+                let mut results = Vec::new();
                 let mut embeds = Vec::new();
                 for v in kids(children) {
-                    if let Lowered::Iface(m, e) = v {
+                    if let Lowered::Iface(m, r, e) = v {
                         methods.extend(m);
+                        results.extend(r);
                         embeds.extend(e);
                     }
                 }
-                Lowered::Iface(methods, embeds)
+                Lowered::Iface(methods, results, embeds)
             }
             K::TypeSpec => {
                 let name = match Self::field(children, g.f_name) {
@@ -1148,9 +1160,11 @@ impl Extractor<'_> {
                             .collect();
                         GoTypeBody::Struct(fields)
                     }
-                    Some(Lowered::Iface(methods, embeds)) => {
-                        GoTypeBody::Interface { methods, embeds }
-                    }
+                    Some(Lowered::Iface(methods, results, embeds)) => GoTypeBody::Interface {
+                        methods,
+                        results,
+                        embeds,
+                    },
                     Some(other) => GoTypeBody::Other(self.as_type(&other)),
                     None => GoTypeBody::Other(0),
                 };

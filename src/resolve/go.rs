@@ -616,6 +616,15 @@ impl<'a> Analysis<'a> {
                                 .collect(),
                         );
                     }
+                    if let Some((tci, results)) = self.interface_method_results(*p, tname, name, 0)
+                    {
+                        return RType::Func(
+                            results
+                                .iter()
+                                .map(|r| self.resolve_type(tci, *r, 0))
+                                .collect(),
+                        );
+                    }
                 }
                 RType::Unknown
             }
@@ -969,7 +978,10 @@ impl<'a> Analysis<'a> {
             return None;
         }
         let (tci, body) = self.type_body(pkg, name)?;
-        let GoTypeBody::Interface { methods, embeds } = body else {
+        let GoTypeBody::Interface {
+            methods, embeds, ..
+        } = body
+        else {
             return None;
         };
         let mut out: Vec<(String, u16)> = methods
@@ -984,6 +996,41 @@ impl<'a> Analysis<'a> {
             }
         }
         Some(out)
+    }
+
+    /// The result types of method `name` of the repository interface
+    /// `iface` (or of an interface it embeds), with the file they are
+    /// written in.
+    fn interface_method_results(
+        &self,
+        pkg: usize,
+        iface: &str,
+        name: &str,
+        depth: u32,
+    ) -> Option<(usize, Vec<TypeId>)> {
+        if depth > 4 {
+            return None;
+        }
+        let (tci, body) = self.type_body(pkg, iface)?;
+        let GoTypeBody::Interface {
+            methods,
+            results,
+            embeds,
+        } = body
+        else {
+            return None;
+        };
+        if let Some(i) = methods.iter().position(|&(m, _)| self.sym(tci, m) == name) {
+            return Some((tci, results.get(i).cloned().unwrap_or_default()));
+        }
+        embeds
+            .iter()
+            .find_map(|e| match self.resolve_type(tci, *e, 0) {
+                RType::Named(PkgRef::Repo(p), n) => {
+                    self.interface_method_results(p, &n, name, depth + 1)
+                }
+                _ => None,
+            })
     }
 
     /// Repository types whose method set covers the interface.
