@@ -157,6 +157,12 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
             && (callees[i] as usize) < MAX_CALLEES
         {
             let callee = &decls[e.callee as usize];
+            // Methods of builtin containers and strings (`<**PyList**>.append`)
+            // say little about what a function does, and took the places
+            // of its own callees.
+            if callee.name.starts_with("<**") {
+                continue;
+            }
             let mut name = short_name(&callee.name).to_owned();
             if let Some(p) = callee.parent.map(|p| &decls[p as usize])
                 && p.kind.is_type()
