@@ -609,6 +609,104 @@ impl Extractor<'_> {
             .collect()
     }
 
+    /// In a case of `switch v := x.(type)`, `v` is a variable of its own:
+    /// of the case's type when it names one (`case *TCPAddr:`), else `x`
+    /// itself. Called on entering the case, after the switch's header is
+    /// lowered and before the case's statements are.
+    fn bind_type_switch_alias(&mut self, case: Node) {
+        let Some(switch) = case
+            .parent()
+            .filter(|p| p.kind() == "type_switch_statement")
+        else {
+            return;
+        };
+        let Some(alias) = switch
+            .child_by_field_name("alias")
+            .and_then(|a| a.named_child(0))
+            .filter(|a| a.kind() == "identifier")
+        else {
+            return;
+        };
+        let text = walk::text(&alias, self.source).into_owned();
+        let name = self.strings.intern(&text);
+        let mut c = case.walk();
+        let types: Vec<Node> = case
+            .children_by_field_name("type", &mut c)
+            .filter(|t| t.is_named())
+            .collect();
+        let case_type = match types[..] {
+            [t] => self.type_of_node(t),
+            _ => 0,
+        };
+        let binding = if case_type != 0 {
+            Binding::Type(case_type)
+        } else {
+            let g = &*GRAMMAR;
+            let value = self.frames.last().and_then(|f| {
+                let children = &self.results[f.start..];
+                Self::field(children, g.f_value)
+            });
+            match value {
+                Some(v) => Binding::Value(self.as_expr(&v)),
+                None => return,
+            }
+        };
+        // A fresh name per case, even where no outer `v` is shadowed: each
+        // case's `v` has its own type.
+        let n = self.shadow_counts.entry(name).or_insert(0);
+        *n += 1;
+        let fresh = self.strings.intern(&format!("{text}#{n}"));
+        self.shadowed.insert(fresh, name);
+        if let Some(top) = self.blocks.last_mut() {
+            top.insert(name, fresh);
+        }
+        self.bind(fresh, binding);
+    }
+
+    /// The type a type node names, for the shapes a type switch's case
+    /// uses (`T`, `pkg.T`, `*T`, `T[U]`); 0 for any other.
+    fn type_of_node(&mut self, t: Node) -> TypeId {
+        let text =
+            |this: &Self, n: Option<Node>| n.map(|n| walk::text(&n, this.source).into_owned());
+        match t.kind() {
+            "type_identifier" => {
+                let name = self.intern_text(&t);
+                self.push_type(GoType::Named { pkg: None, name })
+            }
+            "qualified_type" => {
+                let (Some(pkg), Some(name)) = (
+                    text(self, t.child_by_field_name("package")),
+                    text(self, t.child_by_field_name("name")),
+                ) else {
+                    return 0;
+                };
+                let pkg = self.strings.intern(&pkg);
+                let name = self.strings.intern(&name);
+                self.push_type(GoType::Named {
+                    pkg: Some(pkg),
+                    name,
+                })
+            }
+            "pointer_type" => match t.named_child(0) {
+                Some(inner) => match self.type_of_node(inner) {
+                    0 => 0,
+                    inner => self.push_type(GoType::Pointer(inner)),
+                },
+                None => 0,
+            },
+            "generic_type" => match t.child_by_field_name("type") {
+                Some(base) => self.type_of_node(base),
+                None => 0,
+            },
+            _ => 0,
+        }
+    }
+
+    fn intern_text(&mut self, n: &Node) -> Sym {
+        let text = walk::text(n, self.source).into_owned();
+        self.strings.intern(&text)
+    }
+
     fn bind(&mut self, name: Sym, b: Binding) {
         if self.strings.get(name) == "_" {
             return;
@@ -1336,6 +1434,9 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         ) {
             self.blocks.push(HashMap::default());
             self.block_scopes.push(self.scope());
+        }
+        if matches!(node.kind(), "type_case" | "default_case") {
+            self.bind_type_switch_alias(node);
         }
         self.frames.push(Frame {
             start: self.results.len(),
