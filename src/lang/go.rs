@@ -37,6 +37,9 @@ pub enum GoType {
     Func {
         results: Vec<TypeId>,
     },
+    /// An anonymous struct (`[]struct{ in Addr; want string }`, the table
+    /// of a table-driven test).
+    Struct(Vec<GoField>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -496,6 +499,16 @@ impl Extractor<'_> {
                 GoExpr::Type(t) => t,
                 _ => 0,
             },
+            Lowered::Fields(i) => {
+                let fields = self.lists[*i as usize]
+                    .iter()
+                    .filter_map(|f| match f {
+                        Lowered::Field(f, _) => Some(f.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                self.push_type(GoType::Struct(fields))
+            }
             _ => 0,
         }
     }

@@ -97,6 +97,8 @@ enum RType {
     Func(Vec<RType>),
     /// A type used as a value (`T.Method`, conversions).
     TypeValue(Box<RType>),
+    /// An anonymous struct type, as written in a file: (file context, type).
+    Struct(usize, TypeId),
 }
 
 impl RType {
@@ -536,6 +538,7 @@ impl<'a> Analysis<'a> {
                     .map(|r| self.resolve_type(ci, *r, depth + 1))
                     .collect(),
             ),
+            GoType::Struct(_) => RType::Struct(ci, t),
         }
     }
 
@@ -601,6 +604,17 @@ impl<'a> Analysis<'a> {
                     if let Some(results) = results {
                         return RType::Func(results.iter().map(|r| self.std_type(r)).collect());
                     }
+                }
+                if let RType::Struct(sci, t) = bt.deref()
+                    && let Some(GoType::Struct(fields)) = self.ctxs[*sci].go.types.get(*t as usize)
+                {
+                    let field = fields
+                        .iter()
+                        .find(|f| f.name.is_some_and(|n| self.sym(*sci, n) == name));
+                    return match field {
+                        Some(f) => self.resolve_type(*sci, f.ty, depth + 1),
+                        None => RType::Unknown,
+                    };
                 }
                 if let RType::Named(PkgRef::Repo(p), tname) = bt.deref() {
                     if let Some(ft) = self.field_type(*p, tname, name, 0) {
