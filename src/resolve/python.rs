@@ -2385,15 +2385,7 @@ impl Analysis<'_> {
         if method != "update" {
             return;
         }
-        let update = self.gsym(ci, *name);
-        let sites: Vec<u32> = self
-            .callee_values(ci, call)
-            .into_iter()
-            .filter_map(|v| match v {
-                Value::DictMethod { site, name } if name == update => Some(site),
-                _ => None,
-            })
-            .collect();
+        let sites = self.receiver_sites(ci, call, true);
         if sites.is_empty() {
             return;
         }
@@ -2411,6 +2403,24 @@ impl Analysis<'_> {
         }
     }
 
+    /// The containers whose method the call's callee (`d.update`,
+    /// `xs.append`) is: dicts', or lists', sets' and tuples'.
+    fn receiver_sites(&mut self, ci: usize, call: usize, dict: bool) -> Vec<u32> {
+        let py = self.files[ci].py;
+        let Some(PyExpr::Attr { name, .. }) = py.exprs.get(py.calls[call].callee as usize) else {
+            return Vec::new();
+        };
+        let method = self.gsym(ci, *name);
+        self.callee_values(ci, call)
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::DictMethod { site, name } if dict && name == method => Some(site),
+                Value::SeqMethod { site, name } if !dict && name == method => Some(site),
+                _ => None,
+            })
+            .collect()
+    }
+
     /// `d.setdefault(k, v)` stores `v` under `k` (the call's result is
     /// [`Analysis::dict_method_result`]'s): the plugin idiom
     /// `hooks.setdefault(event, []).append(f)` fills a list the dict holds.
@@ -2420,16 +2430,7 @@ impl Analysis<'_> {
             return;
         };
         let key = c.key.map_or(ANY_KEY, |k| self.gsym(ci, k));
-        let sites: Vec<u32> = self
-            .callee_values(ci, call)
-            .into_iter()
-            .filter_map(|v| match v {
-                Value::DictMethod { site, name } if self.strings[name as usize] == "setdefault" => {
-                    Some(site)
-                }
-                _ => None,
-            })
-            .collect();
+        let sites = self.receiver_sites(ci, call, true);
         if sites.is_empty() {
             return;
         }
@@ -2458,15 +2459,7 @@ impl Analysis<'_> {
         let Some(&arg) = c.args.get(arg) else {
             return;
         };
-        let method = self.gsym(ci, *name);
-        let sites: Vec<u32> = self
-            .callee_values(ci, call)
-            .into_iter()
-            .filter_map(|v| match v {
-                Value::SeqMethod { site, name } if name == method => Some(site),
-                _ => None,
-            })
-            .collect();
+        let sites = self.receiver_sites(ci, call, false);
         if sites.is_empty() {
             return;
         }
