@@ -1661,8 +1661,41 @@ impl Analysis<'_> {
         // Not defined in the repository: inherited from an external base, if any.
         match self.external_base(c) {
             Some(p) => self.external_member(p, name),
-            None => Vals::new(),
+            None => self.builtin_base_member(c, name),
         }
+    }
+
+    /// A method a repository class inherits from a builtin container or
+    /// `str` base (`class TokenList(list)`: `tokens.append` is
+    /// `<**PyList**>.append`), named as on a literal.
+    fn builtin_base_member(&mut self, c: DeclId, name: GSym) -> Vals {
+        for k in self.mro(c) {
+            let Some((info, ci)) = self.py_info(k) else {
+                continue;
+            };
+            for &b in &info.bases {
+                for v in self.eval(ci, b, 0) {
+                    let Value::Builtin(b) = v else {
+                        continue;
+                    };
+                    let (ty, methods) = match self.strings[b as usize].as_str() {
+                        "list" => ("<**PyList**>", LIST_METHODS),
+                        "dict" => ("<**PyDict**>", DICT_ALL_METHODS),
+                        "set" => ("<**PySet**>", SET_METHODS),
+                        "tuple" => ("<**PyTuple**>", TUPLE_METHODS),
+                        "str" => ("<**PyStr**>", STR_METHODS),
+                        _ => continue,
+                    };
+                    let attr = &self.strings[name as usize];
+                    if !builtin_type_member(methods, attr) {
+                        return Vals::new();
+                    }
+                    let full = format!("{ty}.{attr}");
+                    return smallvec![Value::External(self.intern(&full))];
+                }
+            }
+        }
+        Vals::new()
     }
 
     /// Whether the out-of-repo name `p` is a class, by convention: its last
