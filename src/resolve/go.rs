@@ -620,22 +620,16 @@ impl<'a> Analysis<'a> {
                     if let Some(ft) = self.field_type(*p, tname, name, 0) {
                         return ft;
                     }
-                    if let Some(m) = self.method(*p, tname, name, 0)
-                        && let Some((fci, results)) = self.func_results.get(&m)
-                    {
+                    // A declared method's results, else an interface method's.
+                    let results = self
+                        .method(*p, tname, name, 0)
+                        .and_then(|m| self.func_results.get(&m).cloned())
+                        .or_else(|| self.interface_method_results(*p, tname, name, 0));
+                    if let Some((fci, results)) = results {
                         return RType::Func(
                             results
                                 .iter()
-                                .map(|r| self.resolve_type(*fci, *r, 0))
-                                .collect(),
-                        );
-                    }
-                    if let Some((tci, results)) = self.interface_method_results(*p, tname, name, 0)
-                    {
-                        return RType::Func(
-                            results
-                                .iter()
-                                .map(|r| self.resolve_type(tci, *r, 0))
+                                .map(|r| self.resolve_type(fci, *r, 0))
                                 .collect(),
                         );
                     }

@@ -1497,19 +1497,8 @@ impl Analysis<'_> {
                 }
                 out
             }
-            Value::PyStr | Value::PyDict => {
-                let (ty, methods) = if v == Value::PyStr {
-                    ("<**PyStr**>", STR_METHODS)
-                } else {
-                    ("<**PyDict**>", DICT_ALL_METHODS)
-                };
-                let attr = self.strings[name as usize].as_str();
-                if !builtin_type_member(methods, attr) {
-                    return Vals::new();
-                }
-                let full = format!("{ty}.{attr}");
-                smallvec![Value::External(self.intern(&full))]
-            }
+            Value::PyStr => self.builtin_method("str", name),
+            Value::PyDict => self.builtin_method("dict", name),
             Value::Container(site)
                 if self.dict_sites.contains(&site)
                     && !builtin_type_member(DICT_ALL_METHODS, &self.strings[name as usize]) =>
@@ -1675,27 +1664,31 @@ impl Analysis<'_> {
             };
             for &b in &info.bases {
                 for v in self.eval(ci, b, 0) {
-                    let Value::Builtin(b) = v else {
-                        continue;
-                    };
-                    let (ty, methods) = match self.strings[b as usize].as_str() {
-                        "list" => ("<**PyList**>", LIST_METHODS),
-                        "dict" => ("<**PyDict**>", DICT_ALL_METHODS),
-                        "set" => ("<**PySet**>", SET_METHODS),
-                        "tuple" => ("<**PyTuple**>", TUPLE_METHODS),
-                        "str" => ("<**PyStr**>", STR_METHODS),
-                        _ => continue,
-                    };
-                    let attr = &self.strings[name as usize];
-                    if !builtin_type_member(methods, attr) {
-                        return Vals::new();
+                    if let Value::Builtin(b) = v
+                        && builtin_type(&self.strings[b as usize]).is_some()
+                    {
+                        let ty = self.strings[b as usize].clone();
+                        return self.builtin_method(&ty, name);
                     }
-                    let full = format!("{ty}.{attr}");
-                    return smallvec![Value::External(self.intern(&full))];
                 }
             }
         }
         Vals::new()
+    }
+
+    /// Method `name` of the builtin type `ty` (`str`, `dict`, `list`, …) as
+    /// PyCG names it (`<**PyStr**>.lower`); nothing when the type has no
+    /// such member (a value the analysis confused with one).
+    fn builtin_method(&mut self, ty: &str, name: GSym) -> Vals {
+        let Some((pycg, methods)) = builtin_type(ty) else {
+            return Vals::new();
+        };
+        let attr = &self.strings[name as usize];
+        if !builtin_type_member(methods, attr) {
+            return Vals::new();
+        }
+        let full = format!("{pycg}.{attr}");
+        smallvec![Value::External(self.intern(&full))]
     }
 
     /// Whether the out-of-repo name `p` is a class, by convention: its last
@@ -1920,11 +1913,11 @@ impl Analysis<'_> {
             // by the site of the call's callee, an expression of its own.
             "list" | "set" | "dict" if args.is_empty() && py.calls[call].kwargs.is_empty() => {
                 let site = self.site(ci, py.calls[call].callee);
-                match name.as_str() {
-                    "set" => self.set_sites.insert(site),
-                    "dict" => self.dict_sites.insert(site),
-                    _ => false,
-                };
+                if name == "set" {
+                    self.set_sites.insert(site);
+                } else if name == "dict" {
+                    self.dict_sites.insert(site);
+                }
                 smallvec![Value::Container(site)]
             }
             "iter" | "reversed" | "sorted" | "list" | "tuple" | "set" | "frozenset" => {
@@ -2528,13 +2521,14 @@ impl Analysis<'_> {
 
     /// The PyCG name and the public methods of the non-dict container at `site`.
     fn sequence_type(&self, site: u32) -> (&'static str, &'static [&'static str]) {
-        if self.set_sites.contains(&site) {
-            ("<**PySet**>", SET_METHODS)
+        let kind = if self.set_sites.contains(&site) {
+            "set"
         } else if self.tuple_sites.contains(&site) {
-            ("<**PyTuple**>", TUPLE_METHODS)
+            "tuple"
         } else {
-            ("<**PyList**>", LIST_METHODS)
-        }
+            "list"
+        };
+        builtin_type(kind).unwrap_or(("<**PyList**>", LIST_METHODS))
     }
 
     /// Pass `vals` as keyword argument `k`: to the parameter of that name,
@@ -2899,6 +2893,18 @@ const DICT_ALL_METHODS: &[&str] = &[
     "update",
     "values",
 ];
+
+/// PyCG's name for a builtin container or `str` type, and its public methods.
+fn builtin_type(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    Some(match name {
+        "list" => ("<**PyList**>", LIST_METHODS),
+        "dict" => ("<**PyDict**>", DICT_ALL_METHODS),
+        "set" => ("<**PySet**>", SET_METHODS),
+        "tuple" => ("<**PyTuple**>", TUPLE_METHODS),
+        "str" => ("<**PyStr**>", STR_METHODS),
+        _ => return None,
+    })
+}
 
 /// `list`'s public methods (`dir(list)`, CPython 3.11).
 const LIST_METHODS: &[&str] = &[
