@@ -157,6 +157,8 @@ enum K {
     Selector,
     Call,
     ArgumentList,
+    /// `T[int](x)`, `(*T)(x)`, and `handlers[k](x)`, which parses the same.
+    TypeConversion,
     Index,
     Paren,
     Unary,
@@ -279,6 +281,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "package_clause" => K::PackageClause,
             "interpreted_string_literal" | "raw_string_literal" => K::StringLit,
             "type_instantiation_expression" => K::TypeInstantiation,
+            "type_conversion_expression" => K::TypeConversion,
             _ => return None,
         })
     });
@@ -330,6 +333,9 @@ enum Lowered {
 
 struct Child {
     field: u16,
+    /// A named node that is not a comment: an element of its parent (an
+    /// argument or list entry, even when it lowers to nothing).
+    element: bool,
     val: Lowered,
 }
 
@@ -715,6 +721,29 @@ impl Extractor<'_> {
         }
     }
 
+    /// `x[k](…)` parses as the instantiation of a generic type or
+    /// function, as `List[int](xs)` does: only names tell them apart
+    /// (`r.handlers[k](w)` indexes a variable). Both become an index
+    /// expression, which the resolver reads as either: it knows which names
+    /// are packages, types, functions and variables.
+    fn instantiation_or_index(&mut self, t: TypeId) -> Lowered {
+        match self.facts.types[t as usize] {
+            GoType::Named {
+                pkg: Some(qualifier),
+                name,
+            } => {
+                let base = self.push_expr(GoExpr::Ident(qualifier));
+                let field = self.push_expr(GoExpr::Selector(base, name));
+                Lowered::Expr(self.push_expr(GoExpr::Index(field)))
+            }
+            GoType::Named { pkg: None, name } => {
+                let base = self.push_expr(GoExpr::Ident(name));
+                Lowered::Expr(self.push_expr(GoExpr::Index(base)))
+            }
+            _ => Lowered::Type(t),
+        }
+    }
+
     fn intern_text(&mut self, n: &Node) -> Sym {
         let text = walk::text(n, self.source).into_owned();
         self.strings.intern(&text)
@@ -869,11 +898,36 @@ impl Extractor<'_> {
                 let results = self.result_types(results);
                 Lowered::Type(self.push_type(GoType::Func { results }))
             }
+            K::TypeConversion => {
+                // Only the generic form can be a call: `Map[int](xs)`, or an
+                // element of a map or slice of functions called.
+                let generic = node
+                    .child_by_field_name("type")
+                    .is_some_and(|t| t.kind() == "generic_type");
+                let (Some(ty), true) = (Self::field(children, g.f_type), generic) else {
+                    return Lowered::None;
+                };
+                let t = self.as_type(&ty);
+                let Lowered::Expr(callee) = self.instantiation_or_index(t) else {
+                    return Lowered::None;
+                };
+                let args = Self::field(children, g.f_operand)
+                    .map(|a| vec![self.as_expr(&a)])
+                    .unwrap_or_default();
+                let call = self.add_call(&node, callee, args);
+                Lowered::Expr(self.push_expr(GoExpr::Call(call)))
+            }
             K::GenericType | K::TypeInstantiation => {
                 let base =
                     Self::field(children, g.f_type).or_else(|| kids(children).into_iter().next());
                 match base {
-                    Some(b) => Lowered::Type(self.as_type(&b)),
+                    Some(b) => {
+                        let t = self.as_type(&b);
+                        match frame.kind {
+                            K::TypeInstantiation => self.instantiation_or_index(t),
+                            _ => Lowered::Type(t),
+                        }
+                    }
                     None => Lowered::None,
                 }
             }
@@ -972,7 +1026,14 @@ impl Extractor<'_> {
                 Lowered::Expr(self.push_expr(GoExpr::FuncLit(decl)))
             }
             K::ArgumentList | K::ExpressionList => {
-                let vals = kids(children);
+                // Every element keeps its position, literals included
+                // (lowered to nothing, then an unknown expression), so
+                // `f(1, g)` passes `g` as the second argument.
+                let vals = children
+                    .iter()
+                    .filter(|c| c.element)
+                    .map(|c| c.val.clone())
+                    .collect();
                 self.lists.push(vals);
                 Lowered::List(self.lists.len() as u32 - 1)
             }
@@ -1085,14 +1146,18 @@ impl Extractor<'_> {
                     if names.len() == values.len() {
                         let scope = self.scope();
                         for (n, v) in names.iter().zip(values.iter()) {
-                            if let Lowered::Expr(target) = n
-                                && matches!(
-                                    self.facts.exprs[*target as usize],
-                                    GoExpr::Selector(..)
-                                )
-                            {
+                            let Lowered::Expr(mut target) = *n else {
+                                continue;
+                            };
+                            // `r.funcs[kind] = f`: an element of a field is
+                            // one more value the field holds, as the
+                            // elements of a composite literal are.
+                            while let GoExpr::Index(inner) = self.facts.exprs[target as usize] {
+                                target = inner;
+                            }
+                            if matches!(self.facts.exprs[target as usize], GoExpr::Selector(..)) {
                                 let value = self.as_expr(v);
-                                self.facts.field_assigns.push((scope, *target, value));
+                                self.facts.field_assigns.push((scope, target, value));
                             }
                         }
                     }
@@ -1478,7 +1543,12 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             self.block_scopes.pop();
         }
         self.results.truncate(frame.start);
-        self.results.push(Child { field, val });
+        let element = node.is_named() && node.kind() != "comment";
+        self.results.push(Child {
+            field,
+            element,
+            val,
+        });
     }
 }
 

@@ -171,12 +171,15 @@ const BUILTIN_FUNCS: &[&str] = &[
     "min", "new", "panic", "print", "println", "real", "recover",
 ];
 
-const MAX_FLOW_DEPTH: u32 = 8;
+const MAX_FLOW_DEPTH: u32 = 16;
 
 type TraceKey = (usize, u32, Traced);
 
 /// Rounds a cycle of function values goes before its value is taken as is.
 const MAX_TRACE_ROUNDS: u32 = 8;
+/// Function values one expression may hold before the rest are dropped: a
+/// lexer's state functions or a table of handlers number in the dozens.
+const MAX_FUNC_VALUES: usize = 64;
 
 /// What a function value is traced from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -189,7 +192,7 @@ enum Traced {
 type ValueSource = (usize, u32, ExprId);
 
 fn push_decl(out: &mut Vec<DeclId>, d: DeclId) {
-    if out.len() < 32 && !out.contains(&d) {
+    if out.len() < MAX_FUNC_VALUES && !out.contains(&d) {
         out.push(d);
     }
 }
@@ -1284,6 +1287,20 @@ impl<'a> Analysis<'a> {
         id
     }
 
+    /// A call of the predeclared function `name`, not shadowed by a local
+    /// or a function of the package.
+    fn is_builtin_call(&self, ci: usize, scope: u32, call: u32, name: &str) -> bool {
+        let callee = self.ctxs[ci].go.calls[call as usize].callee;
+        match *self.expr(ci, callee) {
+            GoExpr::Ident(n) => {
+                self.sym(ci, n) == name
+                    && self.local(ci, scope, n).is_none()
+                    && !self.pkgs[self.ctxs[ci].pkg].funcs.contains_key(name)
+            }
+            _ => false,
+        }
+    }
+
     fn func_values(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
         self.traced(ci, scope, Traced::Expr(e), depth)
     }
@@ -1332,6 +1349,17 @@ impl<'a> Analysis<'a> {
                     }
                     _ => Vec::new(),
                 }
+            }
+            // `append(lx.stack, state)`: the slice and the elements appended
+            // to it (a stack of state functions, a list of hooks).
+            GoExpr::Call(c) if self.is_builtin_call(ci, scope, c, "append") => {
+                let mut out = Vec::new();
+                for a in self.ctxs[ci].go.calls[c as usize].args.clone() {
+                    for d in self.func_values(ci, scope, a, depth + 1) {
+                        push_decl(&mut out, d);
+                    }
+                }
+                out
             }
             GoExpr::Call(c) => self.returned_func_values(ci, scope, c, 0, depth),
             GoExpr::Nth(inner, n) => match self.expr(ci, inner).clone() {
@@ -1400,6 +1428,7 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
+
         self.param_sources = sources;
         // Traced values depend on the parameter sources just replaced.
         self.trace_memo.clear();
@@ -1525,7 +1554,18 @@ impl<'a> Analysis<'a> {
                 ))]
             }
             GoExpr::FuncLit(d) => vec![Callee::Decl(self.ctxs[ci].base + d, Confidence::Certain)],
-            GoExpr::Index(inner) => self.callees(ci, scope, inner, depth + 1),
+            // `Map[int](xs)` instantiates a generic function; `handlers[k](x)`
+            // calls an element of a map or slice of functions.
+            GoExpr::Index(inner) => {
+                let direct = self.callees(ci, scope, inner, depth + 1);
+                if direct.iter().all(|c| matches!(c, Callee::Unresolved(_))) {
+                    let vals = self.func_values(ci, scope, callee, depth + 1);
+                    if !vals.is_empty() {
+                        return self.func_value_callees(vals);
+                    }
+                }
+                direct
+            }
             GoExpr::Type(_) | GoExpr::Composite(_) => vec![Callee::NotACall],
             GoExpr::Selector(base, name) => {
                 let name_s = self.sym(ci, name);
