@@ -160,6 +160,11 @@ struct Analysis<'a> {
     external_values: Vec<String>,
     /// Index of each name in `external_values`.
     external_value_ids: HashMap<String, DeclId>,
+    /// Standard-library types the repository names or gets from a
+    /// standard-library function (`bufio.NewWriter` → `bufio.Writer`), as
+    /// (import path, type name): the outside types whose values may sit
+    /// behind one of the repository's interfaces.
+    used_std_types: Option<Vec<(String, String)>>,
 }
 
 /// Traced function values at or above this id are `external_values`
@@ -232,6 +237,34 @@ fn std_interface(qualified: &str) -> Option<&'static [(&'static str, u16)]> {
     go_std::std().interface(qualified)
 }
 
+/// An interface method to implement: name, parameter count, and its
+/// result types as the table spells them (None where unknown).
+type WantedMethod = (String, u16, Option<Vec<Option<String>>>);
+
+/// A type as the standard-library table spells it (`*bufio.Writer`,
+/// `[]byte` as `[]uint8`), or None for a type it cannot be compared by.
+fn std_spelling(t: &RType) -> Option<String> {
+    match t {
+        RType::Named(PkgRef::Ext(path), name) if path.is_empty() => {
+            Some(canonical_basic(name).to_owned())
+        }
+        RType::Named(PkgRef::Ext(path), name) => Some(format!("{path}.{name}")),
+        RType::Pointer(inner) => std_spelling(inner).map(|s| format!("*{s}")),
+        RType::Slice(inner) => std_spelling(inner).map(|s| format!("[]{s}")),
+        _ => None,
+    }
+}
+
+/// `byte` and `rune` are aliases: compare them as what they alias.
+fn canonical_basic(name: &str) -> &str {
+    match name {
+        "byte" => "uint8",
+        "rune" => "int32",
+        "[]byte" => "[]uint8",
+        other => other,
+    }
+}
+
 const BUILTIN_TYPES: &[&str] = &[
     "bool",
     "byte",
@@ -267,6 +300,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         pkg_by_path: HashMap::default(),
         func_results: HashMap::default(),
         implementors: HashMap::default(),
+        used_std_types: None,
         returns_of: HashMap::default(),
         params_of: HashMap::default(),
         param_sources: HashMap::default(),
@@ -1075,6 +1109,110 @@ impl<'a> Analysis<'a> {
         out
     }
 
+    /// Standard-library types the repository uses that implement the
+    /// repository interface `iface`: every method by name, parameter count
+    /// and result types (so `reflect.Value`, whose `Set` takes one argument
+    /// and returns nothing, is no `flag.Value`).
+    fn std_implementors(
+        &mut self,
+        pkg: usize,
+        iface: &str,
+        methods: &[(String, u16)],
+    ) -> Vec<(String, String)> {
+        let wanted: Vec<WantedMethod> = methods
+            .iter()
+            .map(|(m, arity)| {
+                let results = self
+                    .interface_method_results(pkg, iface, m, 0)
+                    .map(|(tci, rs)| {
+                        rs.iter()
+                            .map(|&r| std_spelling(&self.resolve_type(tci, r, 0)))
+                            .collect()
+                    });
+                (m.clone(), *arity, results)
+            })
+            .collect();
+        self.std_types_with(&wanted)
+    }
+
+    fn std_types_with(&mut self, wanted: &[WantedMethod]) -> Vec<(String, String)> {
+        if wanted.is_empty() {
+            return Vec::new();
+        }
+        let used = match self.used_std_types.take() {
+            Some(used) => used,
+            None => self.collect_used_std_types(),
+        };
+        let std = go_std::std();
+        let out = used
+            .iter()
+            .filter(|(path, tname)| {
+                let qualified = format!("{path}.{tname}");
+                wanted.iter().all(|(m, arity, results)| {
+                    let Some((params, have)) = std.method_shape(&qualified, m) else {
+                        return false;
+                    };
+                    params == *arity
+                        && results.as_ref().is_none_or(|want| {
+                            want.len() == have.len()
+                                && want.iter().zip(have).all(|(w, h)| {
+                                    w.as_deref().is_none_or(|w| w == canonical_basic(h))
+                                })
+                        })
+                })
+            })
+            .cloned()
+            .collect();
+        self.used_std_types = Some(used);
+        out
+    }
+
+    fn collect_used_std_types(&self) -> Vec<(String, String)> {
+        let std = go_std::std();
+        let mut seen: HashSet<(String, String)> = HashSet::default();
+        let keep = |path: &str, tname: &str, seen: &mut HashSet<(String, String)>| {
+            let qualified = format!("{path}.{tname}");
+            if !path.is_empty() && std.is_type(&qualified) && std.interface(&qualified).is_none() {
+                seen.insert((path.to_owned(), tname.to_owned()));
+            }
+        };
+        for ci in 0..self.ctxs.len() {
+            let go = self.ctxs[ci].go;
+            for t in 0..go.types.len() {
+                if let GoType::Named { pkg: Some(_), .. } = go.types[t]
+                    && let RType::Named(PkgRef::Ext(path), tname) =
+                        self.resolve_type(ci, t as TypeId, 0)
+                {
+                    keep(&path, &tname, &mut seen);
+                }
+            }
+            for call in &go.calls {
+                let GoExpr::Selector(base, name) = *self.expr(ci, call.callee) else {
+                    continue;
+                };
+                let GoExpr::Ident(q) = *self.expr(ci, base) else {
+                    continue;
+                };
+                let Some(path) = self.ctxs[ci].imports.get(self.sym(ci, q)) else {
+                    continue;
+                };
+                if self.pkg_by_path.contains_key(*path) {
+                    continue;
+                }
+                let qualified = format!("{path}.{}", self.sym(ci, name));
+                for result in std.func_results(&qualified).unwrap_or_default() {
+                    let bare = result.trim_start_matches('*');
+                    if let Some((rpath, rname)) = bare.rsplit_once('.') {
+                        keep(rpath, rname, &mut seen);
+                    }
+                }
+            }
+        }
+        let mut out: Vec<_> = seen.into_iter().collect();
+        out.sort();
+        out
+    }
+
     /// Repository types (not interfaces) that have every method in `methods`.
     fn implementors_of(&mut self, methods: &[(&str, u16)]) -> Vec<(usize, String)> {
         let key = (
@@ -1582,18 +1720,26 @@ impl<'a> Analysis<'a> {
                         if let Some(m) = self.method(p, &tname, name_s, 0) {
                             return vec![Callee::Decl(m, Confidence::Certain)];
                         }
-                        if self.interface_methods(p, &tname, 0).is_some() {
+                        if let Some(wanted) = self.interface_methods(p, &tname, 0) {
                             let impls = self.implementors(p, &tname);
-                            if impls.is_empty() {
-                                return vec![Callee::Unresolved(format!(
-                                    "no type in the repository implements {tname}"
-                                ))];
-                            }
                             let mut out = Vec::new();
                             for (ip, it) in impls {
                                 if let Some(m) = self.method(ip, &it, name_s, 0) {
                                     out.push(Callee::Decl(m, Confidence::Possible));
                                 }
+                            }
+                            // `util.BufWriter` holds the `*bufio.Writer` that
+                            // `bufio.NewWriter` made.
+                            for (path, ext) in self.std_implementors(p, &tname, &wanted) {
+                                out.push(Callee::ExternalValue(
+                                    external_method(&path, &ext, name_s),
+                                    Confidence::Possible,
+                                ));
+                            }
+                            if out.is_empty() {
+                                return vec![Callee::Unresolved(format!(
+                                    "no type in the repository implements {tname}"
+                                ))];
                             }
                             return out;
                         }
@@ -1633,6 +1779,7 @@ impl<'a> Analysis<'a> {
                                 .filter_map(|(ip, it)| self.method(*ip, it, name_s, 0))
                                 .map(|m| Callee::Decl(m, Confidence::Possible))
                                 .collect();
+
                             if out.is_empty() {
                                 out.push(Callee::External(if path.is_empty() {
                                     format!("({qualified}).{name_s}")

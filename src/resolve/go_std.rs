@@ -27,6 +27,8 @@ pub struct GoStd {
     interfaces: HashMap<&'static str, Vec<(&'static str, u16)>>,
     /// `reflect.Type` → `Elem` → result types of an interface method.
     interface_results: HashMap<&'static str, HashMap<&'static str, Vec<&'static str>>>,
+    /// `bufio.Writer` → `WriteString` → (parameter count, every result type).
+    method_shapes: HashMap<&'static str, HashMap<&'static str, (u16, Vec<&'static str>)>>,
     /// Every named type the table mentions as a receiver, struct or interface.
     types: HashSet<&'static str>,
 }
@@ -50,6 +52,7 @@ impl GoStd {
             fields: HashMap::default(),
             interfaces: HashMap::default(),
             interface_results: HashMap::default(),
+            method_shapes: HashMap::default(),
             types: HashSet::default(),
         };
         for line in table.lines() {
@@ -61,11 +64,19 @@ impl GoStd {
                 ["V", name, ty] => {
                     std.vars.insert(name, ty);
                 }
-                ["M", ty, recv, name, results] => {
+                ["M", ty, recv, name, results, shape @ ..] => {
                     std.methods
                         .entry(ty)
                         .or_default()
                         .insert(name, (*recv == "*", split_list(results)));
+                    if let [params, all_results] = shape
+                        && let Ok(params) = params.parse()
+                    {
+                        std.method_shapes
+                            .entry(ty)
+                            .or_default()
+                            .insert(name, (params, split_list(all_results)));
+                    }
                     std.types.insert(ty);
                 }
                 ["S", ty, field, fty] => {
@@ -110,6 +121,12 @@ impl GoStd {
     pub fn method(&self, ty: &str, name: &str) -> Option<(bool, &[&'static str])> {
         let (pointer, results) = self.methods.get(ty)?.get(name)?;
         Some((*pointer, results.as_slice()))
+    }
+
+    /// (parameter count, every result type) of a method declared on `ty`.
+    pub fn method_shape(&self, ty: &str, name: &str) -> Option<(u16, &[&'static str])> {
+        let (params, results) = self.method_shapes.get(ty)?.get(name)?;
+        Some((*params, results.as_slice()))
     }
 
     pub fn field(&self, ty: &str, field: &str) -> Option<&'static str> {

@@ -16,7 +16,9 @@
 //
 //	F pkg.Func            results (comma-separated)
 //	V pkg.Var             type
-//	M pkg.Type  * | -     Method  results   (`*` for a pointer receiver)
+//	M pkg.Type  * | -     Method  results  N  all-results
+//	                      (`*` for a pointer receiver; N parameters, and every
+//	                      result even of a basic type, to match interface methods)
 //	S pkg.Type  Field     type              (exported struct fields)
 //	I pkg.Type  Method/N/results  …         (interface method sets, N parameters)
 package main
@@ -130,7 +132,10 @@ func describe(pkg *types.Package) []string {
 					// Kept for the receiver kind, which names the callee.
 					rs = ""
 				}
-				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs)
+				// The parameter count and every result, useful or not: what
+				// tells whether the method can implement an interface's.
+				shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
+				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape)
 			}
 			if st, ok := named.Underlying().(*types.Struct); ok {
 				for i := 0; i < st.NumFields(); i++ {
