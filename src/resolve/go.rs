@@ -165,6 +165,8 @@ struct Analysis<'a> {
     /// (import path, type name): the outside types whose values may sit
     /// behind one of the repository's interfaces.
     used_std_types: Option<Vec<(String, String)>>,
+    /// Memo of [`Analysis::std_implementors`] by (package, interface).
+    std_implementors: HashMap<(usize, String), Vec<(String, String)>>,
 }
 
 /// Traced function values at or above this id are `external_values`
@@ -301,6 +303,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         func_results: HashMap::default(),
         implementors: HashMap::default(),
         used_std_types: None,
+        std_implementors: HashMap::default(),
         returns_of: HashMap::default(),
         params_of: HashMap::default(),
         param_sources: HashMap::default(),
@@ -1119,6 +1122,10 @@ impl<'a> Analysis<'a> {
         iface: &str,
         methods: &[(String, u16)],
     ) -> Vec<(String, String)> {
+        let key = (pkg, iface.to_owned());
+        if let Some(found) = self.std_implementors.get(&key) {
+            return found.clone();
+        }
         let wanted: Vec<WantedMethod> = methods
             .iter()
             .map(|(m, arity)| {
@@ -1132,7 +1139,9 @@ impl<'a> Analysis<'a> {
                 (m.clone(), *arity, results)
             })
             .collect();
-        self.std_types_with(&wanted)
+        let found = self.std_types_with(&wanted);
+        self.std_implementors.insert(key, found.clone());
+        found
     }
 
     fn std_types_with(&mut self, wanted: &[WantedMethod]) -> Vec<(String, String)> {
