@@ -1557,7 +1557,15 @@ impl<'a> Analysis<'a> {
                 }
                 for t in self.callees(ci, scope, callee, 0) {
                     let Callee::Decl(f, _) = t else { continue };
+                    // Arguments past the last parameter fill a variadic one
+                    // (`NewCJK(WithA(), WithB())` into `opts ...Option`).
+                    let last = self
+                        .params_of
+                        .get(&f)
+                        .and_then(|ps| ps.len().checked_sub(1))
+                        .unwrap_or(usize::MAX);
                     for (i, &a) in args.iter().enumerate() {
+                        let i = i.min(last);
                         // Only arguments that can be functions are worth keeping.
                         if matches!(
                             self.expr(ci, a),
