@@ -161,6 +161,7 @@ pub fn run(
             Ranker::Hybrid,
         )?));
         report.embedding = Some(stats);
+        dump(index, &search, &qs)?;
         tune_fusion(index, &mut search, &qs)?;
     }
     Ok(report)
@@ -347,8 +348,9 @@ impl Embedder for QueryMemo {
 
 /// Fusion settings for development: `RIPPLE_BENCH_FUSION` holds settings
 /// separated by `|`, each `lexical,neural` (score fusion with those
-/// weights) or `lexical,neural,K` (reciprocal-rank fusion), each evaluated
-/// on the same queries (to stderr).
+/// weights), `lexical,neural,K` (reciprocal-rank fusion) or
+/// `z,lexical,neural,depth` (z-scores over each ranker's top `depth`), each
+/// evaluated on the same queries (to stderr).
 fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
     let Ok(spec) = std::env::var("RIPPLE_BENCH_FUSION") else {
         return Ok(());
@@ -368,7 +370,13 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
             .split(',')
             .filter_map(|x| x.trim().parse().ok())
             .collect();
+        let z = pair.trim_start().starts_with('z');
         search.fusion = match w[..] {
+            [lexical, neural, depth] if z => super::Fusion::ZScores {
+                lexical,
+                neural,
+                depth: depth as usize,
+            },
             [lexical, neural] => super::Fusion::Scores { lexical, neural },
             [lexical, neural, k] => super::Fusion::Ranks { lexical, neural, k },
             _ => continue,
@@ -382,6 +390,69 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
         );
     }
     search.fusion = default;
+    Ok(())
+}
+
+/// Development: `RIPPLE_BENCH_DUMP=FILE` writes, per query, the answer,
+/// whether the query asks for an action, and each ranker's top 1000 with
+/// scores (lexical: score and matched idf share; neural: cosine and the
+/// lexical matched share), for studying fusion offline.
+fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
+    use std::io::Write;
+    let (Ok(path), Some(n)) = (std::env::var("RIPPLE_BENCH_DUMP"), &search.neural) else {
+        return Ok(());
+    };
+    let Ok(file) = std::fs::File::create(&path) else {
+        return Ok(());
+    };
+    let mut out = std::io::BufWriter::new(file);
+    let lex = &search.lexical;
+    for q in qs {
+        let terms = lex.query_terms(&q.text);
+        let v = n.embedder.embed(std::slice::from_ref(&q.text))?;
+        let all: rustc_hash::FxHashMap<DeclId, f32> = n
+            .vectors
+            .nearest(&v[0], n.vectors.len(), None)
+            .into_iter()
+            .collect();
+        let owner = |d: DeclId| {
+            index.res.decls[d as usize]
+                .parent
+                .and_then(|p| all.get(&p).copied())
+                .unwrap_or(-9.0)
+        };
+        let near = n.vectors.nearest(&v[0], 1000, None);
+        let hits = lex.search(&q.text, 1000);
+        let _ = writeln!(
+            out,
+            "Q\t{}\t{}\t{}",
+            q.answer,
+            lex.is_action(&q.text) as u8,
+            terms.len()
+        );
+        let mut line = String::from("L");
+        for h in &hits {
+            line.push_str(&format!(
+                "\t{} {} {:.3} {}",
+                h.decl,
+                h.score,
+                lex.coverage(h.decl, &terms),
+                owner(h.decl)
+            ));
+        }
+        let _ = writeln!(out, "{line}");
+        let mut line = String::from("N");
+        for (d, c) in &near {
+            line.push_str(&format!(
+                "\t{} {} {:.3} {}",
+                d,
+                c,
+                lex.coverage(*d, &terms),
+                owner(*d)
+            ));
+        }
+        let _ = writeln!(out, "{line}");
+    }
     Ok(())
 }
 

@@ -236,6 +236,39 @@ pub fn fuse_scores(lists: &[(&[(DeclId, f32)], f32)], k: usize) -> Vec<(DeclId, 
     out
 }
 
+/// Sum of z-scores: each list's scores are standardised by its own mean
+/// and standard deviation, and a candidate absent from a list takes that
+/// list's last (lowest) score. Unlike min-max scaling, where every list's
+/// top hit scores 1, a hit far above the rest of its list keeps its lead,
+/// and a list whose top is a crowd of near ties counts less.
+pub fn fuse_zscores(lists: &[(&[(DeclId, f32)], f32)], k: usize) -> Vec<(DeclId, f32)> {
+    let mut acc: FxHashMap<DeclId, f32> = FxHashMap::default();
+    // What every candidate gets from the lists it is absent from, added
+    // once at the end; each list adds its candidates' lead over that floor.
+    let mut floor = 0f32;
+    for (list, weight) in lists {
+        let Some(last) = list.last().map(|x| x.1) else {
+            continue;
+        };
+        let n = list.len() as f32;
+        let mean = list.iter().map(|x| x.1).sum::<f32>() / n;
+        let var = list.iter().map(|x| (x.1 - mean).powi(2)).sum::<f32>() / n;
+        let sd = if var.sqrt() > f32::EPSILON {
+            var.sqrt()
+        } else {
+            1.0
+        };
+        floor += weight * (last - mean) / sd;
+        for &(d, score) in list.iter() {
+            *acc.entry(d).or_default() += weight * (score - last) / sd;
+        }
+    }
+    let mut out: Vec<(DeclId, f32)> = acc.into_iter().map(|(d, s)| (d, s + floor)).collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.truncate(k);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +291,26 @@ mod tests {
         // An empty list adds nothing; a list of ties counts each fully.
         let fused = fuse_scores(&[(&[], 1.0), (&[(7, 0.3), (8, 0.3)], 0.5)], 5);
         assert_eq!(fused, vec![(7, 0.5), (8, 0.5)]);
+    }
+
+    #[test]
+    fn z_score_fusion_keeps_a_clear_lead() {
+        // Min-max puts both lists' tops at 1 and their sums tie; here the
+        // neural top stands far above a flat list, the lexical top does not.
+        let lexical = [(1, 10.0), (2, 9.5), (3, 9.0), (4, 8.5), (5, 0.0)];
+        let neural = [(2, 0.9), (1, 0.3), (3, 0.3), (4, 0.3), (5, 0.3)];
+        let fused = fuse_zscores(&[(&lexical, 1.0), (&neural, 1.0)], 5);
+        assert_eq!(fused[0].0, 2);
+        // A candidate missing from a list takes that list's lowest score.
+        let fused = fuse_zscores(
+            &[(&[(1, 2.0), (2, 0.0)], 1.0), (&[(3, 1.0), (2, 0.0)], 1.0)],
+            3,
+        );
+        assert_eq!(fused[0].1, fused[1].1);
+        assert!((fused[2].1 - -2.0).abs() < 1e-5, "{fused:?}");
+        // Empty lists add nothing; ties do not divide by zero.
+        let fused = fuse_zscores(&[(&[], 1.0), (&[(7, 0.3), (8, 0.3)], 1.0)], 5);
+        assert_eq!(fused, vec![(7, 0.0), (8, 0.0)]);
     }
 
     #[test]
