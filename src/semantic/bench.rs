@@ -7,6 +7,7 @@
 //! single right answer). Reports recall@1, recall@10, MRR (over the top
 //! 100) and the indexing and query speed.
 
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde::Serialize;
@@ -161,6 +162,7 @@ pub fn run(
             Ranker::Hybrid,
         )?));
         report.embedding = Some(stats);
+        dump(index, &search, &qs)?;
         tune_fusion(index, &mut search, &qs)?;
     }
     Ok(report)
@@ -312,6 +314,19 @@ struct QueryMemo {
     memo: std::sync::Mutex<rustc_hash::FxHashMap<String, Vec<f32>>>,
 }
 
+/// One embedder shared by several settings.
+struct Shared(Arc<dyn Embedder>);
+
+impl Embedder for Shared {
+    fn space(&self) -> String {
+        self.0.space()
+    }
+
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        self.0.embed(texts)
+    }
+}
+
 /// Stands in for an embedder while it is moved into a [`QueryMemo`].
 struct Placeholder;
 
@@ -347,28 +362,48 @@ impl Embedder for QueryMemo {
 
 /// Fusion settings for development: `RIPPLE_BENCH_FUSION` holds settings
 /// separated by `|`, each `lexical,neural` (score fusion with those
-/// weights) or `lexical,neural,K` (reciprocal-rank fusion), each evaluated
-/// on the same queries (to stderr).
+/// weights), `lexical,neural,K` (reciprocal-rank fusion) or
+/// `z,lexical,neural[,names],depth` (z-scores over each ranker's top
+/// `depth`; `names` weighs the names-as-words ranking, 0 when left out),
+/// each evaluated on the same queries (to stderr).
 fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
-    let Ok(spec) = std::env::var("RIPPLE_BENCH_FUSION") else {
+    let spec = std::env::var("RIPPLE_BENCH_FUSION").unwrap_or_default();
+    let center = std::env::var("RIPPLE_BENCH_CENTER").unwrap_or_default();
+    if spec.is_empty() && center.is_empty() {
         return Ok(());
-    };
+    }
     let default = search.fusion;
     // Every setting asks for the same query vectors; this runs last, so the
     // reports' query times above still include embedding.
+    let mut memo: Option<Arc<dyn Embedder>> = None;
     if let Some(n) = search.neural.as_mut() {
         let inner = std::mem::replace(&mut n.embedder, Box::new(Placeholder));
-        n.embedder = Box::new(QueryMemo {
+        let m: Arc<dyn Embedder> = Arc::new(QueryMemo {
             inner,
             memo: std::sync::Mutex::new(rustc_hash::FxHashMap::default()),
         });
+        n.embedder = Box::new(Shared(m.clone()));
+        memo = Some(m);
     }
-    for pair in spec.split('|') {
+    for pair in spec.split('|').filter(|p| !p.is_empty()) {
         let w: Vec<f32> = pair
             .split(',')
             .filter_map(|x| x.trim().parse().ok())
             .collect();
+        let z = pair.trim_start().starts_with('z');
         search.fusion = match w[..] {
+            [lexical, neural, depth] if z => super::Fusion::ZScores {
+                lexical,
+                neural,
+                names: 0.0,
+                depth: depth as usize,
+            },
+            [lexical, neural, names, depth] if z => super::Fusion::ZScores {
+                lexical,
+                neural,
+                names,
+                depth: depth as usize,
+            },
             [lexical, neural] => super::Fusion::Scores { lexical, neural },
             [lexical, neural, k] => super::Fusion::Ranks { lexical, neural, k },
             _ => continue,
@@ -382,6 +417,125 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
         );
     }
     search.fusion = default;
+    // `RIPPLE_BENCH_CENTER=0.5,1`: the vectors and the query with that share
+    // of the declarations' mean vector taken away, normalised again.
+    for gamma in center
+        .split(',')
+        .filter_map(|g| g.trim().parse::<f32>().ok())
+    {
+        let (Some(n), Some(memo)) = (search.neural.as_mut(), &memo) else {
+            break;
+        };
+        let mean = n.vectors.mean();
+        let centered = n.vectors.centered(&mean, gamma);
+        let plain = std::mem::replace(&mut n.vectors, centered);
+        n.embedder = Box::new(Centered {
+            inner: memo.clone(),
+            mean,
+            gamma,
+        });
+        for ranker in [Ranker::Neural, Ranker::Hybrid] {
+            let r = evaluate(index, search, qs, qs.len(), ranker)?;
+            eprintln!(
+                "center {gamma} {ranker:?}: r@1 {:.1} r@10 {:.1} mrr {:.3}",
+                r.recall_at_1 * 100.0,
+                r.recall_at_10 * 100.0,
+                r.mrr
+            );
+        }
+        let Some(n) = search.neural.as_mut() else {
+            break;
+        };
+        n.vectors = plain;
+        n.embedder = Box::new(Shared(memo.clone()));
+    }
+    Ok(())
+}
+
+/// An embedder whose vectors have a share of a mean vector taken away.
+struct Centered {
+    inner: Arc<dyn Embedder>,
+    mean: Vec<f32>,
+    gamma: f32,
+}
+
+impl Embedder for Centered {
+    fn space(&self) -> String {
+        self.inner.space()
+    }
+
+    fn embed(&self, texts: &[String]) -> Result<Vec<Vec<f32>>, EmbedError> {
+        let mut out = self.inner.embed(texts)?;
+        for v in &mut out {
+            for (x, m) in v.iter_mut().zip(&self.mean) {
+                *x -= self.gamma * m;
+            }
+            super::embed::normalize(v);
+        }
+        Ok(out)
+    }
+}
+
+/// Development: `RIPPLE_BENCH_DUMP=FILE` writes, per query, the answer,
+/// whether the query asks for an action, and each ranker's top 1000 with
+/// scores (lexical: score and matched idf share; neural: cosine and the
+/// lexical matched share), for studying fusion offline.
+fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
+    use std::io::Write;
+    let (Ok(path), Some(n)) = (std::env::var("RIPPLE_BENCH_DUMP"), &search.neural) else {
+        return Ok(());
+    };
+    let Ok(file) = std::fs::File::create(&path) else {
+        return Ok(());
+    };
+    let mut out = std::io::BufWriter::new(file);
+    let lex = &search.lexical;
+    for q in qs {
+        let terms = lex.query_terms(&q.text);
+        let v = n.embedder.embed(std::slice::from_ref(&q.text))?;
+        let all: rustc_hash::FxHashMap<DeclId, f32> = n
+            .vectors
+            .nearest(&v[0], n.vectors.len(), None)
+            .into_iter()
+            .collect();
+        let owner = |d: DeclId| {
+            index.res.decls[d as usize]
+                .parent
+                .and_then(|p| all.get(&p).copied())
+                .unwrap_or(-9.0)
+        };
+        let near = n.vectors.nearest(&v[0], 1000, None);
+        let hits = lex.search(&q.text, 1000);
+        let _ = writeln!(
+            out,
+            "Q\t{}\t{}\t{}",
+            q.answer,
+            lex.is_action(&q.text) as u8,
+            terms.len()
+        );
+        let mut line = String::from("L");
+        for h in &hits {
+            line.push_str(&format!(
+                "\t{} {} {:.3} {}",
+                h.decl,
+                h.score,
+                lex.coverage(h.decl, &terms),
+                owner(h.decl)
+            ));
+        }
+        let _ = writeln!(out, "{line}");
+        let mut line = String::from("N");
+        for (d, c) in &near {
+            line.push_str(&format!(
+                "\t{} {} {:.3} {}",
+                d,
+                c,
+                lex.coverage(*d, &terms),
+                owner(*d)
+            ));
+        }
+        let _ = writeln!(out, "{line}");
+    }
     Ok(())
 }
 

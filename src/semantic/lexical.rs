@@ -514,6 +514,27 @@ impl LexicalIndex {
         }
     }
 
+    /// The share of a query's idf-weighted mass a declaration matched
+    /// (0 when it is not indexed or the query is empty).
+    pub fn coverage(&self, decl: DeclId, query: &[(TermId, f32)]) -> f32 {
+        let Some(&doc) = self.doc_of_decl.get(&decl) else {
+            return 0.0;
+        };
+        let (mut hit, mut all) = (0f32, 0f32);
+        for &(t, w) in query {
+            let m = self.idf(t) * w;
+            all += m;
+            let (a, b) = (
+                self.offsets[t as usize] as usize,
+                self.offsets[t as usize + 1] as usize,
+            );
+            if self.post_doc[a..b].binary_search(&doc).is_ok() {
+                hit += m;
+            }
+        }
+        if all > 0.0 { hit / all } else { 0.0 }
+    }
+
     /// Which query terms a document matched, and in which fields.
     fn explain(&self, doc: u32, query: &[(TermId, f32)]) -> Vec<TermMatch> {
         let mut out = Vec::new();

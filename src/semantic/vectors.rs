@@ -4,7 +4,8 @@
 //! declarations that are new, changed or renamed. Search is exact brute-force
 //! cosine over one contiguous f32 matrix — no approximate index, no server.
 //! Results are fused with the lexical ranking by a weighted sum of
-//! normalised scores (or, for comparison, reciprocal-rank fusion).
+//! z-scores (or, for comparison, min-max scores or reciprocal ranks). Each
+//! declaration's name as words is embedded too, as a third ranking.
 
 use rustc_hash::FxHashMap;
 use serde::Serialize;
@@ -56,14 +57,37 @@ pub fn embed_text(doc: &DocText) -> String {
     )
 }
 
+/// A declaration's name as words, with its owner's (`decimal as tuple` for
+/// `Decimal.as_tuple`, `pydecimal getcontext` for a function): a second,
+/// short text, embedded in a space of its own. MiniLM's word pieces split
+/// `isdisjoint` or `getSystemId` badly inside code, but read words well.
+pub fn name_text(index: &Index, doc: &DocText) -> String {
+    name_words(&index.res.decls[doc.decl as usize].name)
+}
+
+/// The last two parts of a qualified name, split into lowercase words.
+fn name_words(qualified: &str) -> String {
+    let tail: Vec<&str> = qualified.rsplit('.').take(2).collect();
+    let mut words = Vec::new();
+    for part in tail.iter().rev() {
+        super::terms::subtokens(part, |w| words.push(w.to_lowercase()));
+    }
+    words.join(" ")
+}
+
+/// The text of a declaration to embed.
+pub type TextOf = fn(&Index, &DocText) -> String;
+
 impl VectorIndex {
-    /// Vectors for `docs`, reusing those stored under the same body hash in
-    /// `space_suffix`'s embedding space and embedding the rest in batches.
+    /// Vectors for `docs` (each embedded as `text` gives it), reusing those
+    /// stored under the same body hash in `space_suffix`'s embedding space
+    /// and embedding the rest in batches.
     pub fn refresh(
         index: &Index,
         docs: &[DocText],
         embedder: &dyn Embedder,
         space_suffix: &str,
+        text: TextOf,
         progress: &dyn Progress,
     ) -> Result<(VectorIndex, EmbedStats), VectorError> {
         let space = format!("{}{space_suffix}", embedder.space());
@@ -90,7 +114,7 @@ impl VectorIndex {
         progress.start(missing.len());
         // Embed and store chunk by chunk: an interrupted run keeps its work.
         for chunk in missing.chunks(super::embed::BATCH * 4) {
-            let texts: Vec<String> = chunk.iter().map(|&i| embed_text(&docs[i])).collect();
+            let texts: Vec<String> = chunk.iter().map(|&i| text(index, &docs[i])).collect();
             let vecs = embedder.embed(&texts)?;
             let rows: Vec<(u64, Vec<f32>)> = chunk
                 .iter()
@@ -136,6 +160,36 @@ impl VectorIndex {
             vi.data.extend_from_slice(&v);
         }
         vi
+    }
+
+    /// The mean of the vectors (not normalised).
+    pub fn mean(&self) -> Vec<f32> {
+        let mut m = vec![0f32; self.dims];
+        for row in self.data.chunks_exact(self.dims.max(1)) {
+            for (a, x) in m.iter_mut().zip(row) {
+                *a += x;
+            }
+        }
+        let n = self.len().max(1) as f32;
+        m.iter_mut().for_each(|a| *a /= n);
+        m
+    }
+
+    /// The same vectors with `gamma` times `mean` taken away, normalised
+    /// again.
+    pub fn centered(&self, mean: &[f32], gamma: f32) -> VectorIndex {
+        let mut data = self.data.clone();
+        for row in data.chunks_exact_mut(self.dims.max(1)) {
+            for (x, m) in row.iter_mut().zip(mean) {
+                *x -= gamma * m;
+            }
+            super::embed::normalize(row);
+        }
+        VectorIndex {
+            dims: self.dims,
+            decls: self.decls.clone(),
+            data,
+        }
     }
 
     pub fn len(&self) -> usize {
@@ -236,6 +290,39 @@ pub fn fuse_scores(lists: &[(&[(DeclId, f32)], f32)], k: usize) -> Vec<(DeclId, 
     out
 }
 
+/// Sum of z-scores: each list's scores are standardised by its own mean
+/// and standard deviation, and a candidate absent from a list takes that
+/// list's last (lowest) score. Unlike min-max scaling, where every list's
+/// top hit scores 1, a hit far above the rest of its list keeps its lead,
+/// and a list whose top is a crowd of near ties counts less.
+pub fn fuse_zscores(lists: &[(&[(DeclId, f32)], f32)], k: usize) -> Vec<(DeclId, f32)> {
+    let mut acc: FxHashMap<DeclId, f32> = FxHashMap::default();
+    // What every candidate gets from the lists it is absent from, added
+    // once at the end; each list adds its candidates' lead over that floor.
+    let mut floor = 0f32;
+    for (list, weight) in lists {
+        let Some(last) = list.last().map(|x| x.1) else {
+            continue;
+        };
+        let n = list.len() as f32;
+        let mean = list.iter().map(|x| x.1).sum::<f32>() / n;
+        let var = list.iter().map(|x| (x.1 - mean).powi(2)).sum::<f32>() / n;
+        let sd = if var.sqrt() > f32::EPSILON {
+            var.sqrt()
+        } else {
+            1.0
+        };
+        floor += weight * (last - mean) / sd;
+        for &(d, score) in list.iter() {
+            *acc.entry(d).or_default() += weight * (score - last) / sd;
+        }
+    }
+    let mut out: Vec<(DeclId, f32)> = acc.into_iter().map(|(d, s)| (d, s + floor)).collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out.truncate(k);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,6 +345,36 @@ mod tests {
         // An empty list adds nothing; a list of ties counts each fully.
         let fused = fuse_scores(&[(&[], 1.0), (&[(7, 0.3), (8, 0.3)], 0.5)], 5);
         assert_eq!(fused, vec![(7, 0.5), (8, 0.5)]);
+    }
+
+    #[test]
+    fn names_become_words_with_their_owner() {
+        assert_eq!(
+            name_words("_pydecimal.Decimal.as_tuple"),
+            "decimal as tuple"
+        );
+        assert_eq!(name_words("xml.sax.getSystemId"), "sax get system id");
+        assert_eq!(name_words("os"), "os");
+    }
+
+    #[test]
+    fn z_score_fusion_keeps_a_clear_lead() {
+        // Min-max puts both lists' tops at 1 and their sums tie; here the
+        // neural top stands far above a flat list, the lexical top does not.
+        let lexical = [(1, 10.0), (2, 9.5), (3, 9.0), (4, 8.5), (5, 0.0)];
+        let neural = [(2, 0.9), (1, 0.3), (3, 0.3), (4, 0.3), (5, 0.3)];
+        let fused = fuse_zscores(&[(&lexical, 1.0), (&neural, 1.0)], 5);
+        assert_eq!(fused[0].0, 2);
+        // A candidate missing from a list takes that list's lowest score.
+        let fused = fuse_zscores(
+            &[(&[(1, 2.0), (2, 0.0)], 1.0), (&[(3, 1.0), (2, 0.0)], 1.0)],
+            3,
+        );
+        assert_eq!(fused[0].1, fused[1].1);
+        assert!((fused[2].1 - -2.0).abs() < 1e-5, "{fused:?}");
+        // Empty lists add nothing; ties do not divide by zero.
+        let fused = fuse_zscores(&[(&[], 1.0), (&[(7, 0.3), (8, 0.3)], 1.0)], 5);
+        assert_eq!(fused, vec![(7, 0.0), (8, 0.0)]);
     }
 
     #[test]
