@@ -38,7 +38,7 @@ use crate::resolve::DeclId;
 use corpus::{CorpusOptions, DocText};
 use embed::{EmbedError, Embedder};
 use lexical::{Hit, LexicalIndex, Params};
-use vectors::{EmbedStats, VectorError, VectorIndex};
+use vectors::{CacheKey, EmbedStats, VectorError, VectorIndex};
 
 #[derive(Debug, thiserror::Error)]
 pub enum BackendError {
@@ -230,8 +230,15 @@ impl SearchIndex {
     ) -> Result<&EmbedStats, VectorError> {
         let suffix = if opts.strip_docstrings { "#nodoc" } else { "" };
         let body = |_: &Index, d: &DocText| vectors::embed_text(d);
-        let (vectors, stats) =
-            VectorIndex::refresh(index, docs, &*embedder, suffix, body, progress)?;
+        let (vectors, stats) = VectorIndex::refresh(
+            index,
+            docs,
+            &*embedder,
+            suffix,
+            body,
+            CacheKey::BodyAndName,
+            progress,
+        )?;
         // Names are a few tokens: 17,715 take under two minutes.
         let (names, _) = VectorIndex::refresh(
             index,
@@ -239,6 +246,7 @@ impl SearchIndex {
             &*embedder,
             "#name",
             vectors::name_text,
+            CacheKey::Text,
             progress,
         )?;
         let neural = self.neural.insert(Neural {

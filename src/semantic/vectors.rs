@@ -78,6 +78,17 @@ fn name_words(qualified: &str) -> String {
 /// The text of a declaration to embed.
 pub type TextOf = fn(&Index, &DocText) -> String;
 
+/// What a cached vector is stored under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CacheKey {
+    /// The declaration's body hash and qualified name: reading its text
+    /// means reading the file, so a refresh checks the cache without it.
+    BodyAndName,
+    /// The text itself, when it is cheap to make (a name as words): an
+    /// edit to the body does not embed the name again.
+    Text,
+}
+
 impl VectorIndex {
     /// Vectors for `docs` (each embedded as `text` gives it), reusing those
     /// stored under the same body hash in `space_suffix`'s embedding space
@@ -88,22 +99,26 @@ impl VectorIndex {
         embedder: &dyn Embedder,
         space_suffix: &str,
         text: TextOf,
+        key: CacheKey,
         progress: &dyn Progress,
     ) -> Result<(VectorIndex, EmbedStats), VectorError> {
         let space = format!("{}{space_suffix}", embedder.space());
         let mut store = Store::open_at(&index.db_path)?;
         let mut known = store.embeddings(&space)?;
-        let hash_of = |d: DeclId| {
-            let body = index.local_decl(d).map(|l| l.body_hash).unwrap_or(0);
-            let name = &index.res.decls[d as usize].name;
-            crate::model::content_hash(format!("{body:016x} {name}").as_bytes())
-        };
+        let keys: Vec<u64> = docs
+            .iter()
+            .map(|doc| match key {
+                CacheKey::BodyAndName => {
+                    let body = index.local_decl(doc.decl).map(|l| l.body_hash).unwrap_or(0);
+                    let name = &index.res.decls[doc.decl as usize].name;
+                    crate::model::content_hash(format!("{body:016x} {name}").as_bytes())
+                }
+                CacheKey::Text => crate::model::content_hash(text(index, doc).as_bytes()),
+            })
+            .collect();
         let mut seen = rustc_hash::FxHashSet::default();
         let missing: Vec<usize> = (0..docs.len())
-            .filter(|&i| {
-                let h = hash_of(docs[i].decl);
-                !known.contains_key(&h) && seen.insert(h)
-            })
+            .filter(|&i| !known.contains_key(&keys[i]) && seen.insert(keys[i]))
             .collect();
         let mut stats = EmbedStats {
             declarations: docs.len(),
@@ -116,11 +131,8 @@ impl VectorIndex {
         for chunk in missing.chunks(super::embed::BATCH * 4) {
             let texts: Vec<String> = chunk.iter().map(|&i| text(index, &docs[i])).collect();
             let vecs = embedder.embed(&texts)?;
-            let rows: Vec<(u64, Vec<f32>)> = chunk
-                .iter()
-                .zip(vecs)
-                .map(|(&i, v)| (hash_of(docs[i].decl), v))
-                .collect();
+            let rows: Vec<(u64, Vec<f32>)> =
+                chunk.iter().zip(vecs).map(|(&i, v)| (keys[i], v)).collect();
             store.put_embeddings(&space, &rows)?;
             for _ in chunk {
                 progress.tick();
@@ -140,8 +152,8 @@ impl VectorIndex {
             decls: Vec::with_capacity(docs.len()),
             data: Vec::with_capacity(docs.len() * dims),
         };
-        for d in docs {
-            if let Some(v) = known.get(&hash_of(d.decl)).filter(|v| v.len() == dims) {
+        for (d, k) in docs.iter().zip(&keys) {
+            if let Some(v) = known.get(k).filter(|v| v.len() == dims) {
                 vi.decls.push(d.decl);
                 vi.data.extend_from_slice(v);
             }
