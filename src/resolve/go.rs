@@ -929,8 +929,11 @@ impl<'a> Analysis<'a> {
             PkgRef::Ext(path) => {
                 let qualified = format!("{path}.{name_s}");
                 let std = go_std::std();
-                // `http.HandlerFunc(f)` converts; it calls nothing.
-                if std.is_type(&qualified) && std.func_results(&qualified).is_none() {
+                // `http.HandlerFunc(f)` and `unsafe.Pointer(p)` convert;
+                // they call nothing.
+                if qualified == "unsafe.Pointer"
+                    || (std.is_type(&qualified) && std.func_results(&qualified).is_none())
+                {
                     vec![Callee::NotACall]
                 } else {
                     vec![Callee::External(qualified)]
