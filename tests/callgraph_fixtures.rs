@@ -109,3 +109,27 @@ fn fixture_call_graphs_match_expected_edges() {
         failures.join("\n")
     );
 }
+
+/// Conversions (`(*T)(nil)`, `unsafe.Pointer(p)`, `List[int](xs)`) are not
+/// calls, and everything else in these Go fixtures resolves: an unresolved
+/// call site here is a false admission of ignorance.
+#[test]
+fn go_fixtures_with_conversions_leave_no_call_site_unresolved() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/go");
+    for case in ["stdimpl", "registry"] {
+        let db = tempfile::tempdir().unwrap();
+        let index = Index::open_with(
+            &root.join(case),
+            Some(&db.path().join("index.db")),
+            &NoProgress,
+        )
+        .unwrap();
+        let reasons: Vec<&str> = index
+            .res
+            .unresolved
+            .iter()
+            .map(|u| u.reason.as_str())
+            .collect();
+        assert!(reasons.is_empty(), "{case}: {reasons:?}");
+    }
+}

@@ -1832,6 +1832,12 @@ impl<'a> Analysis<'a> {
             GoExpr::Unknown => vec![Callee::Unresolved(
                 "callee is a function returned by a call".to_owned(),
             )],
+            // `(*T)(nil)`, as in `var _ I = (*T)(nil)`: a conversion.
+            GoExpr::Deref(_)
+                if matches!(self.type_of(ci, scope, callee, 0), RType::TypeValue(_)) =>
+            {
+                vec![Callee::NotACall]
+            }
             _ => vec![Callee::Unresolved("dynamic callee".to_owned())],
         }
     }
