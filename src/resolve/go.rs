@@ -1115,6 +1115,28 @@ impl<'a> Analysis<'a> {
         out
     }
 
+    /// The method `name` an anonymous struct gets from one of its embedded
+    /// fields.
+    fn anonymous_struct_method(&self, sci: usize, t: TypeId, name: &str) -> Option<Callee> {
+        let Some(GoType::Struct(fields)) = self.ctxs[sci].go.types.get(t as usize) else {
+            return None;
+        };
+        fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
+            match self.resolve_type(sci, f.ty, 0).deref() {
+                RType::Named(PkgRef::Repo(p), tname) => self
+                    .method(*p, tname, name, 0)
+                    .map(|m| Callee::Decl(m, Confidence::Certain)),
+                RType::Named(PkgRef::Ext(path), tname) if !path.is_empty() => {
+                    let qualified = format!("{path}.{tname}");
+                    go_std::std()
+                        .method(&qualified, name)
+                        .map(|_| Callee::External(external_method(path, tname, name)))
+                }
+                _ => None,
+            }
+        })
+    }
+
     /// Standard-library types the repository uses that implement the
     /// repository interface `iface`: every method by name, parameter count
     /// and result types (so `reflect.Value`, whose `Set` takes one argument
@@ -1814,6 +1836,14 @@ impl<'a> Analysis<'a> {
                         }
                         vec![Callee::External(external_method(&path, &tname, name_s))]
                     }
+                    // `var cache struct { sync.RWMutex; m map[K]V }`:
+                    // `cache.RLock()` is promoted from the embedded field.
+                    RType::Struct(sci, t) => match self.anonymous_struct_method(sci, t, name_s) {
+                        Some(callee) => vec![callee],
+                        None => vec![Callee::Unresolved(format!(
+                            "`.{name_s}` of an anonymous struct could not be resolved"
+                        ))],
+                    },
                     _ => vec![Callee::Unresolved(format!(
                         "the receiver of `.{name_s}` has no known type"
                     ))],
