@@ -40,6 +40,9 @@ pub enum GoType {
     /// An anonymous struct (`[]struct{ in Addr; want string }`, the table
     /// of a table-driven test).
     Struct(Vec<GoField>),
+    /// An anonymous interface (`x.(interface{ Usage() string })`, asking
+    /// whether a value has a method): method names with parameter counts.
+    Interface(Vec<(Sym, u16)>),
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -514,6 +517,9 @@ impl Extractor<'_> {
                     })
                     .collect();
                 self.push_type(GoType::Struct(fields))
+            }
+            Lowered::Iface(methods, _, _) if !methods.is_empty() => {
+                self.push_type(GoType::Interface(methods.clone()))
             }
             _ => 0,
         }

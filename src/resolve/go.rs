@@ -97,7 +97,8 @@ enum RType {
     Func(Vec<RType>),
     /// A type used as a value (`T.Method`, conversions).
     TypeValue(Box<RType>),
-    /// An anonymous struct type, as written in a file: (file context, type).
+    /// An anonymous struct or interface type, as written in a file: (file
+    /// context, type).
     Struct(usize, TypeId),
 }
 
@@ -578,7 +579,7 @@ impl<'a> Analysis<'a> {
                     .map(|r| self.resolve_type(ci, *r, depth + 1))
                     .collect(),
             ),
-            GoType::Struct(_) => RType::Struct(ci, t),
+            GoType::Struct(_) | GoType::Interface(_) => RType::Struct(ci, t),
         }
     }
 
@@ -1838,6 +1839,29 @@ impl<'a> Analysis<'a> {
                     }
                     // `var cache struct { sync.RWMutex; m map[K]V }`:
                     // `cache.RLock()` is promoted from the embedded field.
+                    // `if u, ok := err.(interface{ Usage() string }); ok { u.Usage() }`
+                    RType::Struct(sci, t)
+                        if let Some(GoType::Interface(methods)) =
+                            self.ctxs[sci].go.types.get(t as usize) =>
+                    {
+                        let methods: Vec<(&str, u16)> = methods
+                            .iter()
+                            .map(|&(m, a)| (self.sym(sci, m), a))
+                            .collect();
+                        let out: Vec<Callee> = self
+                            .implementors_of(&methods)
+                            .iter()
+                            .filter_map(|(ip, it)| self.method(*ip, it, name_s, 0))
+                            .map(|m| Callee::Decl(m, Confidence::Possible))
+                            .collect();
+                        if out.is_empty() {
+                            vec![Callee::Unresolved(format!(
+                                "no type in the repository has `{name_s}`"
+                            ))]
+                        } else {
+                            out
+                        }
+                    }
                     RType::Struct(sci, t) => match self.anonymous_struct_method(sci, t, name_s) {
                         Some(callee) => vec![callee],
                         None => vec![Callee::Unresolved(format!(
