@@ -1148,6 +1148,9 @@ impl<'a> Analysis<'a> {
         iface: &str,
         methods: &[(String, u16)],
     ) -> Vec<(String, String)> {
+        if methods.is_empty() {
+            return Vec::new();
+        }
         let key = (pkg, iface.to_owned());
         if let Some(found) = self.std_implementors.get(&key) {
             return found.clone();
@@ -1165,21 +1168,12 @@ impl<'a> Analysis<'a> {
                 (m.clone(), *arity, results)
             })
             .collect();
-        let found = self.std_types_with(&wanted);
-        self.std_implementors.insert(key, found.clone());
-        found
-    }
-
-    fn std_types_with(&mut self, wanted: &[WantedMethod]) -> Vec<(String, String)> {
-        if wanted.is_empty() {
-            return Vec::new();
+        if self.used_std_types.is_none() {
+            self.used_std_types = Some(self.collect_used_std_types());
         }
-        let used = match self.used_std_types.take() {
-            Some(used) => used,
-            None => self.collect_used_std_types(),
-        };
+        let used = self.used_std_types.as_deref().unwrap_or_default();
         let std = go_std::std();
-        let out = used
+        let found: Vec<(String, String)> = used
             .iter()
             .filter(|(path, tname)| {
                 let qualified = format!("{path}.{tname}");
@@ -1198,8 +1192,8 @@ impl<'a> Analysis<'a> {
             })
             .cloned()
             .collect();
-        self.used_std_types = Some(used);
-        out
+        self.std_implementors.insert(key, found.clone());
+        found
     }
 
     fn collect_used_std_types(&self) -> Vec<(String, String)> {
@@ -1246,6 +1240,16 @@ impl<'a> Analysis<'a> {
         let mut out: Vec<_> = seen.into_iter().collect();
         out.sort();
         out
+    }
+
+    /// Method `name` of every repository type that has all of `methods`:
+    /// the callees of a call through an interface with that method set.
+    fn possible_methods(&mut self, methods: &[(&str, u16)], name: &str) -> Vec<Callee> {
+        self.implementors_of(methods)
+            .iter()
+            .filter_map(|(p, t)| self.method(*p, t, name, 0))
+            .map(|m| Callee::Decl(m, Confidence::Possible))
+            .collect()
     }
 
     /// Repository types (not interfaces) that have every method in `methods`.
@@ -1816,13 +1820,7 @@ impl<'a> Analysis<'a> {
                             format!("{path}.{tname}")
                         };
                         if let Some(methods) = std_interface(&qualified) {
-                            let impls = self.implementors_of(methods);
-                            let mut out: Vec<Callee> = impls
-                                .iter()
-                                .filter_map(|(ip, it)| self.method(*ip, it, name_s, 0))
-                                .map(|m| Callee::Decl(m, Confidence::Possible))
-                                .collect();
-
+                            let mut out = self.possible_methods(methods, name_s);
                             if out.is_empty() {
                                 out.push(Callee::External(if path.is_empty() {
                                     format!("({qualified}).{name_s}")
@@ -1848,12 +1846,7 @@ impl<'a> Analysis<'a> {
                             .iter()
                             .map(|&(m, a)| (self.sym(sci, m), a))
                             .collect();
-                        let out: Vec<Callee> = self
-                            .implementors_of(&methods)
-                            .iter()
-                            .filter_map(|(ip, it)| self.method(*ip, it, name_s, 0))
-                            .map(|m| Callee::Decl(m, Confidence::Possible))
-                            .collect();
+                        let out = self.possible_methods(&methods, name_s);
                         if out.is_empty() {
                             vec![Callee::Unresolved(format!(
                                 "no type in the repository has `{name_s}`"
