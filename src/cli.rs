@@ -810,6 +810,34 @@ fn cmd_walk(
     Ok(ExitCode::SUCCESS)
 }
 
+const FILES_SHOWN: usize = 20;
+const TESTS_SHOWN: usize = 10;
+
+/// `title:` then up to `cap` items, one per line, and how many were left out.
+fn write_capped<T>(
+    out: &mut impl Write,
+    title: &str,
+    items: &[T],
+    cap: usize,
+    line: impl Fn(&T) -> String,
+) -> Result<()> {
+    if items.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "  {title}:")?;
+    for item in items.iter().take(cap) {
+        writeln!(out, "    {}", line(item))?;
+    }
+    if items.len() > cap {
+        writeln!(
+            out,
+            "    … and {} more (--json lists all)",
+            items.len() - cap
+        )?;
+    }
+    Ok(())
+}
+
 fn cmd_blast(
     index: &Index,
     decl: DeclId,
@@ -858,6 +886,12 @@ fn cmd_blast(
         b.packages.len(),
         b.tests.len()
     )?;
+    // What a reviewer of the change opens next: the files it reaches and
+    // the tests to run, longest lists cut (`--json` has them all).
+    write_capped(out, "files", &b.files, FILES_SHOWN, |f| f.clone())?;
+    write_capped(out, "tests", &b.tests, TESTS_SHOWN, |t| {
+        format!("{}  {}", t.name, location(t))
+    })?;
     if !owners.is_empty() {
         writeln!(out, "  owned by {}", owners.join(", "))?;
     }

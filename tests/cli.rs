@@ -63,6 +63,23 @@ fn blast_radius_of_the_demo_token_validator_spans_packages_and_tests() {
         .map(|o| o.as_str().unwrap())
         .collect();
     assert!(owners.contains(&"@acme/identity"), "{owners:?}");
+
+    // The text names the files and tests the JSON lists, cut to a screenful.
+    let (code, text, err) = ripple(&["--repo", &demo, "blast", "validate_token"]);
+    assert_eq!(code, 0, "{err}");
+    let files = b["files"].as_array().unwrap();
+    let tests = b["tests"].as_array().unwrap();
+    assert!(text.contains("\n  files:\n"), "{text}");
+    assert!(text.contains(&format!("\n    {}\n", files[0].as_str().unwrap())));
+    let first_test = tests[0]["name"].as_str().unwrap();
+    assert!(text.contains(&format!("\n    {first_test}  ")), "{text}");
+    assert!(
+        text.contains(&format!(
+            "… and {} more (--json lists all)",
+            tests.len() - 10
+        )),
+        "{text}"
+    );
 }
 
 #[test]

@@ -535,6 +535,46 @@ fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedEr
             ));
         }
         let _ = writeln!(out, "{line}");
+        let mut line = String::from("M");
+        for (d, c) in n.names.nearest(&v[0], 1000, None) {
+            line.push_str(&format!("\t{d} {c}"));
+        }
+        let _ = writeln!(out, "{line}");
+    }
+    // Each declaration's kind, name, length and file, to study priors.
+    if let Ok(file) = std::fs::File::create(format!("{path}.decls")) {
+        let mut out = std::io::BufWriter::new(file);
+        let docs = corpus::documents(
+            index,
+            CorpusOptions {
+                strip_docstrings: true,
+            },
+        );
+        let body_lines: rustc_hash::FxHashMap<DeclId, usize> = docs
+            .iter()
+            .map(|d| {
+                let body = &d.fields[corpus::Field::Body as usize];
+                (
+                    d.decl,
+                    body.lines().filter(|l| !l.trim().is_empty()).count(),
+                )
+            })
+            .collect();
+        for (i, d) in index.res.decls.iter().enumerate() {
+            let parent = d
+                .parent
+                .map(|p| format!("{:?}", index.res.decls[p as usize].kind))
+                .unwrap_or_default();
+            let _ = writeln!(
+                out,
+                "{i}\t{:?}\t{}\t{}\t{}\t{parent}\t{}",
+                d.kind,
+                d.name,
+                d.span.end_line.saturating_sub(d.span.start_line) + 1,
+                index.file_of(i as DeclId).map_or("", |f| f.path.as_str()),
+                body_lines.get(&(i as DeclId)).copied().unwrap_or(0),
+            );
+        }
     }
     Ok(())
 }
