@@ -246,6 +246,9 @@ struct Analysis<'a> {
     /// Memo of [`Analysis::star_sources`]: file → repository modules its
     /// module-level `from m import *` imports read.
     star_sources: HashMap<u32, std::rc::Rc<[u32]>>,
+    /// Filled beside `star_sources`: the out-of-repo modules a file's
+    /// module-level `from m import *` imports read (`posix` in os.py).
+    external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
 }
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
@@ -286,6 +289,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
+        external_stars: HashMap::default(),
         operator_gate: HashMap::default(),
         solved: false,
         operator_memo: HashMap::default(),
@@ -1285,7 +1289,7 @@ impl<'a> Analysis<'a> {
         if self.builtins.contains(text.as_str()) {
             return smallvec![Value::Builtin(gname)];
         }
-        Vals::new()
+        self.external_star_member(file, gname, 0)
     }
 
     /// A name looked up through the `from m import *` imports of `file`'s module scope.
@@ -1308,6 +1312,9 @@ impl<'a> Analysis<'a> {
             {
                 vals.push(Value::Module(sf));
             }
+            if vals.is_empty() {
+                vals = self.external_star_member(f, name, 0);
+            }
             for v in vals {
                 push_unique(&mut out, v);
             }
@@ -1323,6 +1330,7 @@ impl<'a> Analysis<'a> {
             return v.clone();
         }
         let mut out = Vec::new();
+        let mut external = Vec::new();
         if let Some(&ci) = self.ctx_of_file.get(&file) {
             let stars: Vec<ExprId> = self.files[ci]
                 .py
@@ -1332,17 +1340,36 @@ impl<'a> Analysis<'a> {
                 .map(|(_, e)| *e)
                 .collect();
             for e in stars {
-                if let Some(PyExpr::ModuleRef { level, path }) =
+                let Some(PyExpr::ModuleRef { level, path }) =
                     self.files[ci].py.exprs.get(e as usize)
-                    && let Some(Value::Module(f)) = self.module_ref(ci, *level, *path)
-                    && !out.contains(&f)
-                {
-                    out.push(f);
+                else {
+                    continue;
+                };
+                match self.module_ref(ci, *level, *path) {
+                    Some(Value::Module(f)) if !out.contains(&f) => out.push(f),
+                    Some(Value::External(m)) if !external.contains(&m) => external.push(m),
+                    _ => {}
                 }
             }
         }
         let out: std::rc::Rc<[u32]> = out.into();
         self.star_sources.insert(file, out.clone());
+        self.external_stars.insert(file, external.into());
+        out
+    }
+
+    /// `name` as a member of the out-of-repo modules `file` star-imports:
+    /// `os.getcwd` is `posix.getcwd` (or `nt.getcwd`) when os.py binds no
+    /// `getcwd` but runs `from posix import *`. Empty without such imports.
+    fn external_star_member(&mut self, file: u32, name: GSym, depth: u32) -> Vals {
+        self.star_sources(file);
+        let sources = self.external_stars.get(&file).cloned();
+        let mut out = Vals::new();
+        for &m in sources.iter().flat_map(|s| s.iter()) {
+            for v in self.attr(Value::External(m), name, depth + 1) {
+                push_unique(&mut out, v);
+            }
+        }
         out
     }
 
@@ -1436,10 +1463,14 @@ impl Analysis<'_> {
                     return smallvec![Value::Module(sf)];
                 }
                 if self.star_sources(f).is_empty() {
-                    return Vals::new();
+                    return self.external_star_member(f, name, depth);
                 }
                 let mut seen = Vec::new();
-                self.star_lookup(f, name, &mut seen)
+                let found = self.star_lookup(f, name, &mut seen);
+                if !found.is_empty() {
+                    return found;
+                }
+                self.external_star_member(f, name, depth)
             }
             Value::Class(c) => self
                 .class_attr(c, name)
