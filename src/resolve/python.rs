@@ -246,6 +246,9 @@ struct Analysis<'a> {
     /// Memo of [`Analysis::star_sources`]: file → repository modules its
     /// module-level `from m import *` imports read.
     star_sources: HashMap<u32, std::rc::Rc<[u32]>>,
+    /// `__class__` and `__init__`, interned once: `self.__class__(…)` is looked up often.
+    dunder_class: GSym,
+    dunder_init: GSym,
     /// Filled beside `star_sources`: the out-of-repo modules a file's
     /// module-level `from m import *` imports read (`posix` in os.py).
     external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
@@ -290,6 +293,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
         external_stars: HashMap::default(),
+        dunder_class: ANY_KEY,
+        dunder_init: ANY_KEY,
         operator_gate: HashMap::default(),
         solved: false,
         operator_memo: HashMap::default(),
@@ -299,6 +304,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             .filter(|&i| files[i as usize].path.ends_with("__init__.py"))
             .collect(),
     };
+    a.dunder_class = a.intern("__class__");
+    a.dunder_init = a.intern("__init__");
     let mut expr_base = 0u32;
     for &fi in py_files {
         let facts = files[fi as usize].facts;
@@ -1452,6 +1459,9 @@ impl Analysis<'_> {
         if depth > 8 {
             return Vals::new();
         }
+        if name == self.dunder_class && matches!(v, Value::Instance(_) | Value::Cone(_)) {
+            return self.class_of(v);
+        }
         match v {
             Value::Module(f) => {
                 let decl = self.module_decl(f);
@@ -1931,6 +1941,31 @@ impl Analysis<'_> {
     }
 
     /// Builtins that hand back what they were given.
+    /// The class of an instance, as `self.__class__` or `type(self)` give
+    /// it: for `self` (a cone), the class and every subclass with an
+    /// `__init__` of its own, since calling the result constructs whichever
+    /// class the instance really has.
+    fn class_of(&mut self, v: Value) -> Vals {
+        match v {
+            Value::Instance(c) => smallvec![Value::Class(c)],
+            Value::Cone(c) => {
+                let mut out: Vals = smallvec![Value::Class(c)];
+                let definers = self
+                    .class_definers
+                    .get(&self.dunder_init)
+                    .cloned()
+                    .unwrap_or_default();
+                for s in definers {
+                    if s != c && self.mro(s).contains(&c) {
+                        push_unique(&mut out, Value::Class(s));
+                    }
+                }
+                out
+            }
+            _ => Vals::new(),
+        }
+    }
+
     fn builtin_result(&mut self, ci: usize, call: usize, v: Value) -> Vals {
         let Value::Builtin(b) = v else {
             return Vals::new();
@@ -1990,6 +2025,16 @@ impl Analysis<'_> {
                         for r in self.iterate(v) {
                             push_unique(&mut out, r);
                         }
+                    }
+                }
+                out
+            }
+            // `type(self)(…)` builds another instance of the same class.
+            "type" if args.len() == 1 => {
+                let mut out = Vals::new();
+                for v in self.eval(ci, args[0], 1) {
+                    for c in self.class_of(v) {
+                        push_unique(&mut out, c);
                     }
                 }
                 out
