@@ -249,6 +249,11 @@ struct Analysis<'a> {
     /// `__class__` and `__init__`, interned once: `self.__class__(…)` is looked up often.
     dunder_class: GSym,
     dunder_init: GSym,
+    /// Classes with two or more bases: where a mixin meets the class that
+    /// provides what it calls on `self`.
+    multi_base: Vec<DeclId>,
+    /// Memo of [`Analysis::mixin_hosts`], dropped with the MRO cache.
+    mixin_hosts: HashMap<DeclId, std::rc::Rc<[DeclId]>>,
     /// Filled beside `star_sources`: the out-of-repo modules a file's
     /// module-level `from m import *` imports read (`posix` in os.py).
     external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
@@ -295,6 +300,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         external_stars: HashMap::default(),
         dunder_class: ANY_KEY,
         dunder_init: ANY_KEY,
+        multi_base: Vec::new(),
+        mixin_hosts: HashMap::default(),
         operator_gate: HashMap::default(),
         solved: false,
         operator_memo: HashMap::default(),
@@ -372,6 +379,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         epochs += 1;
         a.hierarchy_dirty = false;
         a.mro_cache.clear();
+        a.mixin_hosts.clear();
         a.notify(HIERARCHY);
     }
     if debug {
@@ -392,6 +400,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         );
     }
     a.mro_cache.clear();
+    a.mixin_hosts.clear();
     a.solved = true;
     let t = std::time::Instant::now();
     a.emit(b);
@@ -780,6 +789,9 @@ impl<'a> Analysis<'a> {
                     }
                 }
                 if merged != old {
+                    if merged.len() >= 2 && !self.multi_base.contains(&class) {
+                        self.multi_base.push(class);
+                    }
                     self.class_bases.insert(class, merged);
                     // Re-walking every hierarchy user on each change would be
                     // quadratic; changes are batched into epochs instead.
@@ -1515,6 +1527,25 @@ impl Analysis<'_> {
                         }
                     }
                 }
+                if out.is_empty() {
+                    // A mixin calling what another base of the concrete class
+                    // provides: `self.template_text()` in `RenderMixin.render`,
+                    // found through `class Page(RenderMixin, TextSource)`.
+                    for &m in self.mixin_hosts(c).iter() {
+                        for v in self.class_attr(m, name) {
+                            match v {
+                                Value::Func(f)
+                                    if self.decl_kind[f as usize] == DeclKind::Method =>
+                                {
+                                    let bound = self.bind_func(f, m, true);
+                                    push_unique(&mut out, bound);
+                                }
+                                Value::External(_) => push_unique(&mut out, v),
+                                _ => {}
+                            }
+                        }
+                    }
+                }
                 out
             }
             Value::Instance(c) => {
@@ -1941,6 +1972,24 @@ impl Analysis<'_> {
     }
 
     /// Builtins that hand back what they were given.
+    /// The classes with several bases whose MRO contains `c`: where a
+    /// mixin `c` meets the classes that provide what it calls on `self`.
+    fn mixin_hosts(&mut self, c: DeclId) -> std::rc::Rc<[DeclId]> {
+        self.touch(HIERARCHY);
+        if let Some(hosts) = self.mixin_hosts.get(&c) {
+            return hosts.clone();
+        }
+        let mut hosts = Vec::new();
+        for m in self.multi_base.clone() {
+            if m != c && self.mro(m).contains(&c) {
+                hosts.push(m);
+            }
+        }
+        let hosts: std::rc::Rc<[DeclId]> = hosts.into();
+        self.mixin_hosts.insert(c, hosts.clone());
+        hosts
+    }
+
     /// The class of an instance, as `self.__class__` or `type(self)` give
     /// it: for `self` (a cone), the class and every subclass with an
     /// `__init__` of its own, since calling the result constructs whichever
