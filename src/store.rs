@@ -17,7 +17,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 8;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -65,6 +65,10 @@ pub struct StoredMeta {
     /// docstrings or signatures): equal shapes resolve identically, so an
     /// edit to comments or docs reuses the resolved graph.
     pub shape: u64,
+    /// Kept beside the metadata so that a refresh which reuses the
+    /// resolved graph can report them without decoding any facts.
+    pub lines: u32,
+    pub syntax_errors: u32,
 }
 
 pub struct Store {
@@ -256,10 +260,16 @@ impl Store {
                 size INTEGER NOT NULL,
                 mtime INTEGER NOT NULL,
                 hash INTEGER NOT NULL,
-                shape INTEGER NOT NULL
+                shape INTEGER NOT NULL,
+                lines INTEGER NOT NULL,
+                syntax_errors INTEGER NOT NULL
             );
+            -- `hash` is the content the blobs were extracted from: facts
+            -- are decoded lazily, and a row another refresh has replaced
+            -- since must not pass for the one this index was built on.
             CREATE TABLE IF NOT EXISTS facts (
                 path TEXT PRIMARY KEY,
+                hash INTEGER NOT NULL,
                 facts BLOB NOT NULL,
                 flow BLOB NOT NULL
             );
@@ -294,7 +304,7 @@ impl Store {
     pub fn metas(&self) -> Result<HashMap<String, StoredMeta>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT path, size, mtime, hash, shape FROM files")
+            .prepare("SELECT path, size, mtime, hash, shape, lines, syntax_errors FROM files")
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -305,6 +315,8 @@ impl Store {
                         mtime_ns: r.get(2)?,
                         hash: r.get::<_, i64>(3)? as u64,
                         shape: r.get::<_, i64>(4)? as u64,
+                        lines: r.get(5)?,
+                        syntax_errors: r.get(6)?,
                     },
                 ))
             })
@@ -338,6 +350,35 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
     }
 
+    /// The display blob of `path` if the stored one was extracted from
+    /// content `hash`; `None` when the row is gone or has been replaced.
+    pub fn display_blob(&self, path: &str, hash: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.conn
+            .prepare_cached("SELECT facts FROM facts WHERE path = ?1 AND hash = ?2")
+            .and_then(|mut stmt| {
+                stmt.query_row(params![path, hash as i64], |r| r.get(0))
+                    .optional()
+            })
+            .map_err(|e| self.err(e))
+    }
+
+    /// Replace the blobs of `path` that no longer decode, if the row still
+    /// describes content `hash` (another refresh may have moved on).
+    pub fn repair_facts(
+        &self,
+        path: &str,
+        hash: u64,
+        blob: &EncodedFacts,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "UPDATE facts SET facts = ?3, flow = ?4 WHERE path = ?1 AND hash = ?2",
+                params![path, hash as i64, blob.display, blob.flow],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
     /// Apply one refresh in a single transaction: new facts, metadata-only
     /// updates (touched but unchanged files) and removals.
     pub fn commit(
@@ -354,10 +395,10 @@ impl Store {
         let tx = self.conn.transaction().map_err(err)?;
         {
             let mut up = tx
-                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape, lines, syntax_errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                 .map_err(err)?;
             let mut up_facts = tx
-                .prepare("INSERT OR REPLACE INTO facts (path, facts, flow) VALUES (?1, ?2, ?3)")
+                .prepare("INSERT OR REPLACE INTO facts (path, hash, facts, flow) VALUES (?1, ?2, ?3, ?4)")
                 .map_err(err)?;
             for (p, m, blob) in upserts {
                 up.execute(params![
@@ -366,10 +407,12 @@ impl Store {
                     m.mtime_ns,
                     m.hash as i64,
                     m.shape as i64,
+                    m.lines,
+                    m.syntax_errors,
                 ])
                 .map_err(err)?;
                 up_facts
-                    .execute(params![p, blob.display, blob.flow])
+                    .execute(params![p, m.hash as i64, blob.display, blob.flow])
                     .map_err(err)?;
             }
             let mut touch = tx
@@ -673,7 +716,7 @@ fn snapshot_path(db: &Path) -> PathBuf {
 
 /// What a cached graph file begins with: a format tag and its key.
 fn snapshot_header(key: &str) -> Vec<u8> {
-    format!("ripple graph v1 {key}\n").into_bytes()
+    format!("ripple graph v2 {key}\n").into_bytes()
 }
 
 const CONTENT_CACHES: &[(&str, &[&str])] = &[
