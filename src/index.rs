@@ -226,16 +226,29 @@ impl Index {
         };
         stats.rebuilt = store.rebuilt_reason.clone();
         let stored = store.metas()?;
-        let to_check: Vec<usize> = inv
-            .files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| match stored.get(&f.path) {
-                Some(m) => m.size != f.size || m.mtime_ns != f.mtime_ns,
-                None => true,
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let mut stored_skips = store.skips()?;
+        let mut skips = store::SkipChanges::default();
+        let mut skipped_now: HashSet<usize> = HashSet::new();
+        let mut to_check = Vec::new();
+        for (i, f) in inv.files.iter().enumerate() {
+            if let Some(m) = stored.get(&f.path)
+                && m.size == f.size
+                && m.mtime_ns == f.mtime_ns
+            {
+                continue;
+            }
+            match stored_skips.get(&f.path) {
+                Some(s) if s.size == f.size && s.mtime_ns == f.mtime_ns => {
+                    stats.skipped.push(Skipped {
+                        path: f.path.clone(),
+                        reason: s.reason,
+                    });
+                    skipped_now.insert(i);
+                    stored_skips.remove(&f.path);
+                }
+                _ => to_check.push(i),
+            }
+        }
         progress.start(to_check.len());
         let outcomes: Vec<(usize, Outcome)> = to_check
             .par_iter()
@@ -254,7 +267,6 @@ impl Index {
         let mut upserts = Vec::new();
         let mut touched = Vec::new();
         let mut fresh: HashMap<usize, FileFacts> = HashMap::new();
-        let mut skipped_now: HashSet<usize> = HashSet::new();
         for (i, out) in outcomes {
             let path = inv.files[i].path.clone();
             match out {
@@ -264,11 +276,23 @@ impl Index {
                 }
                 Outcome::Touched { meta } => touched.push((path, meta)),
                 Outcome::Skipped(reason) => {
+                    // Unreadable may pass; the content will not change by itself.
+                    if matches!(reason, SkipReason::Generated | SkipReason::Binary) {
+                        let skip = store::StoredSkip {
+                            size: inv.files[i].size,
+                            mtime_ns: inv.files[i].mtime_ns,
+                            reason,
+                        };
+                        skips.added.push((path.clone(), skip));
+                    }
                     stats.skipped.push(Skipped { path, reason });
                     skipped_now.insert(i);
                 }
             }
         }
+        // Left in `stored_skips`: files gone or changed (those skipped again
+        // are written back after the removals).
+        skips.removed = stored_skips.into_keys().collect();
         let present: HashSet<&str> = inv
             .files
             .iter()
@@ -308,14 +332,15 @@ impl Index {
         stats.parsed = upserts.len();
         stats.touched = touched.len();
         stats.removed = removed.len();
-        let pending = !(upserts.is_empty() && touched.is_empty() && removed.is_empty());
+        let pending =
+            !(upserts.is_empty() && touched.is_empty() && removed.is_empty() && skips.is_empty());
         // Writing the new facts waits until the graph needs resolving: it
         // then runs on another thread, beside the resolver (which reads
         // nothing from the database).
         let commit = move |store: &mut Store| -> Result<f64, StoreError> {
             let t = Instant::now();
             if pending {
-                store.commit(&upserts, &touched, &removed)?;
+                store.commit(&upserts, &touched, &removed, &skips)?;
             }
             drop(upserts);
             Ok(ms(t))
@@ -419,7 +444,7 @@ impl Index {
             }
             if !damaged.is_empty() {
                 stats.parsed += damaged.len();
-                store.commit(&damaged, &[], &[])?;
+                store.commit(&damaged, &[], &[], &store::SkipChanges::default())?;
             }
         }
         stats.timings_ms.load = ms(t);
@@ -815,6 +840,72 @@ mod tests {
 
     fn want_hash(root: &Path) -> u64 {
         content_hash(&std::fs::read(root.join("m.py")).unwrap())
+    }
+
+    #[test]
+    fn files_skipped_for_their_content_are_read_again_only_once_changed() {
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::write(repo.path().join("m.py"), "def f():\n    pass\n").unwrap();
+        let gen_path = repo.path().join("g.py");
+        let generated = "# @generated\ndef g():\n    pass\n";
+        std::fs::write(&gen_path, generated).unwrap();
+        let skipped = |index: &Index| -> Vec<(String, SkipReason)> {
+            index
+                .stats
+                .skipped
+                .iter()
+                .map(|s| (s.path.clone(), s.reason))
+                .collect()
+        };
+        let want = vec![("g.py".to_owned(), SkipReason::Generated)];
+        let first = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(skipped(&first), want);
+        assert_eq!(first.stats.files, 1);
+        let mtime = std::fs::metadata(&gen_path).unwrap().modified().unwrap();
+        drop(first);
+        // Same size and mtime: taken as unchanged, not read (the marker is gone).
+        let plain = "# ordinary  \ndef g():\n    pass\n";
+        assert_eq!(plain.len(), generated.len());
+        std::fs::write(&gen_path, plain).unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&gen_path)
+            .unwrap();
+        file.set_modified(mtime).unwrap();
+        drop(file);
+        let cached = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(skipped(&cached), want);
+        assert_eq!(cached.stats.files, 1);
+        drop(cached);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&gen_path)
+            .unwrap();
+        file.set_modified(mtime + std::time::Duration::from_secs(2))
+            .unwrap();
+        drop(file);
+        let changed = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(skipped(&changed).is_empty());
+        assert_eq!(changed.stats.files, 2);
+        drop(changed);
+        let store = Store::open(repo.path()).unwrap();
+        assert!(store.skips().unwrap().is_empty());
+        drop(store);
+        std::fs::write(&gen_path, generated).unwrap();
+        let again = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(skipped(&again), want);
+        drop(again);
+        std::fs::remove_file(&gen_path).unwrap();
+        let gone = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(skipped(&gone).is_empty());
+        drop(gone);
+        assert!(
+            Store::open(repo.path())
+                .unwrap()
+                .skips()
+                .unwrap()
+                .is_empty()
+        );
     }
 
     #[test]

@@ -14,10 +14,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use serde::{Deserialize, Serialize};
 
+use crate::inventory::SkipReason;
 use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 8;
+pub const SCHEMA_VERSION: i64 = 9;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -69,6 +70,29 @@ pub struct StoredMeta {
     /// resolved graph can report them without decoding any facts.
     pub lines: u32,
     pub syntax_errors: u32,
+}
+
+/// A file skipped for its content, and the size and mtime it had then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredSkip {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub reason: SkipReason,
+}
+
+/// What a refresh changes in the files skipped for their content. The
+/// removals are applied first: a file that changed and is skipped again
+/// is in both.
+#[derive(Debug, Default)]
+pub struct SkipChanges {
+    pub added: Vec<(String, StoredSkip)>,
+    pub removed: Vec<String>,
+}
+
+impl SkipChanges {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty()
+    }
 }
 
 pub struct Store {
@@ -273,6 +297,15 @@ impl Store {
                 facts BLOB NOT NULL,
                 flow BLOB NOT NULL
             );
+            -- Files skipped for their content (generated, binary), so that
+            -- a refresh does not read them again while they are unchanged
+            -- (279 files, some of them megabytes, in Go's `src`).
+            CREATE TABLE IF NOT EXISTS skips (
+                path TEXT PRIMARY KEY,
+                size INTEGER NOT NULL,
+                mtime INTEGER NOT NULL,
+                reason TEXT NOT NULL
+            );
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS tokens (hash INTEGER PRIMARY KEY, count INTEGER NOT NULL);",
         )?;
@@ -329,6 +362,40 @@ impl Store {
         Ok(out)
     }
 
+    /// Files skipped for their content, with the size and mtime they had;
+    /// rows with a reason this version does not know are left out.
+    pub fn skips(&self) -> Result<HashMap<String, StoredSkip>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, size, mtime, reason FROM skips")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let (path, size, mtime_ns, reason) = row.map_err(|e| self.err(e))?;
+            if let Some(reason) = SkipReason::from_name(&reason) {
+                out.insert(
+                    path,
+                    StoredSkip {
+                        size,
+                        mtime_ns,
+                        reason,
+                    },
+                );
+            }
+        }
+        Ok(out)
+    }
+
     /// Raw fact blobs of every indexed file, for decoding in parallel; the
     /// flow blob only when resolution has to run.
     pub fn fact_blobs(&self, with_flow: bool) -> Result<Vec<StoredBlobs>, StoreError> {
@@ -380,12 +447,14 @@ impl Store {
     }
 
     /// Apply one refresh in a single transaction: new facts, metadata-only
-    /// updates (touched but unchanged files) and removals.
+    /// updates (touched but unchanged files), removals, and the files
+    /// skipped for their content now and no longer.
     pub fn commit(
         &mut self,
         upserts: &[(String, StoredMeta, EncodedFacts)],
         touched: &[(String, StoredMeta)],
         removed: &[String],
+        skips: &SkipChanges,
     ) -> Result<(), StoreError> {
         let path = self.path.clone();
         let err = |source| StoreError::Sqlite {
@@ -433,6 +502,19 @@ impl Store {
                 del.execute(params![p]).map_err(err)?;
                 del_facts.execute(params![p]).map_err(err)?;
             }
+            let mut unskip = tx
+                .prepare("DELETE FROM skips WHERE path = ?1")
+                .map_err(err)?;
+            for p in &skips.removed {
+                unskip.execute(params![p]).map_err(err)?;
+            }
+            let mut skip = tx
+                .prepare("INSERT OR REPLACE INTO skips (path, size, mtime, reason) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(err)?;
+            for (p, s) in &skips.added {
+                skip.execute(params![p, s.size as i64, s.mtime_ns, s.reason.name()])
+                    .map_err(err)?;
+            }
         }
         tx.commit().map_err(err)
     }
@@ -448,7 +530,7 @@ impl Store {
     }
 
     /// The cached resolution stored under `key`, if that is the one stored.
-    pub fn snapshot(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    pub fn snapshot(&self, key: &str) -> Result<Option<SnapshotBytes>, StoreError> {
         use std::io::Read;
         // The header first: after a code edit the key differs, and the rest
         // (10 MB on Go's `src`) need not be read at all.
@@ -460,8 +542,19 @@ impl Store {
         if file.read_exact(&mut found).is_err() || found != header {
             return Ok(None);
         }
+        // SAFETY: a snapshot file is never written in place: writers stream
+        // to a temporary file and rename it over the old one, so the mapped
+        // file does not change while it is mapped.
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) }
+            && map.len() >= header.len()
+        {
+            return Ok(Some(SnapshotBytes::Mapped(map, header.len())));
+        }
         let mut data = Vec::new();
-        Ok(file.read_to_end(&mut data).ok().map(|_| data))
+        Ok(file
+            .read_to_end(&mut data)
+            .ok()
+            .map(|_| SnapshotBytes::Read(data)))
     }
 
     /// Replace the cached resolution (only the newest one is kept) with
@@ -609,6 +702,36 @@ impl Store {
 
 fn extractor_fingerprint() -> String {
     format!("{:016x}", crate::lang::extractor_fingerprint())
+}
+
+/// A cached resolution's bytes: mapped from its file, or read where the
+/// file cannot be mapped.
+pub enum SnapshotBytes {
+    /// The whole file and where the encoded resolution starts in it.
+    Mapped(memmap2::Mmap, usize),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for SnapshotBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            SnapshotBytes::Mapped(map, start) => &map[*start..],
+            SnapshotBytes::Read(data) => data,
+        }
+    }
+}
+
+impl std::fmt::Debug for SnapshotBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SnapshotBytes({} bytes)", self.len())
+    }
+}
+
+impl PartialEq for SnapshotBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
 }
 
 /// One file's stored blobs; `flow` is `None` when it was not asked for.
