@@ -194,11 +194,7 @@ pub fn resolver_fingerprint() -> u64 {
         include_str!("go_std.rs"),
         include_str!("go_std.tsv"),
     ];
-    let mut all = Vec::new();
-    for s in SOURCES {
-        all.extend_from_slice(s.as_bytes());
-    }
-    crate::model::content_hash(&all) ^ crate::lang::extractor_fingerprint().rotate_left(1)
+    crate::model::content_hash_of(SOURCES) ^ crate::lang::extractor_fingerprint().rotate_left(1)
 }
 
 /// Resolve a whole repository.
