@@ -7,6 +7,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -33,7 +34,72 @@ pub struct IndexedFile {
     pub lang: Lang,
     /// Content hash of the file as indexed.
     pub hash: u64,
-    pub facts: FileFacts,
+    pub lines: u32,
+    pub syntax_errors: u32,
+    /// Declarations and call sites, decoded on first use: a refresh that
+    /// reuses the resolved graph needs none of them, and a command reads
+    /// those of a few files (their flow facts are gone once resolved).
+    facts: OnceLock<FileFacts>,
+    source: Arc<FactSource>,
+}
+
+impl IndexedFile {
+    /// The file's declarations and call sites as indexed.
+    pub fn facts(&self) -> &FileFacts {
+        self.facts.get_or_init(|| self.source.load(self))
+    }
+}
+
+/// Where an index's files load their facts from: the connection the
+/// refresh used, kept open.
+struct FactSource {
+    root: PathBuf,
+    store: Mutex<Option<Store>>,
+}
+
+impl FactSource {
+    /// The stored display facts of `f`, checked against the content it was
+    /// indexed from. Another refresh may have replaced the row since (the
+    /// explorer's watcher, a second command) and a row may be damaged:
+    /// then the file is extracted again if it still holds that content
+    /// (a damaged row is rewritten), and otherwise the file has no facts
+    /// left to show, which a later refresh corrects.
+    fn load(&self, f: &IndexedFile) -> FileFacts {
+        let blob = {
+            let store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+            store
+                .as_ref()
+                .and_then(|s| s.display_blob(&f.path, f.hash).ok().flatten())
+        };
+        if let Some(facts) = blob.as_deref().and_then(|b| store::decode_facts(b, None))
+            && facts.lang == f.lang
+        {
+            return facts;
+        }
+        if let Ok(bytes) = std::fs::read(self.root.join(&f.path))
+            && content_hash(&bytes) == f.hash
+        {
+            let mut facts = crate::lang::extract(f.lang, &f.path, &bytes);
+            if blob.is_some() {
+                let store = self.store.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(s) = store.as_ref() {
+                    let _ = s.repair_facts(&f.path, f.hash, &store::encode_facts(&facts));
+                }
+            }
+            facts.lang_facts = crate::model::LangFacts::empty(f.lang);
+            facts.strings = Vec::new();
+            return facts;
+        }
+        FileFacts {
+            lang: f.lang,
+            decls: Vec::new(),
+            calls: Vec::new(),
+            strings: Vec::new(),
+            syntax_errors: f.syntax_errors,
+            lines: f.lines,
+            lang_facts: crate::model::LangFacts::empty(f.lang),
+        }
+    }
 }
 
 /// What a refresh did and how long each step took.
@@ -160,16 +226,29 @@ impl Index {
         };
         stats.rebuilt = store.rebuilt_reason.clone();
         let stored = store.metas()?;
-        let to_check: Vec<usize> = inv
-            .files
-            .iter()
-            .enumerate()
-            .filter(|(_, f)| match stored.get(&f.path) {
-                Some(m) => m.size != f.size || m.mtime_ns != f.mtime_ns,
-                None => true,
-            })
-            .map(|(i, _)| i)
-            .collect();
+        let mut stored_skips = store.skips()?;
+        let mut skips = store::SkipChanges::default();
+        let mut skipped_now: HashSet<usize> = HashSet::new();
+        let mut to_check = Vec::new();
+        for (i, f) in inv.files.iter().enumerate() {
+            if let Some(m) = stored.get(&f.path)
+                && m.size == f.size
+                && m.mtime_ns == f.mtime_ns
+            {
+                continue;
+            }
+            match stored_skips.get(&f.path) {
+                Some(s) if s.size == f.size && s.mtime_ns == f.mtime_ns => {
+                    stats.skipped.push(Skipped {
+                        path: f.path.clone(),
+                        reason: s.reason,
+                    });
+                    skipped_now.insert(i);
+                    stored_skips.remove(&f.path);
+                }
+                _ => to_check.push(i),
+            }
+        }
         progress.start(to_check.len());
         let outcomes: Vec<(usize, Outcome)> = to_check
             .par_iter()
@@ -188,7 +267,6 @@ impl Index {
         let mut upserts = Vec::new();
         let mut touched = Vec::new();
         let mut fresh: HashMap<usize, FileFacts> = HashMap::new();
-        let mut skipped_now: HashSet<usize> = HashSet::new();
         for (i, out) in outcomes {
             let path = inv.files[i].path.clone();
             match out {
@@ -198,11 +276,23 @@ impl Index {
                 }
                 Outcome::Touched { meta } => touched.push((path, meta)),
                 Outcome::Skipped(reason) => {
+                    // Unreadable may pass; the content will not change by itself.
+                    if matches!(reason, SkipReason::Generated | SkipReason::Binary) {
+                        let skip = store::StoredSkip {
+                            size: inv.files[i].size,
+                            mtime_ns: inv.files[i].mtime_ns,
+                            reason,
+                        };
+                        skips.added.push((path.clone(), skip));
+                    }
                     stats.skipped.push(Skipped { path, reason });
                     skipped_now.insert(i);
                 }
             }
         }
+        // Left in `stored_skips`: files gone or changed (those skipped again
+        // are written back after the removals).
+        skips.removed = stored_skips.into_keys().collect();
         let present: HashSet<&str> = inv
             .files
             .iter()
@@ -215,29 +305,42 @@ impl Index {
             .filter(|p| !present.contains(p.as_str()))
             .cloned()
             .collect();
-        let mut hashes: HashMap<&str, (u64, u64)> = stored
-            .iter()
-            .map(|(p, m)| (p.as_str(), (m.hash, m.shape)))
-            .collect();
+        // What is known of every file now: stored, updated by this refresh.
+        let mut metas: HashMap<&str, &StoredMeta> =
+            stored.iter().map(|(p, m)| (p.as_str(), m)).collect();
         for (p, m, _) in &upserts {
-            hashes.insert(p.as_str(), (m.hash, m.shape));
+            metas.insert(p.as_str(), m);
         }
         for (p, m) in &touched {
-            hashes.insert(p.as_str(), (m.hash, m.shape));
+            metas.insert(p.as_str(), m);
         }
-        let hashes: HashMap<String, (u64, u64)> =
-            hashes.into_iter().map(|(p, h)| (p.to_owned(), h)).collect();
+        // Everything the rest of the refresh needs of a file's metadata, by
+        // inventory index, so the maps borrowing the pending writes can go.
+        let known: Vec<Option<StoredMeta>> = inv
+            .files
+            .iter()
+            .enumerate()
+            .map(|(i, f)| {
+                if skipped_now.contains(&i) {
+                    None
+                } else {
+                    metas.get(f.path.as_str()).map(|m| (*m).clone())
+                }
+            })
+            .collect();
+        drop(metas);
         stats.parsed = upserts.len();
         stats.touched = touched.len();
         stats.removed = removed.len();
-        let pending = !(upserts.is_empty() && touched.is_empty() && removed.is_empty());
+        let pending =
+            !(upserts.is_empty() && touched.is_empty() && removed.is_empty() && skips.is_empty());
         // Writing the new facts waits until the graph needs resolving: it
         // then runs on another thread, beside the resolver (which reads
         // nothing from the database).
         let commit = move |store: &mut Store| -> Result<f64, StoreError> {
             let t = Instant::now();
             if pending {
-                store.commit(&upserts, &touched, &removed)?;
+                store.commit(&upserts, &touched, &removed, &skips)?;
             }
             drop(upserts);
             Ok(ms(t))
@@ -246,8 +349,8 @@ impl Index {
 
         // Resolution is a pure function of the files' shapes (what resolution
         // reads of their facts) and go.mod module paths, so a repository whose
-        // shapes did not change reuses the last result, and then the flow
-        // facts need not even be decoded.
+        // shapes did not change reuses the last result, and then no facts
+        // need be decoded at all: display facts are loaded when asked for.
         let t = Instant::now();
         let go_modules = read_go_modules(&root, &inv.go_mods);
         let mut key_input = format!("{:016x}\n", resolve::resolver_fingerprint());
@@ -255,18 +358,20 @@ impl Index {
             key_input.push_str(&format!("go.mod {dir} {module}\n"));
         }
         let mut expected_files = 0;
-        for (i, f) in inv.files.iter().enumerate() {
-            if skipped_now.contains(&i) {
-                continue;
+        for (f, m) in inv.files.iter().zip(&known) {
+            if let Some(m) = m {
+                key_input.push_str(&format!("{} {:016x}\n", f.path, m.shape));
+                expected_files += 1;
             }
-            let shape = hashes.get(&f.path).map_or(0, |h| h.1);
-            key_input.push_str(&format!("{} {:016x}\n", f.path, shape));
-            expected_files += 1;
         }
         let key = format!("{:016x}", content_hash(key_input.as_bytes()));
         let cached = match store.snapshot(&key)? {
-            Some(blob) => match postcard::from_bytes::<Resolution>(&blob) {
-                Ok(r) if r.file_base.len() == expected_files => Some(r),
+            Some(blob) => match postcard::from_bytes::<(Vec<u64>, Resolution)>(&blob) {
+                Ok((hashes, r))
+                    if r.file_base.len() == expected_files && hashes.len() == expected_files =>
+                {
+                    Some((hashes, r))
+                }
                 Ok(_) => None,
                 Err(e) => {
                     if std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some() {
@@ -280,49 +385,67 @@ impl Index {
         let snapshot_ms = ms(t);
 
         let t = Instant::now();
-        let fresh_paths: HashSet<&str> =
-            fresh.keys().map(|&i| inv.files[i].path.as_str()).collect();
-        let need_load = inv.files.len() - fresh.len() - skipped_now.len();
-        let mut loaded: HashMap<String, FileFacts> = HashMap::new();
-        if need_load > 0 {
-            loaded = load_facts(&store, cached.is_none(), |p| {
-                !fresh_paths.contains(p) && present.contains(p)
-            })?;
-        }
-        let mut files = Vec::with_capacity(inv.files.len());
-        let mut damaged = Vec::new();
-        for (i, f) in inv.files.iter().enumerate() {
-            if skipped_now.contains(&i) {
-                continue;
+        let source = Arc::new(FactSource {
+            root: root.clone(),
+            store: Mutex::new(None),
+        });
+        let new_file = |f: &inventory::SourceFileMeta, m: &StoredMeta| IndexedFile {
+            path: f.path.clone(),
+            lang: f.lang,
+            hash: m.hash,
+            lines: m.lines,
+            syntax_errors: m.syntax_errors,
+            facts: OnceLock::new(),
+            source: Arc::clone(&source),
+        };
+        let mut files = Vec::with_capacity(expected_files);
+        if cached.is_some() {
+            for (i, (f, m)) in inv.files.iter().zip(&known).enumerate() {
+                let Some(m) = m else { continue };
+                let file = new_file(f, m);
+                if let Some(facts) = fresh.remove(&i) {
+                    let _ = file.facts.set(facts);
+                }
+                files.push(file);
             }
-            let known = hashes.get(&f.path).map_or(0, |h| h.0);
-            let (hash, facts) = match fresh.remove(&i) {
-                Some(facts) => (known, facts),
-                None => match loaded.remove(&f.path) {
-                    Some(facts) => (known, facts),
-                    None => {
-                        // A row that no longer decodes: parse the file again.
-                        match check_file(&root, f, None) {
-                            Outcome::Parsed { meta, facts, blob } => {
-                                let hash = meta.hash;
-                                damaged.push((f.path.clone(), meta, blob));
-                                (hash, *facts)
+        } else {
+            // Resolution reads every file's flow facts: load them all now.
+            let fresh_paths: HashSet<&str> =
+                fresh.keys().map(|&i| inv.files[i].path.as_str()).collect();
+            let mut loaded: HashMap<String, FileFacts> = HashMap::new();
+            if expected_files > fresh.len() {
+                loaded = load_facts(&store, |p| !fresh_paths.contains(p) && present.contains(p))?;
+            }
+            let mut damaged = Vec::new();
+            for (i, (f, m)) in inv.files.iter().zip(&known).enumerate() {
+                let Some(m) = m else { continue };
+                let mut file = new_file(f, m);
+                let facts = match fresh.remove(&i) {
+                    Some(facts) => facts,
+                    None => match loaded.remove(&f.path) {
+                        Some(facts) => facts,
+                        None => {
+                            // A row that no longer decodes: parse the file again.
+                            match check_file(&root, f, None) {
+                                Outcome::Parsed { meta, facts, blob } => {
+                                    file.hash = meta.hash;
+                                    file.lines = meta.lines;
+                                    file.syntax_errors = meta.syntax_errors;
+                                    damaged.push((f.path.clone(), meta, blob));
+                                    *facts
+                                }
+                                _ => continue,
                             }
-                            _ => continue,
                         }
-                    }
-                },
-            };
-            files.push(IndexedFile {
-                path: f.path.clone(),
-                lang: f.lang,
-                hash,
-                facts,
-            });
-        }
-        if !damaged.is_empty() {
-            stats.parsed += damaged.len();
-            store.commit(&damaged, &[], &[])?;
+                    },
+                };
+                let _ = file.facts.set(facts);
+                files.push(file);
+            }
+            if !damaged.is_empty() {
+                stats.parsed += damaged.len();
+                store.commit(&damaged, &[], &[], &store::SkipChanges::default())?;
+            }
         }
         stats.timings_ms.load = ms(t);
         memory_trace("load");
@@ -333,39 +456,29 @@ impl Index {
         stats.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         stats.other_files = inv.other_files;
         for f in &files {
-            stats.lines += f.facts.lines as u64;
-            if f.facts.syntax_errors > 0 {
+            stats.lines += f.lines as u64;
+            if f.syntax_errors > 0 {
                 stats
                     .files_with_syntax_errors
-                    .push((f.path.clone(), f.facts.syntax_errors));
+                    .push((f.path.clone(), f.syntax_errors));
             }
         }
 
-        let cached = match cached {
-            Some(res) if res.file_base.len() == files.len() => Some(res),
-            Some(_) => {
-                // A file vanished between the scan and the load: the
-                // snapshot no longer fits, and the flow facts are needed.
-                let mut flow = load_facts(&store, true, |_| true)?;
-                for f in &mut files {
-                    if let Some(full) = flow.remove(&f.path) {
-                        f.facts = full;
-                    }
-                }
-                None
-            }
-            None => None,
-        };
-
         let t = Instant::now();
         let res = match cached {
-            Some(mut res) => {
+            Some((resolved_from, mut res)) => {
                 stats.timings_ms.store = prepare_ms + commit(&mut store)?;
                 stats.snapshot = true;
-                // Same shapes, but lines may have moved (a comment added above).
+                *source.store.lock().unwrap_or_else(|e| e.into_inner()) = Some(store);
+                // Same shapes, but lines may have moved (a comment added
+                // above) in the files whose content changed since the
+                // graph was resolved; only theirs need decoding.
                 for (fi, f) in files.iter().enumerate() {
+                    if f.hash == resolved_from[fi] {
+                        continue;
+                    }
                     let base = res.file_base[fi] as usize;
-                    for (li, d) in f.facts.decls.iter().enumerate() {
+                    for (li, d) in f.facts().decls.iter().enumerate() {
                         if let Some(decl) = res.decls.get_mut(base + li) {
                             decl.span = d.span;
                         }
@@ -378,7 +491,7 @@ impl Index {
                     .iter()
                     .map(|f| SourceFile {
                         path: &f.path,
-                        facts: &f.facts,
+                        facts: f.facts(),
                     })
                     .collect();
                 let (res, written) = std::thread::scope(|scope| {
@@ -388,24 +501,27 @@ impl Index {
                 });
                 let written = written.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 stats.timings_ms.store = prepare_ms + written?;
+                memory_trace("resolve");
+                // Flow facts only serve resolution; declarations and call sites stay.
+                for f in &mut files {
+                    if let Some(facts) = f.facts.get_mut() {
+                        facts.lang_facts = crate::model::LangFacts::empty(f.lang);
+                        facts.strings = Vec::new();
+                    }
+                }
+                // Streamed to its file once the flow facts are gone, so the
+                // encoder's buffers reuse their memory instead of raising the
+                // peak. The content hashes say which files' positions it holds.
+                let hashes: Vec<u64> = files.iter().map(|f| f.hash).collect();
+                store.set_snapshot(&key, |out| {
+                    postcard::to_io(&(&hashes, &res), out)
+                        .map(|_| ())
+                        .map_err(std::io::Error::other)
+                })?;
+                *source.store.lock().unwrap_or_else(|e| e.into_inner()) = Some(store);
                 res
             }
         };
-        memory_trace("resolve");
-        // Flow facts only serve resolution; declarations and call sites stay.
-        for f in &mut files {
-            f.facts.lang_facts = crate::model::LangFacts::empty(f.lang);
-            f.facts.strings = Vec::new();
-        }
-        // Streamed to its file once the flow facts are gone, so the encoder's
-        // buffers reuse their memory instead of raising the peak.
-        if !stats.snapshot {
-            store.set_snapshot(&key, |out| {
-                postcard::to_io(&res, out)
-                    .map(|_| ())
-                    .map_err(std::io::Error::other)
-            })?;
-        }
         stats.timings_ms.resolve = ms(t) + snapshot_ms;
         memory_trace("snapshot");
 
@@ -426,7 +542,6 @@ impl Index {
             stats,
         })
     }
-
     /// Tokens of every indexed file (o200k), counted on first use and
     /// cached by content hash.
     pub fn file_tokens(&self) -> Result<Vec<crate::tokens::TokenCount>, IndexError> {
@@ -475,13 +590,13 @@ impl Index {
     pub fn local_decl(&self, decl: u32) -> Option<&crate::model::LocalDecl> {
         let d = self.res.decls.get(decl as usize)?;
         let f = self.files.get(d.file? as usize)?;
-        f.facts.decls.get(d.local as usize)
+        f.facts().decls.get(d.local as usize)
     }
 
     /// The call site text and span of an edge or unresolved call.
     pub fn call_site(&self, file: u32, call: u32) -> Option<(&str, &crate::model::CallSite)> {
         let f = self.files.get(file as usize)?;
-        Some((f.path.as_str(), f.facts.calls.get(call as usize)?))
+        Some((f.path.as_str(), f.facts().calls.get(call as usize)?))
     }
 }
 
@@ -489,10 +604,9 @@ impl Index {
 /// that do not decode are left out (the caller re-parses them).
 fn load_facts(
     store: &Store,
-    with_flow: bool,
     wanted: impl Fn(&str) -> bool + Sync,
 ) -> Result<HashMap<String, FileFacts>, IndexError> {
-    let blobs = store.fact_blobs(with_flow)?;
+    let blobs = store.fact_blobs(true)?;
     Ok(blobs
         .into_par_iter()
         .filter(|b| wanted(&b.path))
@@ -552,11 +666,15 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
         mtime_ns: f.mtime_ns,
         hash,
         shape: 0,
+        lines: 0,
+        syntax_errors: 0,
     };
     if let Some(s) = stored
         && s.hash == hash
     {
         meta.shape = s.shape;
+        meta.lines = s.lines;
+        meta.syntax_errors = s.syntax_errors;
         return Outcome::Touched { meta };
     }
     if let Some(reason) = inventory::classify_content(f.lang, &bytes) {
@@ -565,6 +683,8 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
     let facts = crate::lang::extract(f.lang, &f.path, &bytes);
     let blob = store::encode_facts(&facts);
     meta.shape = blob.shape;
+    meta.lines = facts.lines;
+    meta.syntax_errors = facts.syntax_errors;
     Outcome::Parsed {
         meta,
         facts: Box::new(facts),
@@ -575,6 +695,218 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn decl_lines(index: &Index, path: &str) -> Vec<(String, u32, u32)> {
+        let fi = index.files.iter().position(|f| f.path == path).unwrap();
+        let from_facts = index.files[fi]
+            .facts()
+            .decls
+            .iter()
+            .map(|d| (d.local_name.clone(), d.span.start_line, 0));
+        let base = index.res.file_base[fi] as usize;
+        from_facts
+            .enumerate()
+            .map(|(li, (name, line, _))| (name, line, index.res.decls[base + li].span.start_line))
+            .collect()
+    }
+
+    #[test]
+    fn comment_edits_move_lines_in_the_reused_graph_across_refreshes() {
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::write(
+            repo.path().join("a.py"),
+            "def f():\n    g()\n\ndef g():\n    pass\n",
+        )
+        .unwrap();
+        std::fs::write(
+            repo.path().join("b.py"),
+            "from a import f\n\ndef h():\n    f()\n",
+        )
+        .unwrap();
+        let first = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(!first.stats.snapshot);
+        drop(first);
+        let prepend = |name: &str| {
+            let path = repo.path().join(name);
+            let text = std::fs::read_to_string(&path).unwrap();
+            std::fs::write(&path, format!("# moved\n# down\n{text}")).unwrap();
+        };
+        prepend("a.py");
+        let second = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(second.stats.snapshot);
+        assert_eq!(second.stats.parsed, 1);
+        drop(second);
+        // The graph file still holds a.py's old lines: a refresh that
+        // parses only b.py must still move a.py's declarations.
+        prepend("b.py");
+        let third = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(third.stats.snapshot);
+        assert_eq!(third.stats.parsed, 1);
+        let fresh_db = tempfile::tempdir().unwrap();
+        let cold = Index::open_with(
+            repo.path(),
+            Some(&fresh_db.path().join("index.db")),
+            &NoProgress,
+        )
+        .unwrap();
+        for path in ["a.py", "b.py"] {
+            let lines = decl_lines(&third, path);
+            assert_eq!(lines, decl_lines(&cold, path));
+            assert!(
+                lines.iter().all(|(_, facts, res)| facts == res),
+                "{lines:?}"
+            );
+        }
+        let g = decl_lines(&third, "a.py")
+            .into_iter()
+            .find(|(name, _, _)| name == "g")
+            .unwrap();
+        assert_eq!(g, ("g".to_owned(), 6, 6));
+        let nothing = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(decl_lines(&nothing, "a.py"), decl_lines(&cold, "a.py"));
+        assert_eq!(nothing.stats.lines, cold.stats.lines);
+    }
+
+    #[test]
+    fn lazily_loaded_facts_are_those_of_the_content_indexed() {
+        let repo = tempfile::tempdir().unwrap();
+        let path = repo.path().join("m.py");
+        let old = "def old():\n    pass\n";
+        std::fs::write(&path, old).unwrap();
+        drop(Index::open(repo.path(), &NoProgress).unwrap());
+        let stale = Index::open(repo.path(), &NoProgress).unwrap();
+        let also_stale = Index::open(repo.path(), &NoProgress).unwrap();
+        // Another refresh replaces the stored facts before these indexes
+        // decode theirs.
+        std::fs::write(&path, "def new():\n    pass\n\ndef newer():\n    pass\n").unwrap();
+        let after = Index::open(repo.path(), &NoProgress).unwrap();
+        let names = |index: &Index| -> Vec<String> {
+            index.files[0]
+                .facts()
+                .decls
+                .iter()
+                .filter(|d| !d.local_name.is_empty())
+                .map(|d| d.local_name.clone())
+                .collect()
+        };
+        assert_eq!(names(&after), ["new", "newer"]);
+        // Neither the database nor the file holds what it indexed any more:
+        // nothing rather than another version's declarations.
+        assert!(names(&stale).is_empty(), "{:?}", names(&stale));
+        // The file holds it again: extracted from there.
+        std::fs::write(&path, old).unwrap();
+        assert_eq!(names(&also_stale), ["old"]);
+    }
+
+    #[test]
+    fn a_damaged_facts_row_is_extracted_again_and_rewritten() {
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::write(
+            repo.path().join("m.py"),
+            "def f():\n    g()\n\ndef g():\n    pass\n",
+        )
+        .unwrap();
+        let cold = Index::open(repo.path(), &NoProgress).unwrap();
+        let want = cold.files[0].facts().clone();
+        drop(cold);
+        let db = Store::default_path(repo.path());
+        let damage = || {
+            rusqlite::Connection::open(&db)
+                .unwrap()
+                .execute("UPDATE facts SET facts = x'ffffff'", [])
+                .unwrap();
+        };
+        damage();
+        let index = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(index.stats.snapshot);
+        assert_eq!(index.files[0].facts(), &want);
+        let (_, site) = index.call_site(0, 0).unwrap();
+        assert_eq!(site.callee_text, "g");
+        drop(index);
+        let store = Store::open(repo.path()).unwrap();
+        let blob = store
+            .display_blob("m.py", want_hash(repo.path()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(store::decode_facts(&blob, None).as_ref(), Some(&want));
+        drop(store);
+        // Damaged when resolution has to run: the file is parsed again.
+        damage();
+        std::fs::write(repo.path().join("n.py"), "def h():\n    pass\n").unwrap();
+        let index = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(!index.stats.snapshot);
+        assert_eq!(index.files[0].facts().decls, want.decls);
+    }
+
+    fn want_hash(root: &Path) -> u64 {
+        content_hash(&std::fs::read(root.join("m.py")).unwrap())
+    }
+
+    #[test]
+    fn files_skipped_for_their_content_are_read_again_only_once_changed() {
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::write(repo.path().join("m.py"), "def f():\n    pass\n").unwrap();
+        let gen_path = repo.path().join("g.py");
+        let generated = "# @generated\ndef g():\n    pass\n";
+        std::fs::write(&gen_path, generated).unwrap();
+        let skipped = |index: &Index| -> Vec<(String, SkipReason)> {
+            index
+                .stats
+                .skipped
+                .iter()
+                .map(|s| (s.path.clone(), s.reason))
+                .collect()
+        };
+        let want = vec![("g.py".to_owned(), SkipReason::Generated)];
+        let first = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(skipped(&first), want);
+        assert_eq!(first.stats.files, 1);
+        let mtime = std::fs::metadata(&gen_path).unwrap().modified().unwrap();
+        drop(first);
+        // Same size and mtime: taken as unchanged, not read (the marker is gone).
+        let plain = "# ordinary  \ndef g():\n    pass\n";
+        assert_eq!(plain.len(), generated.len());
+        std::fs::write(&gen_path, plain).unwrap();
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&gen_path)
+            .unwrap();
+        file.set_modified(mtime).unwrap();
+        drop(file);
+        let cached = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(skipped(&cached), want);
+        assert_eq!(cached.stats.files, 1);
+        drop(cached);
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&gen_path)
+            .unwrap();
+        file.set_modified(mtime + std::time::Duration::from_secs(2))
+            .unwrap();
+        drop(file);
+        let changed = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(skipped(&changed).is_empty());
+        assert_eq!(changed.stats.files, 2);
+        drop(changed);
+        let store = Store::open(repo.path()).unwrap();
+        assert!(store.skips().unwrap().is_empty());
+        drop(store);
+        std::fs::write(&gen_path, generated).unwrap();
+        let again = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(skipped(&again), want);
+        drop(again);
+        std::fs::remove_file(&gen_path).unwrap();
+        let gone = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(skipped(&gone).is_empty());
+        drop(gone);
+        assert!(
+            Store::open(repo.path())
+                .unwrap()
+                .skips()
+                .unwrap()
+                .is_empty()
+        );
+    }
 
     #[test]
     fn a_database_damaged_past_its_header_is_rebuilt_on_the_next_refresh() {

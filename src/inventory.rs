@@ -54,6 +54,31 @@ pub enum SkipReason {
 }
 
 impl SkipReason {
+    /// Stable name, as serialized and as stored.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipReason::Vendored => "vendored",
+            SkipReason::Generated => "generated",
+            SkipReason::TooLarge => "too_large",
+            SkipReason::Binary => "binary",
+            SkipReason::Unreadable => "unreadable",
+            SkipReason::Symlink => "symlink",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<SkipReason> {
+        [
+            SkipReason::Vendored,
+            SkipReason::Generated,
+            SkipReason::TooLarge,
+            SkipReason::Binary,
+            SkipReason::Unreadable,
+            SkipReason::Symlink,
+        ]
+        .into_iter()
+        .find(|r| r.name() == name)
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
             SkipReason::Vendored => "vendored or third-party directory",

@@ -218,3 +218,26 @@ impl FileFacts {
 pub fn content_hash(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)
 }
+
+/// [`content_hash`] of the concatenation of `parts`, without building it.
+pub fn content_hash_of(parts: &[&str]) -> u64 {
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for part in parts {
+        hasher.update(part.as_bytes());
+    }
+    hasher.digest()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hashing_parts_equals_hashing_their_concatenation() {
+        let parts = ["def f():\n", "", &"x".repeat(5000), "    pass\n"];
+        assert_eq!(
+            content_hash_of(&parts),
+            content_hash(parts.concat().as_bytes())
+        );
+    }
+}

@@ -14,10 +14,11 @@ use rusqlite::{Connection, OptionalExtension, params};
 
 use serde::{Deserialize, Serialize};
 
+use crate::inventory::SkipReason;
 use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 7;
+pub const SCHEMA_VERSION: i64 = 9;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -65,6 +66,33 @@ pub struct StoredMeta {
     /// docstrings or signatures): equal shapes resolve identically, so an
     /// edit to comments or docs reuses the resolved graph.
     pub shape: u64,
+    /// Kept beside the metadata so that a refresh which reuses the
+    /// resolved graph can report them without decoding any facts.
+    pub lines: u32,
+    pub syntax_errors: u32,
+}
+
+/// A file skipped for its content, and the size and mtime it had then.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredSkip {
+    pub size: u64,
+    pub mtime_ns: i64,
+    pub reason: SkipReason,
+}
+
+/// What a refresh changes in the files skipped for their content. The
+/// removals are applied first: a file that changed and is skipped again
+/// is in both.
+#[derive(Debug, Default)]
+pub struct SkipChanges {
+    pub added: Vec<(String, StoredSkip)>,
+    pub removed: Vec<String>,
+}
+
+impl SkipChanges {
+    pub fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty()
+    }
 }
 
 pub struct Store {
@@ -256,12 +284,27 @@ impl Store {
                 size INTEGER NOT NULL,
                 mtime INTEGER NOT NULL,
                 hash INTEGER NOT NULL,
-                shape INTEGER NOT NULL
+                shape INTEGER NOT NULL,
+                lines INTEGER NOT NULL,
+                syntax_errors INTEGER NOT NULL
             );
+            -- `hash` is the content the blobs were extracted from: facts
+            -- are decoded lazily, and a row another refresh has replaced
+            -- since must not pass for the one this index was built on.
             CREATE TABLE IF NOT EXISTS facts (
                 path TEXT PRIMARY KEY,
+                hash INTEGER NOT NULL,
                 facts BLOB NOT NULL,
                 flow BLOB NOT NULL
+            );
+            -- Files skipped for their content (generated, binary), so that
+            -- a refresh does not read them again while they are unchanged
+            -- (279 files, some of them megabytes, in Go's `src`).
+            CREATE TABLE IF NOT EXISTS skips (
+                path TEXT PRIMARY KEY,
+                size INTEGER NOT NULL,
+                mtime INTEGER NOT NULL,
+                reason TEXT NOT NULL
             );
             CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
             CREATE TABLE IF NOT EXISTS tokens (hash INTEGER PRIMARY KEY, count INTEGER NOT NULL);",
@@ -294,7 +337,7 @@ impl Store {
     pub fn metas(&self) -> Result<HashMap<String, StoredMeta>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT path, size, mtime, hash, shape FROM files")
+            .prepare("SELECT path, size, mtime, hash, shape, lines, syntax_errors FROM files")
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -305,6 +348,8 @@ impl Store {
                         mtime_ns: r.get(2)?,
                         hash: r.get::<_, i64>(3)? as u64,
                         shape: r.get::<_, i64>(4)? as u64,
+                        lines: r.get(5)?,
+                        syntax_errors: r.get(6)?,
                     },
                 ))
             })
@@ -313,6 +358,40 @@ impl Store {
         for row in rows {
             let (path, meta) = row.map_err(|e| self.err(e))?;
             out.insert(path, meta);
+        }
+        Ok(out)
+    }
+
+    /// Files skipped for their content, with the size and mtime they had;
+    /// rows with a reason this version does not know are left out.
+    pub fn skips(&self) -> Result<HashMap<String, StoredSkip>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT path, size, mtime, reason FROM skips")
+            .map_err(|e| self.err(e))?;
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, i64>(1)? as u64,
+                    r.get::<_, i64>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })
+            .map_err(|e| self.err(e))?;
+        let mut out = HashMap::new();
+        for row in rows {
+            let (path, size, mtime_ns, reason) = row.map_err(|e| self.err(e))?;
+            if let Some(reason) = SkipReason::from_name(&reason) {
+                out.insert(
+                    path,
+                    StoredSkip {
+                        size,
+                        mtime_ns,
+                        reason,
+                    },
+                );
+            }
         }
         Ok(out)
     }
@@ -338,13 +417,44 @@ impl Store {
         rows.collect::<Result<Vec<_>, _>>().map_err(|e| self.err(e))
     }
 
+    /// The display blob of `path` if the stored one was extracted from
+    /// content `hash`; `None` when the row is gone or has been replaced.
+    pub fn display_blob(&self, path: &str, hash: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        self.conn
+            .prepare_cached("SELECT facts FROM facts WHERE path = ?1 AND hash = ?2")
+            .and_then(|mut stmt| {
+                stmt.query_row(params![path, hash as i64], |r| r.get(0))
+                    .optional()
+            })
+            .map_err(|e| self.err(e))
+    }
+
+    /// Replace the blobs of `path` that no longer decode, if the row still
+    /// describes content `hash` (another refresh may have moved on).
+    pub fn repair_facts(
+        &self,
+        path: &str,
+        hash: u64,
+        blob: &EncodedFacts,
+    ) -> Result<(), StoreError> {
+        self.conn
+            .execute(
+                "UPDATE facts SET facts = ?3, flow = ?4 WHERE path = ?1 AND hash = ?2",
+                params![path, hash as i64, blob.display, blob.flow],
+            )
+            .map(|_| ())
+            .map_err(|e| self.err(e))
+    }
+
     /// Apply one refresh in a single transaction: new facts, metadata-only
-    /// updates (touched but unchanged files) and removals.
+    /// updates (touched but unchanged files), removals, and the files
+    /// skipped for their content now and no longer.
     pub fn commit(
         &mut self,
         upserts: &[(String, StoredMeta, EncodedFacts)],
         touched: &[(String, StoredMeta)],
         removed: &[String],
+        skips: &SkipChanges,
     ) -> Result<(), StoreError> {
         let path = self.path.clone();
         let err = |source| StoreError::Sqlite {
@@ -354,10 +464,10 @@ impl Store {
         let tx = self.conn.transaction().map_err(err)?;
         {
             let mut up = tx
-                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape) VALUES (?1, ?2, ?3, ?4, ?5)")
+                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape, lines, syntax_errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
                 .map_err(err)?;
             let mut up_facts = tx
-                .prepare("INSERT OR REPLACE INTO facts (path, facts, flow) VALUES (?1, ?2, ?3)")
+                .prepare("INSERT OR REPLACE INTO facts (path, hash, facts, flow) VALUES (?1, ?2, ?3, ?4)")
                 .map_err(err)?;
             for (p, m, blob) in upserts {
                 up.execute(params![
@@ -366,10 +476,12 @@ impl Store {
                     m.mtime_ns,
                     m.hash as i64,
                     m.shape as i64,
+                    m.lines,
+                    m.syntax_errors,
                 ])
                 .map_err(err)?;
                 up_facts
-                    .execute(params![p, blob.display, blob.flow])
+                    .execute(params![p, m.hash as i64, blob.display, blob.flow])
                     .map_err(err)?;
             }
             let mut touch = tx
@@ -390,6 +502,19 @@ impl Store {
                 del.execute(params![p]).map_err(err)?;
                 del_facts.execute(params![p]).map_err(err)?;
             }
+            let mut unskip = tx
+                .prepare("DELETE FROM skips WHERE path = ?1")
+                .map_err(err)?;
+            for p in &skips.removed {
+                unskip.execute(params![p]).map_err(err)?;
+            }
+            let mut skip = tx
+                .prepare("INSERT OR REPLACE INTO skips (path, size, mtime, reason) VALUES (?1, ?2, ?3, ?4)")
+                .map_err(err)?;
+            for (p, s) in &skips.added {
+                skip.execute(params![p, s.size as i64, s.mtime_ns, s.reason.name()])
+                    .map_err(err)?;
+            }
         }
         tx.commit().map_err(err)
     }
@@ -405,7 +530,7 @@ impl Store {
     }
 
     /// The cached resolution stored under `key`, if that is the one stored.
-    pub fn snapshot(&self, key: &str) -> Result<Option<Vec<u8>>, StoreError> {
+    pub fn snapshot(&self, key: &str) -> Result<Option<SnapshotBytes>, StoreError> {
         use std::io::Read;
         // The header first: after a code edit the key differs, and the rest
         // (10 MB on Go's `src`) need not be read at all.
@@ -417,8 +542,19 @@ impl Store {
         if file.read_exact(&mut found).is_err() || found != header {
             return Ok(None);
         }
+        // SAFETY: a snapshot file is never written in place: writers stream
+        // to a temporary file and rename it over the old one, so the mapped
+        // file does not change while it is mapped.
+        if let Ok(map) = unsafe { memmap2::MmapOptions::new().populate().map(&file) }
+            && map.len() >= header.len()
+        {
+            return Ok(Some(SnapshotBytes::Mapped(map, header.len())));
+        }
         let mut data = Vec::new();
-        Ok(file.read_to_end(&mut data).ok().map(|_| data))
+        Ok(file
+            .read_to_end(&mut data)
+            .ok()
+            .map(|_| SnapshotBytes::Read(data)))
     }
 
     /// Replace the cached resolution (only the newest one is kept) with
@@ -568,6 +704,36 @@ fn extractor_fingerprint() -> String {
     format!("{:016x}", crate::lang::extractor_fingerprint())
 }
 
+/// A cached resolution's bytes: mapped from its file, or read where the
+/// file cannot be mapped.
+pub enum SnapshotBytes {
+    /// The whole file and where the encoded resolution starts in it.
+    Mapped(memmap2::Mmap, usize),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for SnapshotBytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            SnapshotBytes::Mapped(map, start) => &map[*start..],
+            SnapshotBytes::Read(data) => data,
+        }
+    }
+}
+
+impl std::fmt::Debug for SnapshotBytes {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SnapshotBytes({} bytes)", self.len())
+    }
+}
+
+impl PartialEq for SnapshotBytes {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
 /// One file's stored blobs; `flow` is `None` when it was not asked for.
 pub struct StoredBlobs {
     pub path: String,
@@ -673,7 +839,7 @@ fn snapshot_path(db: &Path) -> PathBuf {
 
 /// What a cached graph file begins with: a format tag and its key.
 fn snapshot_header(key: &str) -> Vec<u8> {
-    format!("ripple graph v1 {key}\n").into_bytes()
+    format!("ripple graph v2 {key}\n").into_bytes()
 }
 
 const CONTENT_CACHES: &[(&str, &[&str])] = &[

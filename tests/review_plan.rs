@@ -112,7 +112,7 @@ fn check_invariants(index: &Index, plan: &Plan) {
     // Parts are cut between functions, never inside one.
     for c in &plan.chunks {
         for f in c.files.iter().filter(|f| f.part.is_some()) {
-            let facts = &index.files[f.file as usize].facts;
+            let facts = &index.files[f.file as usize].facts();
             for r in &f.lines {
                 for d in facts
                     .decls

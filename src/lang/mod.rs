@@ -24,11 +24,10 @@ pub fn extractor_fingerprint() -> u64 {
         include_str!("go.rs"),
         include_str!("../model.rs"),
     ];
-    let mut all = Vec::new();
-    for s in SOURCES {
-        all.extend_from_slice(s.as_bytes());
-    }
-    crate::model::content_hash(&all)
+    // Every refresh asks (twice): hashed once per process, streamed rather
+    // than concatenated into fresh memory.
+    static FINGERPRINT: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *FINGERPRINT.get_or_init(|| crate::model::content_hash_of(SOURCES))
 }
 
 /// Parse `source` as `lang` and extract its facts. `rel_path` is the file's

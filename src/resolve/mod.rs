@@ -66,15 +66,45 @@ pub struct SourceFile<'a> {
 
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub struct Resolution {
+    #[serde(deserialize_with = "reserved_vec")]
     pub decls: Vec<Decl>,
     /// First global DeclId of each file's decls (they are contiguous).
     pub file_base: Vec<DeclId>,
+    #[serde(deserialize_with = "reserved_vec")]
     pub edges: Vec<Edge>,
     pub unresolved: Vec<Unresolved>,
     /// Qualified package/module name of each file.
     pub file_module: Vec<String>,
     /// Imports between modules/packages of the repository (file, imported file).
     pub imports: Vec<(u32, u32)>,
+}
+
+/// Decoding a cached graph, a vector takes its stated length at once.
+/// serde reserves at most 1 MB up front against hostile lengths and then
+/// doubles: Go's `src` has 530k edges, and the growth touched twice their
+/// memory, fresh pages costing a fault and a zeroing each. A damaged length
+/// reserves no more than this many elements before decoding fails.
+fn reserved_vec<'de, D, T>(d: D) -> Result<Vec<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    const MAX_RESERVED: usize = 1 << 22;
+    struct Seq<T>(std::marker::PhantomData<T>);
+    impl<'de, T: Deserialize<'de>> serde::de::Visitor<'de> for Seq<T> {
+        type Value = Vec<T>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a sequence")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(MAX_RESERVED));
+            while let Some(x) = seq.next_element()? {
+                out.push(x);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(Seq(std::marker::PhantomData))
 }
 
 /// Builds the declaration table and collects edges; language resolvers add to it.
@@ -164,11 +194,7 @@ pub fn resolver_fingerprint() -> u64 {
         include_str!("go_std.rs"),
         include_str!("go_std.tsv"),
     ];
-    let mut all = Vec::new();
-    for s in SOURCES {
-        all.extend_from_slice(s.as_bytes());
-    }
-    crate::model::content_hash(&all) ^ crate::lang::extractor_fingerprint().rotate_left(1)
+    crate::model::content_hash_of(SOURCES) ^ crate::lang::extractor_fingerprint().rotate_left(1)
 }
 
 /// Resolve a whole repository.

@@ -175,7 +175,7 @@ fn changed_regions(
     ch: &FileChange,
     file_lines: u32,
 ) -> (Vec<Lines>, Vec<DeclId>) {
-    let decls = &index.files[file as usize].facts.decls;
+    let decls = &index.files[file as usize].facts().decls;
     let base = index.res.file_base[file as usize];
     let mut lines: Vec<u32> = Vec::new();
     for r in &ch.lines {

@@ -162,7 +162,7 @@ pub fn split_file(
         return (vec![whole], Vec::new());
     }
     let path = whole.path.clone();
-    let decls = &index.files[file as usize].facts.decls;
+    let decls = &index.files[file as usize].facts().decls;
     let line_tokens: Vec<u64> = text
         .lines
         .iter()

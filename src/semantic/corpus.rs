@@ -115,7 +115,7 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
         .into_par_iter()
         .map(|fi| {
             let base = res.file_base[fi] as usize;
-            let count = index.files[fi].facts.decls.len();
+            let count = index.files[fi].facts().decls.len();
             let ids: Vec<DeclId> = (base..base + count)
                 .filter(|&d| is_searchable(res.decls[d].kind))
                 .map(|d| d as DeclId)
@@ -257,7 +257,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
         doc.members_from = Some(doc.fields[Field::Signature as usize].len());
         let file = &index.files[d.file.unwrap_or(0) as usize];
         let mut holes: Vec<(usize, usize)> = Vec::new();
-        for c in &file.facts.decls {
+        for c in &file.facts().decls {
             if c.parent == Some(d.local) && is_searchable(c.kind) {
                 holes.push((c.span.start_byte as usize, c.span.end_byte as usize));
                 let sig = &mut doc.fields[Field::Signature as usize];

@@ -158,12 +158,20 @@ fn overview(
         .enumerate()
         .map(|(i, f)| Graph::package_of_file(res, i as u32, &f.path))
         .collect();
+    // Every declaration a file's facts hold is one of the resolution's, so
+    // the counts come from there, without decoding any file's facts.
+    let mut file_decls = vec![0usize; index.files.len()];
+    for d in &res.decls {
+        if let Some(slot) = d.file.and_then(|f| file_decls.get_mut(f as usize)) {
+            *slot += 1;
+        }
+    }
     let mut packages: BTreeMap<&str, PackageRow> = BTreeMap::new();
     for (i, f) in index.files.iter().enumerate() {
         let row = packages.entry(&file_pkg[i]).or_default();
         row.files += 1;
-        row.lines += f.facts.lines as u64;
-        row.decls += f.facts.decls.len();
+        row.lines += f.lines as u64;
+        row.decls += file_decls[i];
     }
     let mut links: BTreeSet<(&str, &str)> = BTreeSet::new();
     for &(a, b) in pairs {
