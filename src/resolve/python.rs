@@ -1596,6 +1596,10 @@ impl Analysis<'_> {
                 smallvec![Value::SeqMethod { site, name }]
             }
             Value::External(p) => self.external_member(p, name),
+            Value::Builtin(b) => {
+                let class = self.strings[b as usize].clone();
+                self.builtin_class_member(&class, name)
+            }
             Value::Super { class, func } => {
                 // `super()` continues along the MRO of the instance's own
                 // class, which for a subclass (a diamond) can be a sibling
@@ -1630,6 +1634,14 @@ impl Analysis<'_> {
                         self.strings[base as usize], self.strings[name as usize]
                     );
                     push_unique(&mut out, Value::External(self.intern(&full)));
+                }
+                // Nor an outside base: a builtin one's, at last `object`'s
+                // (`super().__init__()` in a class with no other base).
+                if out.is_empty() {
+                    let base = self
+                        .builtin_base(class)
+                        .unwrap_or_else(|| "object".to_owned());
+                    out = self.builtin_class_member(&base, name);
                 }
                 out
             }
@@ -1726,10 +1738,18 @@ impl Analysis<'_> {
         }
     }
 
-    /// A method a repository class inherits from a builtin container or
-    /// `str` base (`class TokenList(list)`: `tokens.append` is
-    /// `<**PyList**>.append`), named as on a literal.
+    /// A method a repository class inherits from a builtin base
+    /// (`class TokenList(list)`: `tokens.append` is `<**PyList**>.append`,
+    /// named as on a literal; `class Code(int)`: `<builtin>.int.bit_length`).
     fn builtin_base_member(&mut self, c: DeclId, name: GSym) -> Vals {
+        match self.builtin_base(c) {
+            Some(base) => self.builtin_class_member(&base, name),
+            None => Vals::new(),
+        }
+    }
+
+    /// The first builtin class among the bases along `c`'s MRO.
+    fn builtin_base(&mut self, c: DeclId) -> Option<String> {
         for k in self.mro(c) {
             let Some((info, ci)) = self.py_info(k) else {
                 continue;
@@ -1737,15 +1757,41 @@ impl Analysis<'_> {
             for &b in &info.bases {
                 for v in self.eval(ci, b, 0) {
                     if let Value::Builtin(b) = v
-                        && builtin_type(&self.strings[b as usize]).is_some()
+                        && is_builtin_class(&self.strings[b as usize])
                     {
-                        let ty = self.strings[b as usize].clone();
-                        return self.builtin_method(&ty, name);
+                        return Some(self.strings[b as usize].clone());
                     }
                 }
             }
         }
-        Vals::new()
+        None
+    }
+
+    /// Member `name` of the builtin class `class` (`object.__new__`,
+    /// `int.__new__`, `str.join`): a leaf named `<builtin>.int.__new__`, or
+    /// as PyCG names a literal's methods for `str`, `dict`, `list`, `set`
+    /// and `tuple`. Of the other classes only special methods count (and of
+    /// `object` only its own), so a name a subclass lacks is never made up
+    /// as `<builtin>.int.frob`.
+    fn builtin_class_member(&mut self, class: &str, name: GSym) -> Vals {
+        if builtin_type(class).is_some() {
+            return self.builtin_method(class, name);
+        }
+        let attr = self.strings[name as usize].as_str();
+        let known = match class {
+            "object" => OBJECT_METHODS.contains(&attr),
+            _ => {
+                is_builtin_class(class)
+                    && attr.starts_with("__")
+                    && attr.ends_with("__")
+                    && !INTROSPECTION_ATTRS.contains(&attr)
+            }
+        };
+        if !known {
+            return Vals::new();
+        }
+        let full = format!("<builtin>.{class}.{attr}");
+        smallvec![Value::External(self.intern(&full))]
     }
 
     /// Method `name` of the builtin type `ty` (`str`, `dict`, `list`, …) as
@@ -3030,6 +3076,53 @@ fn builtin_type(name: &str) -> Option<(&'static str, &'static [&'static str])> {
         _ => return None,
     })
 }
+
+/// Builtin classes whose members are named `<builtin>.class.member`, or as
+/// on a literal for the containers and `str` ([`builtin_type`]).
+fn is_builtin_class(name: &str) -> bool {
+    builtin_type(name).is_some()
+        || matches!(
+            name,
+            "object"
+                | "int"
+                | "float"
+                | "complex"
+                | "bool"
+                | "bytes"
+                | "bytearray"
+                | "type"
+                | "frozenset"
+                | "memoryview"
+                | "range"
+                | "slice"
+        )
+}
+
+/// `object`'s methods (`dir(object)`, CPython 3.11, without the attributes).
+const OBJECT_METHODS: &[&str] = &[
+    "__delattr__",
+    "__dir__",
+    "__eq__",
+    "__format__",
+    "__ge__",
+    "__getattribute__",
+    "__getstate__",
+    "__gt__",
+    "__hash__",
+    "__init__",
+    "__init_subclass__",
+    "__le__",
+    "__lt__",
+    "__ne__",
+    "__new__",
+    "__reduce__",
+    "__reduce_ex__",
+    "__repr__",
+    "__setattr__",
+    "__sizeof__",
+    "__str__",
+    "__subclasshook__",
+];
 
 /// `list`'s public methods (`dir(list)`, CPython 3.11).
 const LIST_METHODS: &[&str] = &[
