@@ -211,6 +211,16 @@ pub struct PyFacts {
 
 pub const UNKNOWN: ExprId = 0;
 
+/// `value.setter`, `value.deleter` or `value.getter`: a property's accessor
+/// decorator, named after the property.
+fn is_property_accessor(decorator: &str) -> bool {
+    decorator.rsplit_once('.').is_some_and(|(owner, accessor)| {
+        matches!(accessor, "setter" | "deleter" | "getter")
+            && !owner.is_empty()
+            && owner.chars().all(|c| c == '_' || c.is_alphanumeric())
+    })
+}
+
 /// Whether a lowered operand can hold an object with special methods (a
 /// literal cannot, so `n + 1` with a literal on both sides is no call).
 fn is_value(v: &Lowered) -> bool {
@@ -2323,6 +2333,12 @@ impl<'s> Extractor<'s> {
                     self.facts.decl_info[decl as usize].is_fixture = true;
                 }
                 "property" | "functools.cached_property" | "cached_property" => {
+                    self.facts.decl_info[decl as usize].is_property = true;
+                    continue;
+                }
+                // `@value.setter` is the same property's setter: as `@property`
+                // itself, no call the graph should show (nor an unresolved one).
+                t if is_property_accessor(t) => {
                     self.facts.decl_info[decl as usize].is_property = true;
                     continue;
                 }
