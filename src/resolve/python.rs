@@ -3078,9 +3078,11 @@ fn builtin_type(name: &str) -> Option<(&'static str, &'static [&'static str])> {
 }
 
 /// Builtin classes whose members are named `<builtin>.class.member`, or as
-/// on a literal for the containers and `str` ([`builtin_type`]).
+/// on a literal for the containers and `str` ([`builtin_type`]); the
+/// capitalised builtins are the exception and warning classes.
 fn is_builtin_class(name: &str) -> bool {
     builtin_type(name).is_some()
+        || name.starts_with(|c: char| c.is_ascii_uppercase())
         || matches!(
             name,
             "object"
