@@ -130,7 +130,9 @@ struct Package {
     path: String,
     funcs: HashMap<String, (usize, u32)>,
     types: HashMap<String, (usize, usize)>,
-    methods: HashMap<(String, String), DeclId>,
+    /// Methods by receiver type name, then method name (two levels, so a
+    /// lookup borrows its keys instead of building a pair of strings).
+    methods: HashMap<String, HashMap<String, DeclId>>,
     vars: HashMap<String, (usize, u32)>,
     init: Option<DeclId>,
 }
@@ -168,6 +170,25 @@ struct Analysis<'a> {
     used_std_types: Option<Vec<(String, String)>>,
     /// Memo of [`Analysis::std_implementors`] by (package, interface).
     std_implementors: HashMap<(usize, String), Vec<(String, String)>>,
+    /// Memo of interface method calls by (package, interface, method); a
+    /// method set of an interface outside the repository or an anonymous
+    /// one is keyed by `usize::MAX` and [`methods_key`].
+    interface_calls: HashMap<(usize, String, String), Option<Vec<Callee>>>,
+    /// Repository types that may have a method, by its name: those that
+    /// declare it, then (for every name) the structs with embedded fields,
+    /// which may have it by promotion. Implementor searches check these
+    /// instead of every type of every package.
+    declared_by: HashMap<String, Vec<(usize, String)>>,
+    embedders: Vec<(usize, String)>,
+}
+
+/// A method set as one string (`Read/1,Close/0`), the key of memos by method set.
+fn methods_key(methods: &[(&str, u16)]) -> String {
+    methods
+        .iter()
+        .map(|(m, a)| format!("{m}/{a}"))
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// Traced function values at or above this id are `external_values`
@@ -316,6 +337,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         trace_log: Vec::new(),
         external_values: Vec::new(),
         external_value_ids: HashMap::default(),
+        interface_calls: HashMap::default(),
+        declared_by: HashMap::default(),
+        embedders: Vec::new(),
     };
     for &fi in go_files {
         let facts = files[fi as usize].facts;
@@ -393,7 +417,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                 Some((recv, _)) => {
                     let recv = facts.sym(*recv);
                     let recv = recv.split('[').next().unwrap_or(recv).to_owned();
-                    p.methods.insert((recv, name), id);
+                    p.methods.entry(recv).or_default().insert(name, id);
                 }
                 None if name == "init" => {
                     let n = init_counts.entry(pkg).or_insert(0);
@@ -437,6 +461,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             }
         }
     }
+    a.index_method_holders();
     crate::index::memory_trace("go: symbol tables");
     a.collect_field_sources();
     crate::index::memory_trace("go: field sources");
@@ -473,6 +498,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     let _ = DeclKind::Package;
 }
 
+#[derive(Clone)]
 enum Callee {
     Decl(DeclId, Confidence),
     External(String),
@@ -1008,7 +1034,8 @@ impl<'a> Analysis<'a> {
         }
         if let Some(&m) = self.pkgs[pkg]
             .methods
-            .get(&(tname.to_owned(), name.to_owned()))
+            .get(tname)
+            .and_then(|ms| ms.get(name))
         {
             return Some(m);
         }
@@ -1092,27 +1119,73 @@ impl<'a> Analysis<'a> {
             return v.clone();
         }
         let wanted = self.interface_methods(pkg, iface, 0).unwrap_or_default();
-        let mut out = Vec::new();
-        if !wanted.is_empty() {
-            for (p, package) in self.pkgs.iter().enumerate() {
-                for (tname, &(tci, ti)) in &package.types {
-                    if matches!(
-                        self.ctxs[tci].go.type_decls[ti].body,
-                        GoTypeBody::Interface { .. }
-                    ) {
-                        continue;
-                    }
-                    if wanted
-                        .iter()
-                        .all(|(m, arity)| self.has_method(p, tname, m, *arity))
-                    {
-                        out.push((p, tname.clone()));
-                    }
+        let wanted: Vec<(&str, u16)> = wanted.iter().map(|(m, a)| (m.as_str(), *a)).collect();
+        let out = if wanted.is_empty() {
+            Vec::new()
+        } else {
+            self.types_with_methods(&wanted)
+        };
+        self.implementors.insert(key, out.clone());
+        out
+    }
+
+    /// Fill [`Analysis::declared_by`] and [`Analysis::embedders`].
+    fn index_method_holders(&mut self) {
+        let mut declared_by: HashMap<String, Vec<(usize, String)>> = HashMap::default();
+        let mut embedders = Vec::new();
+        for (p, package) in self.pkgs.iter().enumerate() {
+            for (tname, methods) in &package.methods {
+                for name in methods.keys() {
+                    declared_by
+                        .entry(name.clone())
+                        .or_default()
+                        .push((p, tname.clone()));
+                }
+            }
+            for (tname, &(tci, ti)) in &package.types {
+                if let GoTypeBody::Struct(fields) = &self.ctxs[tci].go.type_decls[ti].body
+                    && fields.iter().any(|f| f.name.is_none())
+                {
+                    embedders.push((p, tname.clone()));
                 }
             }
         }
+        self.declared_by = declared_by;
+        self.embedders = embedders;
+    }
+
+    /// Repository types (not interfaces) with every method in `methods`
+    /// (which is not empty), sorted.
+    fn types_with_methods(&self, methods: &[(&str, u16)]) -> Vec<(usize, String)> {
+        let Some(&(first, _)) = methods.first() else {
+            return Vec::new();
+        };
+        let candidates = self
+            .declared_by
+            .get(first)
+            .into_iter()
+            .flatten()
+            .chain(&self.embedders);
+        let mut out = Vec::new();
+        for (p, tname) in candidates {
+            let Some(&(tci, ti)) = self.pkgs[*p].types.get(tname) else {
+                continue;
+            };
+            if matches!(
+                self.ctxs[tci].go.type_decls[ti].body,
+                GoTypeBody::Interface { .. }
+            ) {
+                continue;
+            }
+            if methods
+                .iter()
+                .all(|&(m, arity)| self.has_method(*p, tname, m, arity))
+            {
+                out.push((*p, tname.clone()));
+            }
+        }
         out.sort();
-        self.implementors.insert(key, out.clone());
+        out.dedup();
         out
     }
 
@@ -1245,44 +1318,45 @@ impl<'a> Analysis<'a> {
     /// Method `name` of every repository type that has all of `methods`:
     /// the callees of a call through an interface with that method set.
     fn possible_methods(&mut self, methods: &[(&str, u16)], name: &str) -> Vec<Callee> {
-        self.implementors_of(methods)
+        let key = methods_key(methods);
+        let memo_key = (usize::MAX, key.clone(), name.to_owned());
+        if let Some(Some(memo)) = self.interface_calls.get(&memo_key) {
+            return memo.clone();
+        }
+        let out: Vec<Callee> = self
+            .implementors_of(key, methods)
             .iter()
             .filter_map(|(p, t)| self.method(*p, t, name, 0))
             .map(|m| Callee::Decl(m, Confidence::Possible))
-            .collect()
+            .collect();
+        self.interface_calls.insert(memo_key, Some(out.clone()));
+        out
     }
 
     /// Repository types (not interfaces) that have every method in `methods`.
-    fn implementors_of(&mut self, methods: &[(&str, u16)]) -> Vec<(usize, String)> {
-        let key = (
-            usize::MAX,
-            methods
-                .iter()
-                .map(|(m, a)| format!("{m}/{a}"))
-                .collect::<Vec<_>>()
-                .join(","),
-        );
+    fn implementors_of(&mut self, key: String, methods: &[(&str, u16)]) -> Vec<(usize, String)> {
+        let key = (usize::MAX, key);
         if let Some(v) = self.implementors.get(&key) {
             return v.clone();
         }
-        let mut out = Vec::new();
-        for (p, package) in self.pkgs.iter().enumerate() {
-            for (tname, &(tci, ti)) in &package.types {
-                if matches!(
-                    self.ctxs[tci].go.type_decls[ti].body,
-                    GoTypeBody::Interface { .. }
-                ) {
-                    continue;
-                }
-                if methods
-                    .iter()
-                    .all(|&(m, arity)| self.has_method(p, tname, m, arity))
-                {
-                    out.push((p, tname.clone()));
+        let out = if methods.is_empty() {
+            // Every type has the empty method set.
+            let mut all = Vec::new();
+            for (p, package) in self.pkgs.iter().enumerate() {
+                for (tname, &(tci, ti)) in &package.types {
+                    if !matches!(
+                        self.ctxs[tci].go.type_decls[ti].body,
+                        GoTypeBody::Interface { .. }
+                    ) {
+                        all.push((p, tname.clone()));
+                    }
                 }
             }
-        }
-        out.sort();
+            all.sort();
+            all
+        } else {
+            self.types_with_methods(methods)
+        };
         self.implementors.insert(key, out.clone());
         out
     }
@@ -1767,27 +1841,7 @@ impl<'a> Analysis<'a> {
                         if let Some(m) = self.method(p, &tname, name_s, 0) {
                             return vec![Callee::Decl(m, Confidence::Certain)];
                         }
-                        if let Some(wanted) = self.interface_methods(p, &tname, 0) {
-                            let impls = self.implementors(p, &tname);
-                            let mut out = Vec::new();
-                            for (ip, it) in impls {
-                                if let Some(m) = self.method(ip, &it, name_s, 0) {
-                                    out.push(Callee::Decl(m, Confidence::Possible));
-                                }
-                            }
-                            // `util.BufWriter` holds the `*bufio.Writer` that
-                            // `bufio.NewWriter` made.
-                            for (path, ext) in self.std_implementors(p, &tname, &wanted) {
-                                out.push(Callee::ExternalValue(
-                                    external_method(&path, &ext, name_s),
-                                    Confidence::Possible,
-                                ));
-                            }
-                            if out.is_empty() {
-                                return vec![Callee::Unresolved(format!(
-                                    "no type in the repository implements {tname}"
-                                ))];
-                            }
+                        if let Some(out) = self.interface_call(p, &tname, name_s) {
                             return out;
                         }
                         if let Some(ft) = self.field_type(p, &tname, name_s, 0)
@@ -1887,6 +1941,51 @@ impl<'a> Analysis<'a> {
             }
             _ => vec![Callee::Unresolved("dynamic callee".to_owned())],
         }
+    }
+
+    /// A call of method `name` on the repository's interface `p.iface`:
+    /// every implementing type's method (Possible), or None when `iface`
+    /// is no interface. Memoised: a common interface (`error`-like, or a
+    /// `Node` with hundreds of implementors) is called at thousands of
+    /// sites, and each answer walks every implementor.
+    fn interface_call(&mut self, p: usize, iface: &str, name: &str) -> Option<Vec<Callee>> {
+        let key = (p, iface.to_owned(), name.to_owned());
+        if let Some(memo) = self.interface_calls.get(&key) {
+            return memo.clone();
+        }
+        let out = self.interface_call_uncached(p, iface, name);
+        self.interface_calls.insert(key, out.clone());
+        out
+    }
+
+    fn interface_call_uncached(
+        &mut self,
+        p: usize,
+        iface: &str,
+        name: &str,
+    ) -> Option<Vec<Callee>> {
+        let wanted = self.interface_methods(p, iface, 0)?;
+        let impls = self.implementors(p, iface);
+        let mut out = Vec::new();
+        for (ip, it) in impls {
+            if let Some(m) = self.method(ip, &it, name, 0) {
+                out.push(Callee::Decl(m, Confidence::Possible));
+            }
+        }
+        // `util.BufWriter` holds the `*bufio.Writer` that
+        // `bufio.NewWriter` made.
+        for (path, ext) in self.std_implementors(p, iface, &wanted) {
+            out.push(Callee::ExternalValue(
+                external_method(&path, &ext, name),
+                Confidence::Possible,
+            ));
+        }
+        if out.is_empty() {
+            return Some(vec![Callee::Unresolved(format!(
+                "no type in the repository implements {iface}"
+            ))]);
+        }
+        Some(out)
     }
 
     fn emit(&mut self, b: &mut Builder, ci: usize, call: usize) {
