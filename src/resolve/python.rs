@@ -215,7 +215,7 @@ struct Analysis<'a> {
     current: std::cell::Cell<u32>,
     worklist: Vec<u32>,
     queued: Vec<bool>,
-    mro_cache: HashMap<DeclId, Vec<DeclId>>,
+    mro_cache: HashMap<DeclId, std::rc::Rc<[DeclId]>>,
     builtins: HashSet<&'static str>,
     module_is_init: HashSet<u32>,
     /// Global sites of dict literals.
@@ -252,6 +252,8 @@ struct Analysis<'a> {
     /// Classes with two or more bases: where a mixin meets the class that
     /// provides what it calls on `self`.
     multi_base: Vec<DeclId>,
+    /// The slot id of [`HIERARCHY`].
+    hierarchy_id: u32,
     /// Memo of [`Analysis::mixin_hosts`], dropped with the MRO cache.
     mixin_hosts: HashMap<DeclId, std::rc::Rc<[DeclId]>>,
     /// Filled beside `star_sources`: the out-of-repo modules a file's
@@ -301,6 +303,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         dunder_class: ANY_KEY,
         dunder_init: ANY_KEY,
         multi_base: Vec::new(),
+        hierarchy_id: 0,
         mixin_hosts: HashMap::default(),
         operator_gate: HashMap::default(),
         solved: false,
@@ -311,6 +314,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             .filter(|&i| files[i as usize].path.ends_with("__init__.py"))
             .collect(),
     };
+    a.hierarchy_id = a.slots.get_mut().id(HIERARCHY);
     a.dunder_class = a.intern("__class__");
     a.dunder_init = a.intern("__init__");
     let mut expr_base = 0u32;
@@ -508,6 +512,14 @@ impl<'a> Analysis<'a> {
                 self.worklist.push(r);
             }
         }
+    }
+
+    /// Note that the running constraint reads the class hierarchy (its
+    /// slot's id is kept: every MRO lookup reads it).
+    fn touch_hierarchy(&self) {
+        self.slots
+            .borrow_mut()
+            .record(self.hierarchy_id as usize, self.current.get());
     }
 
     /// Note that the running constraint depends on `slot`.
@@ -1553,7 +1565,7 @@ impl Analysis<'_> {
                 // dict, so their instance attributes are one namespace.
                 let mro = self.mro(c);
                 let mut inst = Vals::new();
-                for k in &mro {
+                for k in mro.iter() {
                     for v in self.get(Slot::InstAttr(*k, name)) {
                         push_unique(&mut inst, v);
                     }
@@ -1692,7 +1704,7 @@ impl Analysis<'_> {
     }
 
     fn mark_instantiated(&mut self, class: DeclId) {
-        for k in self.mro(class) {
+        for &k in self.mro(class).iter() {
             self.add(Slot::InstAttr(k, RUNTIME), &[Value::Instance(class)]);
         }
     }
@@ -1725,7 +1737,7 @@ impl Analysis<'_> {
 
     /// Class attribute `name` through the MRO (first class that defines it).
     fn class_attr(&mut self, c: DeclId, name: GSym) -> Vals {
-        for k in self.mro(c) {
+        for &k in self.mro(c).iter() {
             let vals = self.get(Slot::Var(k, name));
             if !vals.is_empty() {
                 return vals;
@@ -1750,7 +1762,7 @@ impl Analysis<'_> {
 
     /// The first builtin class among the bases along `c`'s MRO.
     fn builtin_base(&mut self, c: DeclId) -> Option<String> {
-        for k in self.mro(c) {
+        for &k in self.mro(c).iter() {
             let Some((info, ci)) = self.py_info(k) else {
                 continue;
             };
@@ -1852,15 +1864,15 @@ impl Analysis<'_> {
 
     /// C3 linearization (Python's MRO); falls back to depth-first order for
     /// hierarchies C3 rejects, since a call graph must not give up.
-    fn mro(&mut self, c: DeclId) -> Vec<DeclId> {
+    fn mro(&mut self, c: DeclId) -> std::rc::Rc<[DeclId]> {
         if let Some(m) = self.mro_cache.get(&c) {
-            self.touch(HIERARCHY);
-            return m.clone();
+            self.touch_hierarchy();
+            return std::rc::Rc::clone(m);
         }
-        self.touch(HIERARCHY);
-        self.mro_cache.insert(c, vec![c]);
+        self.touch_hierarchy();
+        self.mro_cache.insert(c, std::rc::Rc::from([c]));
         let bases = self.class_bases.get(&c).cloned().unwrap_or_default();
-        let mut seqs: Vec<Vec<DeclId>> = bases.iter().map(|&b| self.mro(b)).collect();
+        let mut seqs: Vec<Vec<DeclId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
         seqs.push(bases.clone());
         let mut result = vec![c];
         loop {
@@ -1893,7 +1905,8 @@ impl Analysis<'_> {
                 }
             }
         }
-        self.mro_cache.insert(c, result.clone());
+        let result: std::rc::Rc<[DeclId]> = result.into();
+        self.mro_cache.insert(c, std::rc::Rc::clone(&result));
         result
     }
 }
@@ -2021,7 +2034,7 @@ impl Analysis<'_> {
     /// The classes with several bases whose MRO contains `c`: where a
     /// mixin `c` meets the classes that provide what it calls on `self`.
     fn mixin_hosts(&mut self, c: DeclId) -> std::rc::Rc<[DeclId]> {
-        self.touch(HIERARCHY);
+        self.touch_hierarchy();
         if let Some(hosts) = self.mixin_hosts.get(&c) {
             return hosts.clone();
         }
@@ -2420,7 +2433,7 @@ impl Analysis<'_> {
 
     /// The first base of `c`'s hierarchy that lives outside the repository.
     fn external_base(&mut self, c: DeclId) -> Option<GSym> {
-        for k in self.mro(c) {
+        for &k in self.mro(c).iter() {
             let Some((info, ci)) = self.py_info(k) else {
                 continue;
             };
@@ -2442,7 +2455,7 @@ impl Analysis<'_> {
     fn bind_dataclass_fields(&mut self, class: DeclId, args: &[Vals], kwargs: &[(GSym, Vals)]) {
         let mut fields: Vec<GSym> = Vec::new();
         let mut any = false;
-        for k in self.mro(class).into_iter().rev() {
+        for &k in self.mro(class).iter().rev() {
             if let Some((info, kci)) = self.py_info(k) {
                 any |= info.is_dataclass;
                 for &f in &info.fields {
