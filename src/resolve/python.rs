@@ -256,6 +256,10 @@ struct Analysis<'a> {
     hierarchy_id: u32,
     /// Memo of [`Analysis::mixin_hosts`], dropped with the MRO cache.
     mixin_hosts: HashMap<DeclId, std::rc::Rc<[DeclId]>>,
+    /// Memo of [`Analysis::definers_below`] by (class, name, instance
+    /// attribute?): the subclasses found so far and how much of the
+    /// definer list they cover. Dropped with the MRO cache.
+    definers_below: HashMap<(DeclId, GSym, bool), (usize, std::rc::Rc<[DeclId]>)>,
     /// Filled beside `star_sources`: the out-of-repo modules a file's
     /// module-level `from m import *` imports read (`posix` in os.py).
     external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
@@ -305,6 +309,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         multi_base: Vec::new(),
         hierarchy_id: 0,
         mixin_hosts: HashMap::default(),
+        definers_below: HashMap::default(),
         operator_gate: HashMap::default(),
         solved: false,
         operator_memo: HashMap::default(),
@@ -361,8 +366,20 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     // change to a class's bases also drops the MRO and subclass caches), so
     // an empty worklist is the fixpoint.
     let t = std::time::Instant::now();
+    // With RIPPLE_DEBUG_RESOLVE, the time each constraint took over the
+    // whole solve: how pathological code (a 2^n evaluation) is found.
+    let mut costs = vec![std::time::Duration::ZERO; if debug { a.constraints.len() } else { 0 }];
+    let mut run = |a: &mut Analysis, id: u32| {
+        if debug {
+            let t = std::time::Instant::now();
+            a.run(id);
+            costs[id as usize] += t.elapsed();
+        } else {
+            a.run(id);
+        }
+    };
     for id in 0..a.constraints.len() as u32 {
-        a.run(id);
+        run(&mut a, id);
     }
     let sweep = t.elapsed();
     let mut steps = 0usize;
@@ -371,7 +388,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     loop {
         while let Some(id) = a.worklist.pop() {
             a.queued[id as usize] = false;
-            a.run(id);
+            run(&mut a, id);
             steps += 1;
             if steps > budget {
                 break;
@@ -384,6 +401,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.hierarchy_dirty = false;
         a.mro_cache.clear();
         a.mixin_hosts.clear();
+        a.definers_below.clear();
         a.notify(HIERARCHY);
     }
     if debug {
@@ -403,8 +421,33 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             a.constraints.len()
         );
     }
+    if debug {
+        let mut costliest: Vec<u32> = (0..costs.len() as u32).collect();
+        costliest.sort_unstable_by_key(|&id| std::cmp::Reverse(costs[id as usize]));
+        for &id in costliest.iter().take(8) {
+            let c = a.constraints[id as usize];
+            let f = &a.files[c.ci as usize];
+            let call = match c.kind {
+                ConsKind::Call => f
+                    .facts
+                    .calls
+                    .get(c.idx as usize)
+                    .map(|s| format!("line {}: {}", s.span.start_line, s.callee_text)),
+                _ => None,
+            };
+            eprintln!(
+                "  costly constraint: {:?} {:?} #{} in {} {}",
+                costs[id as usize],
+                c.kind,
+                c.idx,
+                files[f.file as usize].path,
+                call.unwrap_or_default()
+            );
+        }
+    }
     a.mro_cache.clear();
     a.mixin_hosts.clear();
+    a.definers_below.clear();
     a.solved = true;
     let t = std::time::Instant::now();
     a.emit(b);
@@ -1515,27 +1558,21 @@ impl Analysis<'_> {
                 let mut out = self.attr(Value::Instance(c), name, depth + 1);
                 let found_upward = !out.is_empty();
                 // Overrides in subclasses: only classes that define `name` are candidates.
-                let definers = self.class_definers.get(&name).cloned().unwrap_or_default();
-                for s in definers {
-                    if s != c && self.mro(s).contains(&c) {
-                        for v in self.get(Slot::Var(s, name)) {
-                            if let Value::Func(f) = v
-                                && self.decl_kind[f as usize] == DeclKind::Method
-                            {
-                                let bound = self.bind_func(f, s, true);
-                                push_unique(&mut out, bound);
-                            }
+                for &s in self.definers_below(c, name, false).iter() {
+                    for v in self.get(Slot::Var(s, name)) {
+                        if let Value::Func(f) = v
+                            && self.decl_kind[f as usize] == DeclKind::Method
+                        {
+                            let bound = self.bind_func(f, s, true);
+                            push_unique(&mut out, bound);
                         }
                     }
                 }
                 if !found_upward {
                     self.touch(Slot::InstAttr(ANY_CLASS, name));
-                    let definers = self.inst_definers.get(&name).cloned().unwrap_or_default();
-                    for s in definers {
-                        if s != c && self.mro(s).contains(&c) {
-                            for v in self.get(Slot::InstAttr(s, name)) {
-                                push_unique(&mut out, v);
-                            }
+                    for &s in self.definers_below(c, name, true).iter() {
+                        for v in self.get(Slot::InstAttr(s, name)) {
+                            push_unique(&mut out, v);
                         }
                     }
                 }
@@ -1862,6 +1899,43 @@ impl Analysis<'_> {
         out
     }
 
+    /// The classes below `c` (subclasses, not `c`) that define `name`: as
+    /// class attributes, or as instance attributes when `instance`. In the
+    /// order they were found defining it. A popular name on a big
+    /// hierarchy (`_eval_is_positive` on sympy's `Basic`) has thousands of
+    /// definers, and every lookup on `self` in the base class walked them
+    /// all; the definer lists only grow, so each (class, name) filters
+    /// only the definers added since it last looked.
+    fn definers_below(&mut self, c: DeclId, name: GSym, instance: bool) -> std::rc::Rc<[DeclId]> {
+        self.touch_hierarchy();
+        let all = if instance {
+            &self.inst_definers
+        } else {
+            &self.class_definers
+        };
+        let total = all.get(&name).map_or(0, |v| v.len());
+        let key = (c, name, instance);
+        let (done, found) = match self.definers_below.get(&key) {
+            Some((done, found)) if *done == total => return std::rc::Rc::clone(found),
+            Some((done, found)) => (*done, found.to_vec()),
+            None => (0, Vec::new()),
+        };
+        let mut found = found;
+        let fresh: Vec<DeclId> = all
+            .get(&name)
+            .map(|v| v[done..].to_vec())
+            .unwrap_or_default();
+        for s in fresh {
+            if s != c && self.mro(s).contains(&c) {
+                found.push(s);
+            }
+        }
+        let found: std::rc::Rc<[DeclId]> = found.into();
+        self.definers_below
+            .insert(key, (total, std::rc::Rc::clone(&found)));
+        found
+    }
+
     /// C3 linearization (Python's MRO); falls back to depth-first order for
     /// hierarchies C3 rejects, since a call graph must not give up.
     fn mro(&mut self, c: DeclId) -> std::rc::Rc<[DeclId]> {
@@ -2062,15 +2136,8 @@ impl Analysis<'_> {
             Value::Instance(c) => smallvec![Value::Class(c)],
             Value::Cone(c) => {
                 let mut out: Vals = smallvec![Value::Class(c)];
-                let definers = self
-                    .class_definers
-                    .get(&self.dunder_init)
-                    .cloned()
-                    .unwrap_or_default();
-                for s in definers {
-                    if s != c && self.mro(s).contains(&c) {
-                        push_unique(&mut out, Value::Class(s));
-                    }
+                for &s in self.definers_below(c, self.dunder_init, false).iter() {
+                    push_unique(&mut out, Value::Class(s));
                 }
                 out
             }
