@@ -259,11 +259,14 @@ struct Analysis<'a> {
     /// Memo of [`Analysis::definers_below`] by (class, name, instance
     /// attribute?): the subclasses found so far and how much of the
     /// definer list they cover. Dropped with the MRO cache.
-    definers_below: HashMap<(DeclId, GSym, bool), (usize, std::rc::Rc<[DeclId]>)>,
+    definers_below: HashMap<(DeclId, GSym, bool), DefinersBelow>,
     /// Filled beside `star_sources`: the out-of-repo modules a file's
     /// module-level `from m import *` imports read (`posix` in os.py).
     external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
 }
+
+/// How many of a name's definers were examined, and which are subclasses.
+type DefinersBelow = (usize, std::rc::Rc<[DeclId]>);
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     if py_files.is_empty() {
