@@ -200,6 +200,41 @@ fn a_missing_path_is_a_clear_error() {
 }
 
 #[test]
+fn python_chains_thousands_deep_resolve_without_overflowing_the_stack() {
+    // Generated tables and benchmarks hold expressions like these (sympy's
+    // solver benchmarks: 165 sums of a thousand terms). Resolution walks
+    // them recursively; before its nesting was bounded, 6,000 terms
+    // overflowed the stack and aborted the process.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let sum = "a +\n        ".repeat(20_000);
+    let nested = format!("{}x{}", "g(\n".repeat(20_000), ")".repeat(20_000));
+    let source = format!(
+        "class B:\n    def __add__(self, other):\n        return self\n\n\n\
+         def g(x):\n    return x\n\n\n\
+         def f(a, x):\n    total = ({sum}a)\n    deep = ({nested})\n    return total, deep\n\n\n\
+         f(B(), 1)\n"
+    );
+    std::fs::write(root.join("main.py"), source).unwrap();
+    let (code, out, err) = ripple(&[
+        "--repo",
+        root.to_str().unwrap(),
+        "edges",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let edges: Value = serde_json::from_str(&out).unwrap();
+    let callees: Vec<&str> = edges["main.f"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(callees, ["main.B.__add__", "main.g"]);
+}
+
+#[test]
 fn hostile_files_are_skipped_or_indexed_and_the_run_finishes() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -43,6 +43,9 @@ impl Indexer {
         let _ = tx.send(());
         std::thread::Builder::new()
             .name("ripple-indexer".into())
+            // Resolution recurses through nested expressions (bounded, but
+            // unoptimised builds use 1-2 MB at the bound, a thread's default).
+            .stack_size(16 << 20)
             .spawn(move || run(root, db, rx, events))
             .expect("cannot start the indexer thread");
         Indexer { tx }
