@@ -176,8 +176,8 @@ const RUNTIME: GSym = u32::MAX - 2;
 const MAX_SET: usize = 16;
 const MAX_ROUNDS: usize = 40;
 const MAX_DEPTH: u32 = 48;
-/// Evaluations nested in one another, by any path: about 3 KB of stack
-/// each, so well inside a 2 MB thread stack.
+/// Evaluations nested in one another, by any path. An optimised build
+/// needs under 1 MB of stack at this bound, an unoptimised one under 2.
 const MAX_NESTING: u32 = 256;
 
 struct FileCtx<'a> {
@@ -920,10 +920,10 @@ impl<'a> Analysis<'a> {
     }
 
     fn eval(&mut self, ci: usize, expr: ExprId, depth: u32) -> Vals {
-        // Some paths start their operands again at depth 1 (arguments of a
-        // call whose result is its argument, `g(g(g(…)))`); whatever the
-        // path, evaluation nested this deep in code thousands of levels
-        // deep would overflow the stack, so it stops here.
+        // `depth` bounds each path, but operands and arguments start again
+        // at depth 1 (`a + a + …`, `g(g(…))` where `g` returns its
+        // argument), so code thousands of levels deep would overflow the
+        // stack: evaluation nested this deep, by any path, stops here.
         if self.eval_nesting >= MAX_NESTING {
             return Vals::new();
         }
@@ -2012,17 +2012,9 @@ impl Analysis<'_> {
 /// declarations a call site reaches.
 impl Analysis<'_> {
     fn callee_values(&mut self, ci: usize, call: usize) -> Vals {
-        self.callee_values_at(ci, call, 0)
-    }
-
-    /// The callee's values when the call itself is evaluated at `depth`.
-    /// The depth goes on growing through the callee, so that a chain of
-    /// thousands of operators or calls (`a + a + …`, `q.f().f()…`) stops at
-    /// `MAX_DEPTH` instead of overflowing the stack.
-    fn callee_values_at(&mut self, ci: usize, call: usize, depth: u32) -> Vals {
         let py = self.files[ci].py;
         let callee = py.calls[call].callee;
-        self.eval(ci, callee, depth + 1)
+        self.eval(ci, callee, 1)
     }
 
     fn call_result(&mut self, ci: usize, call: usize, depth: u32) -> Vals {
@@ -2036,14 +2028,14 @@ impl Analysis<'_> {
         // chain such as `b"PK" + a + b + …`, which grows as 2^length (one
         // 40-term concatenation in the stdlib's tests took 1.2 s).
         if let PyCallKind::Operator { method, reflected } = kind {
-            for (m, _) in self.operator_methods(ci, call, method, reflected, depth) {
+            for (m, _) in self.operator_methods(ci, call, method, reflected) {
                 for r in self.returns_of(m) {
                     push_unique(&mut out, r);
                 }
             }
             return out;
         }
-        let callees = self.callee_values_at(ci, call, depth);
+        let callees = self.callee_values(ci, call);
         if kind == PyCallKind::With {
             let enter = self.intern("__enter__");
             for v in callees {
@@ -2310,7 +2302,7 @@ impl Analysis<'_> {
                 return out;
             }
             PyCallKind::Operator { method, reflected } => {
-                for (decl, shift) in self.operator_methods(ci, call, method, reflected, 0) {
+                for (decl, shift) in self.operator_methods(ci, call, method, reflected) {
                     out.push(Target::Decl { decl, shift });
                 }
                 return out;
@@ -2426,7 +2418,6 @@ impl Analysis<'_> {
         call: usize,
         method: Sym,
         reflected: Option<Sym>,
-        depth: u32,
     ) -> Vec<(DeclId, usize)> {
         // Once solved, a site's answer is final; emitting `a + b + c + …`
         // would otherwise re-evaluate each inner site for every outer one.
@@ -2434,11 +2425,11 @@ impl Analysis<'_> {
             if let Some(v) = self.operator_memo.get(&(ci, call)) {
                 return v.clone();
             }
-            let out = self.operator_methods_uncached(ci, call, method, reflected, depth);
+            let out = self.operator_methods_uncached(ci, call, method, reflected);
             self.operator_memo.insert((ci, call), out.clone());
             return out;
         }
-        self.operator_methods_uncached(ci, call, method, reflected, depth)
+        self.operator_methods_uncached(ci, call, method, reflected)
     }
 
     fn operator_methods_uncached(
@@ -2447,7 +2438,6 @@ impl Analysis<'_> {
         call: usize,
         method: Sym,
         reflected: Option<Sym>,
-        depth: u32,
     ) -> Vec<(DeclId, usize)> {
         let method = self.gsym(ci, method);
         let mut out = Vec::new();
@@ -2460,7 +2450,7 @@ impl Analysis<'_> {
         let free = |e: ExprId| matches!(py.exprs.get(e as usize), Some(PyExpr::Free { .. }));
         let receiver = py.calls[call].callee;
         let receiver_values = if defined && !free(receiver) {
-            self.callee_values_at(ci, call, depth)
+            self.callee_values(ci, call)
         } else {
             Vals::new()
         };
@@ -2480,7 +2470,7 @@ impl Analysis<'_> {
             && self.operator_defined(self.gsym(ci, reflected))
         {
             let reflected = self.gsym(ci, reflected);
-            for v in self.eval(ci, other, depth + 1) {
+            for v in self.eval(ci, other, 1) {
                 if let Value::Instance(c) | Value::Cone(c) = v {
                     for m in self.special_method(c, reflected) {
                         if !out.contains(&(m, NO_BIND)) {
