@@ -8,6 +8,7 @@
 
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
+use smallvec::SmallVec;
 
 use super::go_std;
 use super::{Builder, DeclId, SourceFile};
@@ -122,7 +123,7 @@ struct Ctx<'a> {
     /// file uses unqualified (external test packages, DSLs such as Gomega).
     dot_imports: Vec<&'a str>,
     /// (scope, name) → bindings
-    bindings: HashMap<(u32, Sym), Vec<&'a Binding>>,
+    bindings: HashMap<(u32, Sym), SmallVec<[&'a Binding; 1]>>,
 }
 
 #[derive(Default)]
@@ -358,7 +359,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                 a.pkgs.len() - 1
             }
         };
-        let mut bindings: HashMap<(u32, Sym), Vec<&Binding>> = HashMap::default();
+        let mut bindings: HashMap<(u32, Sym), SmallVec<[&Binding; 1]>> = HashMap::default();
         for (scope, name, bind) in &go.bindings {
             bindings.entry((*scope, *name)).or_default().push(bind);
         }
