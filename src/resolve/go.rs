@@ -142,10 +142,10 @@ struct Analysis<'a> {
     ctxs: Vec<Ctx<'a>>,
     pkgs: Vec<Package>,
     pkg_by_path: HashMap<String, usize>,
-    func_results: HashMap<DeclId, (usize, Vec<TypeId>)>,
+    func_results: HashMap<DeclId, (usize, &'a [TypeId])>,
     implementors: HashMap<(usize, String), Vec<(usize, String)>>,
     returns_of: HashMap<DeclId, Vec<(usize, u32, u8, ExprId)>>,
-    params_of: HashMap<DeclId, Vec<Option<Sym>>>,
+    params_of: HashMap<DeclId, &'a [Option<Sym>]>,
     param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
     /// Values assigned to struct fields, by (package, type, field).
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
@@ -394,7 +394,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                 .push((ci, scope, pos, e));
         }
         for (decl, order) in &c.go.params {
-            a.params_of.insert(c.base + decl, order.clone());
+            a.params_of.insert(c.base + decl, order.as_slice());
         }
     }
     // Package symbol tables.
@@ -413,7 +413,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         for (fi, f) in go.funcs.iter().enumerate() {
             let name = facts.sym(f.name).to_owned();
             let id = base + f.decl;
-            a.func_results.insert(id, (ci, f.results.clone()));
+            a.func_results.insert(id, (ci, f.results.as_slice()));
             match &f.recv {
                 Some((recv, _)) => {
                     let recv = facts.sym(*recv);
@@ -691,7 +691,7 @@ impl<'a> Analysis<'a> {
                     // A declared method's results, else an interface method's.
                     let results = self
                         .method(*p, tname, name, 0)
-                        .and_then(|m| self.func_results.get(&m).cloned())
+                        .and_then(|m| self.func_results.get(&m).map(|&(c, r)| (c, r.to_vec())))
                         .or_else(|| self.interface_method_results(*p, tname, name, 0));
                     if let Some((fci, results)) = results {
                         return RType::Func(
