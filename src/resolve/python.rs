@@ -429,8 +429,6 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             table.readers.iter().map(|v| v.len()).sum::<usize>(),
             a.constraints.len()
         );
-    }
-    if debug {
         let mut costliest: Vec<u32> = (0..costs.len() as u32).collect();
         costliest.sort_unstable_by_key(|&id| std::cmp::Reverse(costs[id as usize]));
         for &id in costliest.iter().take(8) {
@@ -1938,12 +1936,11 @@ impl Analysis<'_> {
         };
         let total = all.get(&name).map_or(0, |v| v.len());
         let key = (c, name, instance);
-        let (done, found) = match self.definers_below.get(&key) {
+        let (done, mut found) = match self.definers_below.get(&key) {
             Some((done, found)) if *done == total => return std::rc::Rc::clone(found),
             Some((done, found)) => (*done, found.to_vec()),
             None => (0, Vec::new()),
         };
-        let mut found = found;
         let fresh: Vec<DeclId> = all
             .get(&name)
             .map(|v| v[done..].to_vec())
