@@ -162,7 +162,8 @@ pub fn run(
             Ranker::Hybrid,
         )?));
         report.embedding = Some(stats);
-        dump(index, &search, &qs)?;
+        let views = extra_views(index, &docs, &search, progress)?;
+        dump(index, &search, &qs, &views)?;
         tune_fusion(index, &mut search, &qs)?;
     }
     Ok(report)
@@ -476,11 +477,95 @@ impl Embedder for Centered {
     }
 }
 
+/// Development: `RIPPLE_BENCH_VIEWS=calls,comments,…` embeds other texts
+/// of each declaration, each in a space of its own, for the dump.
+fn extra_views(
+    index: &Index,
+    docs: &[corpus::DocText],
+    search: &SearchIndex,
+    progress: &dyn Progress,
+) -> Result<Vec<(String, super::vectors::VectorIndex)>, VectorError> {
+    use super::vectors::{CacheKey, VectorIndex, name_text};
+    let Some(n) = &search.neural else {
+        return Ok(Vec::new());
+    };
+    fn words(text: &str) -> String {
+        let mut out: Vec<String> = Vec::new();
+        terms::subtokens(text, |w| {
+            let w = w.to_lowercase();
+            if !out.contains(&w) {
+                out.push(w);
+            }
+        });
+        out.join(" ")
+    }
+    fn calls(index: &Index, d: &corpus::DocText) -> String {
+        let callees = words(&d.fields[corpus::Field::Callees as usize]);
+        format!("{} calls {callees}", name_text(index, d))
+    }
+    fn callers(index: &Index, d: &corpus::DocText) -> String {
+        let callers = words(&d.fields[corpus::Field::Callers as usize]);
+        format!("{} used by {callers}", name_text(index, d))
+    }
+    fn returns(index: &Index, d: &corpus::DocText) -> String {
+        let r = words(&d.fields[corpus::Field::Returns as usize]);
+        format!("{} returns {r}", name_text(index, d))
+    }
+    fn uses(index: &Index, d: &corpus::DocText) -> String {
+        let u = words(&d.fields[corpus::Field::Uses as usize]);
+        if u.is_empty() {
+            return name_text(index, d);
+        }
+        format!("{} as {u}", name_text(index, d))
+    }
+    fn comments(_: &Index, d: &corpus::DocText) -> String {
+        d.fields[corpus::Field::Doc as usize]
+            .split_whitespace()
+            .filter(|w| *w != "#")
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+    let spec = std::env::var("RIPPLE_BENCH_VIEWS").unwrap_or_default();
+    let mut out = Vec::new();
+    for name in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
+        let (text, only): (super::vectors::TextOf, bool) = match name {
+            "calls" => (calls, false),
+            "callers" => (callers, false),
+            "returns" => (returns, false),
+            "uses" => (uses, false),
+            "comments" => (comments, true),
+            _ => continue,
+        };
+        let subset: Vec<corpus::DocText> = docs
+            .iter()
+            .filter(|d| !only || !text(index, d).is_empty())
+            .cloned()
+            .collect();
+        let (vi, _) = VectorIndex::refresh(
+            index,
+            &subset,
+            &*n.embedder,
+            &format!("#view-{name}"),
+            text,
+            CacheKey::Text,
+            progress,
+        )?;
+        eprintln!("view {name}: {} vectors", vi.len());
+        out.push((name.to_owned(), vi));
+    }
+    Ok(out)
+}
+
 /// Development: `RIPPLE_BENCH_DUMP=FILE` writes, per query, the answer,
 /// whether the query asks for an action, and each ranker's top 1000 with
 /// scores (lexical: score and matched idf share; neural: cosine and the
 /// lexical matched share), for studying fusion offline.
-fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
+fn dump(
+    index: &Index,
+    search: &SearchIndex,
+    qs: &[Query],
+    views: &[(String, super::vectors::VectorIndex)],
+) -> Result<(), EmbedError> {
     use std::io::Write;
     let (Ok(path), Some(n)) = (std::env::var("RIPPLE_BENCH_DUMP"), &search.neural) else {
         return Ok(());
@@ -540,6 +625,13 @@ fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedEr
             line.push_str(&format!("\t{d} {c}"));
         }
         let _ = writeln!(out, "{line}");
+        for (name, vi) in views {
+            let mut line = format!("X{name}");
+            for (d, c) in vi.nearest(&v[0], 1000, None) {
+                line.push_str(&format!("\t{d} {c}"));
+            }
+            let _ = writeln!(out, "{line}");
+        }
     }
     // Each declaration's kind, name, length and file, to study priors.
     if let Ok(file) = std::fs::File::create(format!("{path}.decls")) {

@@ -37,10 +37,14 @@ pub enum Field {
     /// What it returns: the code after each `return`. A question says
     /// what a function gives back ("Return the …") more often than how.
     Returns = 8,
+    /// What the code that calls it names its result: the variable it is
+    /// assigned to, the keyword argument it is passed as, the loop variable
+    /// or `with … as` name (`checksum = crc32(data)`).
+    Uses = 9,
 }
 
 /// How many fields a document has.
-pub const FIELDS: usize = 9;
+pub const FIELDS: usize = 10;
 
 impl Field {
     pub const ALL: [Field; FIELDS] = [
@@ -53,6 +57,7 @@ impl Field {
         Field::Callers,
         Field::Callees,
         Field::Returns,
+        Field::Uses,
     ];
 
     pub fn name(self) -> &'static str {
@@ -66,6 +71,7 @@ impl Field {
             Field::Callers => "callers",
             Field::Callees => "callees",
             Field::Returns => "returns",
+            Field::Uses => "uses",
         }
     }
 }
@@ -111,27 +117,135 @@ pub fn is_searchable(kind: DeclKind) -> bool {
 /// Files are read once each, in parallel.
 pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
     let res = &index.res;
-    let per_file: Vec<Vec<DocText>> = (0..index.files.len())
+    let per_file: Vec<(Vec<DocText>, SiteNames)> = (0..index.files.len())
         .into_par_iter()
         .map(|fi| {
             let base = res.file_base[fi] as usize;
-            let count = index.files[fi].facts().decls.len();
+            let facts = index.files[fi].facts();
+            let count = facts.decls.len();
             let ids: Vec<DeclId> = (base..base + count)
                 .filter(|&d| is_searchable(res.decls[d].kind))
                 .map(|d| d as DeclId)
                 .collect();
-            if ids.is_empty() {
-                return Vec::new();
+            if ids.is_empty() && facts.calls.is_empty() {
+                return (Vec::new(), Vec::new());
             }
             let source = std::fs::read(index.root.join(&index.files[fi].path)).unwrap_or_default();
-            ids.into_iter()
+            let names = call_site_names(&facts.calls, &source);
+            let docs = ids
+                .into_iter()
                 .map(|d| document(index, d, &source, opts))
-                .collect()
+                .collect();
+            (docs, names)
         })
         .collect();
-    let mut docs: Vec<DocText> = per_file.into_iter().flatten().collect();
+    let mut docs = Vec::new();
+    let mut site_names = Vec::with_capacity(per_file.len());
+    for (d, n) in per_file {
+        docs.extend(d);
+        site_names.push(n);
+    }
     add_callers(index, &mut docs);
+    add_site_names(index, &mut docs, &site_names);
     docs
+}
+
+/// A file's call sites (by index into its calls) and the name each one's
+/// result is given there.
+type SiteNames = Vec<(u32, String)>;
+
+/// What each call's result is named where it is called: the variable or
+/// attribute it is assigned to (`checksum = crc32(data)`), or the keyword
+/// argument it is passed as (`open(f, encoding=detect(f))`). How the rest
+/// of the code refers to what a function gives back.
+fn call_site_names(calls: &[crate::model::CallSite], source: &[u8]) -> SiteNames {
+    let mut out = Vec::new();
+    for (i, c) in calls.iter().enumerate() {
+        let start = (c.span.start_byte as usize).min(source.len());
+        let line_start = source[..start]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |p| p + 1);
+        let Ok(prefix) = std::str::from_utf8(&source[line_start..start]) else {
+            continue;
+        };
+        let prefix = prefix.trim_end();
+        let end = (c.span.end_byte as usize).min(source.len());
+        let rest = &source[end..];
+        let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+        let after = std::str::from_utf8(&rest[..line_end])
+            .unwrap_or("")
+            .trim_start();
+        if let Some(alias) = after.strip_prefix("as ") {
+            let ident: String = alias
+                .trim_start()
+                .chars()
+                .take_while(|ch| ch.is_alphanumeric() || *ch == '_')
+                .collect();
+            if ident.len() > 1 {
+                out.push((i as u32, ident));
+            }
+            continue;
+        }
+        let for_in = prefix
+            .strip_suffix(" in")
+            .and_then(|p| p.trim_start().strip_prefix("for "));
+        let before = match (prefix.strip_suffix('='), for_in) {
+            (Some(b), _) => b,
+            (None, Some(p)) => p,
+            _ => continue,
+        };
+        // `==`, `<=`, `>=`, `!=` compare; `+=` and `:=` still name it.
+        if before.ends_with(['=', '<', '>', '!']) {
+            continue;
+        }
+        let before = before.trim_end_matches([' ', '+', '-', '*', '/', '|', '&', ':']);
+        let ident: String = before
+            .chars()
+            .rev()
+            .take_while(|ch| ch.is_alphanumeric() || *ch == '_')
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect();
+        if ident.len() > 1 && !ident.starts_with(|ch: char| ch.is_ascii_digit()) {
+            out.push((i as u32, ident));
+        }
+    }
+    out
+}
+
+/// At most this many call-site names name a declaration.
+const MAX_SITE_NAMES: usize = 8;
+
+/// Add to each declaration's callers field the names its results are
+/// given where it is called ([`call_site_names`]).
+fn add_site_names(index: &Index, docs: &mut [DocText], names: &[SiteNames]) {
+    let pos: rustc_hash::FxHashMap<DeclId, usize> =
+        docs.iter().enumerate().map(|(i, d)| (d.decl, i)).collect();
+    let mut count = vec![0u8; docs.len()];
+    for e in &index.res.edges {
+        let Some(&i) = pos.get(&e.callee) else {
+            continue;
+        };
+        if count[i] as usize >= MAX_SITE_NAMES {
+            continue;
+        }
+        let Some(list) = names.get(e.file as usize) else {
+            continue;
+        };
+        let Ok(k) = list.binary_search_by_key(&e.call, |x| x.0) else {
+            continue;
+        };
+        let name = &list[k].1;
+        let field = &mut docs[i].fields[Field::Uses as usize];
+        if field.split(' ').any(|n| n == name) {
+            continue;
+        }
+        count[i] += 1;
+        field.push(' ');
+        field.push_str(name);
+    }
 }
 
 /// At most this many callers name a declaration: a utility called from
@@ -183,7 +297,7 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
             continue;
         }
         let name = short_name(&index.res.decls[e.caller as usize].name);
-        let field = &mut docs[i].fields[Field::Callers as usize];
+        let field = &mut docs[i].fields[Field::Uses as usize];
         if field.split(' ').any(|n| n == name) {
             continue;
         }
@@ -577,6 +691,33 @@ mod tests {
         split_code(text, lang, |k, s| out.push((k, s.trim().to_owned())));
         out.retain(|(_, s)| !s.is_empty());
         out
+    }
+
+    #[test]
+    fn a_call_is_named_by_what_its_result_is_assigned_or_passed_as() {
+        let src = "def f(p):\n    checksum = crc(p)\n    self.total += size(p)\n    \
+                   if n == count(p): pass\n    open(p, encoding=detect(p))\n    \
+                   for row in rows(p): pass\n    with lock(p) as guard: pass\n    \
+                   return crc(p)\n";
+        let facts = crate::lang::extract(Lang::Python, "m.py", src.as_bytes());
+        let named: Vec<(String, String)> = call_site_names(&facts.calls, src.as_bytes())
+            .into_iter()
+            .map(|(i, name)| (facts.calls[i as usize].callee_text.clone(), name))
+            .collect();
+        let pairs: Vec<(&str, &str)> = named
+            .iter()
+            .map(|(c, n)| (c.as_str(), n.as_str()))
+            .collect();
+        assert_eq!(
+            pairs,
+            [
+                ("crc", "checksum"),
+                ("size", "total"),
+                ("detect", "encoding"),
+                ("rows", "row"),
+                ("lock", "guard"),
+            ]
+        );
     }
 
     #[test]

@@ -80,8 +80,8 @@ pub struct Params {
 impl Default for Params {
     fn default() -> Self {
         Params {
-            weight: [5.0, 1.5, 2.0, 2.0, 1.0, 2.0, 2.0, 0.5, 1.0],
-            b: [0.5, 0.5, 0.6, 0.7, 0.75, 0.5, 0.5, 0.5, 0.5],
+            weight: [5.0, 1.5, 2.0, 2.0, 1.0, 2.0, 2.0, 0.5, 1.0, 2.0],
+            b: [0.5, 0.5, 0.6, 0.7, 0.75, 0.5, 0.5, 0.5, 0.5, 0.5],
             k1: 2.0,
             test_prior: 0.5,
             name_coverage: 0.3,
@@ -702,6 +702,7 @@ mod tests {
                 sig.to_owned(),
                 String::new(),
                 body.to_owned(),
+                String::new(),
                 String::new(),
                 String::new(),
                 String::new(),
