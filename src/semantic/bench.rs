@@ -162,8 +162,7 @@ pub fn run(
             Ranker::Hybrid,
         )?));
         report.embedding = Some(stats);
-        let views = extra_views(index, &docs, &search, progress)?;
-        dump(index, &search, &qs, &views)?;
+        dump(index, &search, &qs)?;
         tune_fusion(index, &mut search, &qs)?;
     }
     Ok(report)
@@ -364,8 +363,9 @@ impl Embedder for QueryMemo {
 /// Fusion settings for development: `RIPPLE_BENCH_FUSION` holds settings
 /// separated by `|`, each `lexical,neural` (score fusion with those
 /// weights), `lexical,neural,K` (reciprocal-rank fusion) or
-/// `z,lexical,neural[,names],depth` (z-scores over each ranker's top
-/// `depth`; `names` weighs the names-as-words ranking, 0 when left out),
+/// `z,lexical,neural[,names[,returns]],depth` (z-scores over each
+/// ranker's top `depth`; `names` weighs the names-as-words ranking and
+/// `returns` the names-with-returns one, 0 when left out),
 /// each evaluated on the same queries (to stderr).
 fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
     let spec = std::env::var("RIPPLE_BENCH_FUSION").unwrap_or_default();
@@ -397,12 +397,21 @@ fn tune_fusion(index: &Index, search: &mut SearchIndex, qs: &[Query]) -> Result<
                 lexical,
                 neural,
                 names: 0.0,
+                returns: 0.0,
                 depth: depth as usize,
             },
             [lexical, neural, names, depth] if z => super::Fusion::ZScores {
                 lexical,
                 neural,
                 names,
+                returns: 0.0,
+                depth: depth as usize,
+            },
+            [lexical, neural, names, returns, depth] if z => super::Fusion::ZScores {
+                lexical,
+                neural,
+                names,
+                returns,
                 depth: depth as usize,
             },
             [lexical, neural] => super::Fusion::Scores { lexical, neural },
@@ -477,95 +486,11 @@ impl Embedder for Centered {
     }
 }
 
-/// Development: `RIPPLE_BENCH_VIEWS=calls,comments,…` embeds other texts
-/// of each declaration, each in a space of its own, for the dump.
-fn extra_views(
-    index: &Index,
-    docs: &[corpus::DocText],
-    search: &SearchIndex,
-    progress: &dyn Progress,
-) -> Result<Vec<(String, super::vectors::VectorIndex)>, VectorError> {
-    use super::vectors::{CacheKey, VectorIndex, name_text};
-    let Some(n) = &search.neural else {
-        return Ok(Vec::new());
-    };
-    fn words(text: &str) -> String {
-        let mut out: Vec<String> = Vec::new();
-        terms::subtokens(text, |w| {
-            let w = w.to_lowercase();
-            if !out.contains(&w) {
-                out.push(w);
-            }
-        });
-        out.join(" ")
-    }
-    fn calls(index: &Index, d: &corpus::DocText) -> String {
-        let callees = words(&d.fields[corpus::Field::Callees as usize]);
-        format!("{} calls {callees}", name_text(index, d))
-    }
-    fn callers(index: &Index, d: &corpus::DocText) -> String {
-        let callers = words(&d.fields[corpus::Field::Callers as usize]);
-        format!("{} used by {callers}", name_text(index, d))
-    }
-    fn returns(index: &Index, d: &corpus::DocText) -> String {
-        let r = words(&d.fields[corpus::Field::Returns as usize]);
-        format!("{} returns {r}", name_text(index, d))
-    }
-    fn uses(index: &Index, d: &corpus::DocText) -> String {
-        let u = words(&d.fields[corpus::Field::Uses as usize]);
-        if u.is_empty() {
-            return name_text(index, d);
-        }
-        format!("{} as {u}", name_text(index, d))
-    }
-    fn comments(_: &Index, d: &corpus::DocText) -> String {
-        d.fields[corpus::Field::Doc as usize]
-            .split_whitespace()
-            .filter(|w| *w != "#")
-            .collect::<Vec<_>>()
-            .join(" ")
-    }
-    let spec = std::env::var("RIPPLE_BENCH_VIEWS").unwrap_or_default();
-    let mut out = Vec::new();
-    for name in spec.split(',').map(str::trim).filter(|n| !n.is_empty()) {
-        let (text, only): (super::vectors::TextOf, bool) = match name {
-            "calls" => (calls, false),
-            "callers" => (callers, false),
-            "returns" => (returns, false),
-            "uses" => (uses, false),
-            "comments" => (comments, true),
-            _ => continue,
-        };
-        let subset: Vec<corpus::DocText> = docs
-            .iter()
-            .filter(|d| !only || !text(index, d).is_empty())
-            .cloned()
-            .collect();
-        let (vi, _) = VectorIndex::refresh(
-            index,
-            &subset,
-            &*n.embedder,
-            &format!("#view-{name}"),
-            text,
-            CacheKey::Text,
-            progress,
-        )?;
-        eprintln!("view {name}: {} vectors", vi.len());
-        out.push((name.to_owned(), vi));
-    }
-    Ok(out)
-}
-
 /// Development: `RIPPLE_BENCH_DUMP=FILE` writes, per query, the answer,
 /// whether the query asks for an action, and each ranker's top 1000 with
 /// scores (lexical: score and matched idf share; neural: cosine and the
 /// lexical matched share), for studying fusion offline.
-fn dump(
-    index: &Index,
-    search: &SearchIndex,
-    qs: &[Query],
-    views: &[(String, super::vectors::VectorIndex)],
-) -> Result<(), EmbedError> {
+fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedError> {
     use std::io::Write;
     let (Ok(path), Some(n)) = (std::env::var("RIPPLE_BENCH_DUMP"), &search.neural) else {
         return Ok(());
@@ -625,13 +550,11 @@ fn dump(
             line.push_str(&format!("\t{d} {c}"));
         }
         let _ = writeln!(out, "{line}");
-        for (name, vi) in views {
-            let mut line = format!("X{name}");
-            for (d, c) in vi.nearest(&v[0], 1000, None) {
-                line.push_str(&format!("\t{d} {c}"));
-            }
-            let _ = writeln!(out, "{line}");
+        let mut line = String::from("R");
+        for (d, c) in n.returns.nearest(&v[0], 1000, None) {
+            line.push_str(&format!("\t{d} {c}"));
         }
+        let _ = writeln!(out, "{line}");
     }
     // Each declaration's kind, name, length and file, to study priors.
     if let Ok(file) = std::fs::File::create(format!("{path}.decls")) {

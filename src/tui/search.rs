@@ -239,6 +239,9 @@ struct EmbedProgress<'a> {
 
 impl crate::index::Progress for EmbedProgress<'_> {
     fn start(&self, total: usize) {
+        // Each embedding space (bodies, names, names with returns) starts
+        // its own count.
+        self.done.store(0, Ordering::Relaxed);
         self.total.store(total, Ordering::Relaxed);
         (self.send)(0, total);
     }
