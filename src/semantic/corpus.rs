@@ -150,69 +150,94 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
     docs
 }
 
-/// A file's call sites (by index into its calls) and the name each one's
-/// result is given there.
+/// A file's call sites (by index into its calls) and the names each one's
+/// result is given there, space-separated.
 type SiteNames = Vec<(u32, String)>;
 
-/// What each call's result is named where it is called: the variable or
-/// attribute it is assigned to (`checksum = crc32(data)`), or the keyword
-/// argument it is passed as (`open(f, encoding=detect(f))`). How the rest
-/// of the code refers to what a function gives back.
+/// What each call's result is named where it is called: the variables or
+/// attributes it is assigned to (`checksum = crc32(data)`, `user, err :=
+/// load(id)`), the keyword argument it is passed as (`open(f,
+/// encoding=detect(f))`), the loop variables over it or its `with … as`
+/// name. How the rest of the code refers to what a function gives back.
 fn call_site_names(calls: &[crate::model::CallSite], source: &[u8]) -> SiteNames {
     let mut out = Vec::new();
+    let line_of = |from: usize, to: usize| std::str::from_utf8(&source[from..to]).ok();
     for (i, c) in calls.iter().enumerate() {
         let start = (c.span.start_byte as usize).min(source.len());
+        let end = (c.span.end_byte as usize).clamp(start, source.len());
         let line_start = source[..start]
             .iter()
             .rposition(|&b| b == b'\n')
             .map_or(0, |p| p + 1);
-        let Ok(prefix) = std::str::from_utf8(&source[line_start..start]) else {
+        let line_end = source[end..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(source.len(), |p| end + p);
+        let (Some(prefix), Some(after)) = (line_of(line_start, start), line_of(end, line_end))
+        else {
             continue;
         };
         let prefix = prefix.trim_end();
-        let end = (c.span.end_byte as usize).min(source.len());
-        let rest = &source[end..];
-        let line_end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
-        let after = std::str::from_utf8(&rest[..line_end])
-            .unwrap_or("")
-            .trim_start();
-        if let Some(alias) = after.strip_prefix("as ") {
-            let ident: String = alias
-                .trim_start()
-                .chars()
-                .take_while(|ch| ch.is_alphanumeric() || *ch == '_')
-                .collect();
-            if ident.len() > 1 {
-                out.push((i as u32, ident));
-            }
-            continue;
-        }
-        let for_in = prefix
+        let mut names: Vec<&str> = Vec::new();
+        if let Some(alias) = after.trim_start().strip_prefix("as ") {
+            names.push(leading_ident(alias.trim_start()));
+        } else if let Some(targets) = prefix
             .strip_suffix(" in")
-            .and_then(|p| p.trim_start().strip_prefix("for "));
-        let before = match (prefix.strip_suffix('='), for_in) {
-            (Some(b), _) => b,
-            (None, Some(p)) => p,
-            _ => continue,
-        };
-        // `==`, `<=`, `>=`, `!=` compare; `+=` and `:=` still name it.
-        if before.ends_with(['=', '<', '>', '!']) {
-            continue;
+            .and_then(|p| p.trim_start().strip_prefix("for "))
+        {
+            names.extend(targets.split(',').map(target_name));
+        } else if let Some(before) = prefix.strip_suffix('=') {
+            // `==`, `<=`, `>=`, `!=` compare; `+=` and `:=` still name it.
+            if before.ends_with(['=', '<', '>', '!']) {
+                continue;
+            }
+            let before = before.trim_end_matches([' ', '+', '-', '*', '/', '|', '&', ':']);
+            let open = before.chars().fold(0i32, |depth, ch| match ch {
+                '(' | '[' | '{' => depth + 1,
+                ')' | ']' | '}' => depth - 1,
+                _ => depth,
+            });
+            if open > 0 {
+                // Inside a call's parentheses: a keyword argument.
+                names.push(trailing_ident(before));
+            } else {
+                names.extend(before.split(',').map(target_name));
+            }
         }
-        let before = before.trim_end_matches([' ', '+', '-', '*', '/', '|', '&', ':']);
-        let ident: String = before
-            .chars()
-            .rev()
-            .take_while(|ch| ch.is_alphanumeric() || *ch == '_')
-            .collect::<Vec<_>>()
-            .into_iter()
-            .rev()
-            .collect();
-        if ident.len() > 1 && !ident.starts_with(|ch: char| ch.is_ascii_digit()) {
-            out.push((i as u32, ident));
+        // `err` and `ok` name how a call went, not what it gives.
+        names.retain(|n| {
+            n.len() > 1
+                && !n.starts_with(|ch: char| ch.is_ascii_digit())
+                && *n != "err"
+                && *n != "ok"
+        });
+        if !names.is_empty() {
+            out.push((i as u32, names.join(" ")));
         }
     }
     out
+}
+
+/// The name an assignment target binds: `total` for `self.total`, `x` for
+/// `x: int` or `var x`.
+fn target_name(target: &str) -> &str {
+    trailing_ident(target.split(':').next().unwrap_or("").trim())
+}
+
+fn leading_ident(text: &str) -> &str {
+    let end = text
+        .find(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .unwrap_or(text.len());
+    &text[..end]
+}
+
+fn trailing_ident(text: &str) -> &str {
+    let start = text
+        .rfind(|ch: char| !(ch.is_alphanumeric() || ch == '_'))
+        .map_or(0, |p| {
+            p + text[p..].chars().next().map_or(1, char::len_utf8)
+        });
+    &text[start..]
 }
 
 /// At most this many call-site names name a declaration.
@@ -237,14 +262,15 @@ fn add_site_names(index: &Index, docs: &mut [DocText], names: &[SiteNames]) {
         let Ok(k) = list.binary_search_by_key(&e.call, |x| x.0) else {
             continue;
         };
-        let name = &list[k].1;
         let field = &mut docs[i].fields[Field::Uses as usize];
-        if field.split(' ').any(|n| n == name) {
-            continue;
+        for name in list[k].1.split(' ') {
+            if count[i] as usize >= MAX_SITE_NAMES || field.split(' ').any(|n| n == name) {
+                continue;
+            }
+            count[i] += 1;
+            field.push(' ');
+            field.push_str(name);
         }
-        count[i] += 1;
-        field.push(' ');
-        field.push_str(name);
     }
 }
 
@@ -698,7 +724,8 @@ mod tests {
         let src = "def f(p):\n    checksum = crc(p)\n    self.total += size(p)\n    \
                    if n == count(p): pass\n    open(p, encoding=detect(p))\n    \
                    for row in rows(p): pass\n    with lock(p) as guard: pass\n    \
-                   return crc(p)\n";
+                   head, err = split(p)\n    width: int = measure(p)\n    \
+                   for key, value in pairs(p): pass\n    return crc(p)\n";
         let facts = crate::lang::extract(Lang::Python, "m.py", src.as_bytes());
         let named: Vec<(String, String)> = call_site_names(&facts.calls, src.as_bytes())
             .into_iter()
@@ -716,6 +743,27 @@ mod tests {
                 ("detect", "encoding"),
                 ("rows", "row"),
                 ("lock", "guard"),
+                ("split", "head"),
+                ("measure", "width"),
+                ("pairs", "key value"),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_go_call_is_named_by_its_variables_but_not_by_err() {
+        let src = "package m\n\nfunc f(id int) {\n\tuser, err := load(id)\n\t\
+                   var cfg = parse(id)\n\tif err := save(user); err != nil {\n\t}\n}\n";
+        let facts = crate::lang::extract(Lang::Go, "m.go", src.as_bytes());
+        let named: Vec<(String, String)> = call_site_names(&facts.calls, src.as_bytes())
+            .into_iter()
+            .map(|(i, name)| (facts.calls[i as usize].callee_text.clone(), name))
+            .collect();
+        assert_eq!(
+            named,
+            [
+                ("load".to_owned(), "user".to_owned()),
+                ("parse".to_owned(), "cfg".to_owned())
             ]
         );
     }
