@@ -187,11 +187,20 @@ struct FileCtx<'a> {
     base: DeclId,
     syms: Vec<GSym>,
     expr_base: u32,
+    /// Where this file's call sites begin in [`Analysis::settled_targets`].
+    call_base: u32,
     is_test: bool,
 }
 
 struct Analysis<'a> {
     files: Vec<FileCtx<'a>>,
+    /// Each bound call site's targets from its latest evaluation. At the
+    /// fixpoint that evaluation saw every input's final value (a change
+    /// would have queued it again), so emitting reuses it instead of
+    /// evaluating every callee once more.
+    settled_targets: Vec<Option<Box<[Target]>>>,
+    /// The worklist stopped at its step budget: no evaluation is final.
+    exhausted: bool,
     /// Index into `files` by file index.
     ctx_of_file: HashMap<u32, usize>,
     strings: Vec<String>,
@@ -298,6 +307,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         fixture_uses: Vec::new(),
         constraints: Vec::new(),
         current: std::cell::Cell::new(NO_CONSTRAINT),
+        settled_targets: Vec::new(),
+        exhausted: false,
         worklist: Vec::new(),
         queued: Vec::new(),
         mro_cache: HashMap::default(),
@@ -332,6 +343,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     a.dunder_class = a.intern("__class__");
     a.dunder_init = a.intern("__init__");
     let mut expr_base = 0u32;
+    let mut call_base = 0u32;
     for &fi in py_files {
         let facts = files[fi as usize].facts;
         let LangFacts::Python(py) = &facts.lang_facts else {
@@ -346,8 +358,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             base: b.res.file_base[fi as usize],
             syms,
             expr_base,
+            call_base,
             is_test: crate::lang::python::is_test_path(files[fi as usize].path),
         });
+        call_base = call_base.saturating_add(py.calls.len() as u32);
         for &d in &py.dict_sites {
             a.dict_sites.insert(expr_base + d);
         }
@@ -361,6 +375,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.module_name_of.insert(fi, module);
     }
     a.packed_base = expr_base;
+    a.settled_targets = (0..call_base).map(|_| None).collect();
     a.seed();
     a.find_passthrough_returns();
     let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
@@ -404,6 +419,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             }
         }
         if !a.hierarchy_dirty || steps > budget {
+            a.exhausted = steps > budget;
             break;
         }
         epochs += 1;
@@ -2575,6 +2591,7 @@ impl Analysis<'_> {
         self.bind_sequence_insert(ci, call);
         let targets = self.call_targets(ci, call);
         if targets.is_empty() {
+            self.settle(ci, call, targets);
             return;
         }
         let py = self.files[ci].py;
@@ -2586,12 +2603,12 @@ impl Analysis<'_> {
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
             .collect();
         let splats = c.splats.clone();
-        for t in targets {
-            if let Target::NoInit(class) = t {
+        for t in &targets {
+            if let Target::NoInit(class) = *t {
                 self.bind_dataclass_fields(class, &args, &kwargs);
                 continue;
             }
-            let Target::Decl { decl, shift } = t else {
+            let Target::Decl { decl, shift } = *t else {
                 continue;
             };
             let Some((info, fci)) = self.py_info(decl) else {
@@ -2667,6 +2684,15 @@ impl Analysis<'_> {
                     }
                 }
             }
+        }
+        self.settle(ci, call, targets);
+    }
+
+    /// Keep a bound call site's latest targets for [`Analysis::emit`].
+    fn settle(&mut self, ci: usize, call: usize, targets: Vec<Target>) {
+        let at = self.files[ci].call_base as usize + call;
+        if let Some(slot) = self.settled_targets.get_mut(at) {
+            *slot = Some(targets.into_boxed_slice());
         }
     }
 
@@ -2930,7 +2956,11 @@ impl Analysis<'_> {
                 .extend(imported.into_iter().map(|m| (file, m)));
             for call in 0..py.calls.len() {
                 let caller = self.gdecl(ci, facts.calls[call].caller);
-                let targets = self.call_targets(ci, call);
+                let settled = self.files[ci].call_base as usize + call;
+                let targets = match self.settled_targets.get_mut(settled).and_then(Option::take) {
+                    Some(targets) if !self.exhausted => targets.into_vec(),
+                    _ => self.call_targets(ci, call),
+                };
                 let kind = py.calls[call].kind;
                 let mut decls: Vec<DeclId> = Vec::new();
                 for t in &targets {
