@@ -604,17 +604,9 @@ impl Index {
 /// that do not decode are left out (the caller re-parses them).
 fn load_facts(
     store: &Store,
-    wanted: impl Fn(&str) -> bool + Sync,
+    wanted: impl Fn(&str) -> bool,
 ) -> Result<HashMap<String, FileFacts>, IndexError> {
-    let blobs = store.fact_blobs(true)?;
-    Ok(blobs
-        .into_par_iter()
-        .filter(|b| wanted(&b.path))
-        .filter_map(|b| {
-            let facts = store::decode_facts(&b.display, b.flow.as_deref())?;
-            Some((b.path, facts))
-        })
-        .collect())
+    Ok(store.decoded_facts(wanted)?.into_iter().collect())
 }
 
 /// (directory, module path) of every readable `go.mod`.
