@@ -123,4 +123,18 @@ mod tests {
         let value = unsafe { libmimalloc_sys::mi_option_get(super::MI_OPTION_PURGE_DELAY) };
         assert_eq!(value, 1000);
     }
+
+    #[test]
+    fn mimalloc_commits_arena_memory_as_it_is_used() {
+        // `.cargo/config.toml` builds mimalloc with this default (its own is
+        // 2, eager on Linux). `mi_option_arena_eager_commit` is two before
+        // `mi_option_large_os_pages` in mimalloc.h (v2 and v3).
+        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_some() {
+            return;
+        }
+        let arena_eager_commit = libmimalloc_sys::mi_option_large_os_pages - 2;
+        // SAFETY: reading an option has no preconditions.
+        let value = unsafe { libmimalloc_sys::mi_option_get(arena_eager_commit) };
+        assert_eq!(value, 0);
+    }
 }
