@@ -129,7 +129,11 @@ mod tests {
         // `.cargo/config.toml` builds mimalloc with this default (its own is
         // 2, eager on Linux). `mi_option_arena_eager_commit` is two before
         // `mi_option_large_os_pages` in mimalloc.h (v2 and v3).
-        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_some() {
+        // Overridden at run time, or built with the user's own CFLAGS
+        // (cargo's `[env]` does not replace a variable already set).
+        let own_flags = std::env::var("CFLAGS")
+            .is_ok_and(|flags| !flags.contains("MI_DEFAULT_ARENA_EAGER_COMMIT"));
+        if std::env::var_os("MIMALLOC_ARENA_EAGER_COMMIT").is_some() || own_flags {
             return;
         }
         let arena_eager_commit = libmimalloc_sys::mi_option_large_os_pages - 2;
