@@ -143,6 +143,34 @@ fn stdin_answers_one_json_line_per_query_in_order() {
 }
 
 #[test]
+fn callers_names_and_what_they_name_the_result_are_fields_of_their_own() {
+    // `bearer_token` calls `parse_authorization` and names its result
+    // `kind, token, _`: the callee is found by those words, and `why` says
+    // which came from the caller's name and which from the call site.
+    let (_d, repo) = fixture();
+    let v = json(&repo, &["search", "kind token", "--json"]);
+    let hit = v["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["name"] == "shop.auth.headers.parse_authorization")
+        .expect("parse_authorization is found by its call site's names");
+    let fields = |term: &str| -> Vec<String> {
+        hit["why"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|w| w["term"] == term)
+            .flat_map(|w| w["fields"].as_array().unwrap().clone())
+            .map(|f| f.as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(fields("kind"), ["uses"]);
+    assert!(fields("tok").contains(&"callers".to_owned()));
+    assert!(fields("tok").contains(&"uses".to_owned()));
+}
+
+#[test]
 fn similar_finds_the_parallel_implementation() {
     let (_d, repo) = fixture();
     let v = json(&repo, &["similar", "compute_order_total", "--json"]);

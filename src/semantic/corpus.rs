@@ -323,7 +323,7 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
             continue;
         }
         let name = short_name(&index.res.decls[e.caller as usize].name);
-        let field = &mut docs[i].fields[Field::Uses as usize];
+        let field = &mut docs[i].fields[Field::Callers as usize];
         if field.split(' ').any(|n| n == name) {
             continue;
         }

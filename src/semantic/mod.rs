@@ -150,7 +150,7 @@ pub struct Neural {
 /// (at 0.5: 74.2% and 90.2%; at 1: 72.5% and 88.9%); with their
 /// parameters' names (session 9): 74.8% and 90.8%, recall@1 37.5% and
 /// 57.5% (at 0.5: 74.9% and 90.6%). The names with what they return, at
-/// 0.2 (session 11): 75.1% and 90.6%, recall@1 37.8% and 58.3%, against
+/// 0.2 (session 11): 75.2% and 90.6%, recall@1 37.8% and 58.3%, against
 /// 74.8% and 90.7%, 37.5% and 58.2% without (0.15–0.25 all within 0.1 on
 /// the standard library; 0.1 or 0.15 cost the pip corpus 0.2–0.3 points
 /// of recall@10).
