@@ -162,6 +162,8 @@ enum Slot {
 
 /// The offset of a slice whose start is not a literal.
 const UNKNOWN_OFFSET: u32 = u32::MAX;
+/// The largest offset a slice of a slice keeps.
+const MAX_SLICE_OFFSET: u32 = 4;
 /// Container element slots without a literal key use this key.
 const ANY_KEY: GSym = u32::MAX;
 /// Pseudo-key whose readers depend on a container's set of keys.
@@ -466,6 +468,44 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
                 files[f.file as usize].path,
                 call.unwrap_or_default()
             );
+        }
+    }
+    if std::env::var_os("RIPPLE_DEBUG_SATURATED").is_some() {
+        let name = |d: DeclId| {
+            b.res
+                .decls
+                .get(d as usize)
+                .map(|x| x.name.clone())
+                .unwrap_or_else(|| format!("#{d}"))
+        };
+        let sym = |g: GSym| a.strings.get(g as usize).cloned().unwrap_or_else(|| format!("${g}"));
+        let table = a.slots.borrow();
+        for (slot, &id) in &table.ids {
+            let vals = &table.vals[id as usize];
+            if vals.len() < MAX_SET {
+                continue;
+            }
+            let s = match *slot {
+                Slot::Var(d, g) => format!("Var {} {}", name(d), sym(g)),
+                Slot::InstAttr(d, g) => format!("InstAttr {} {}", if d == ANY_CLASS { "*".into() } else { name(d) }, sym(g)),
+                Slot::Ret(d) => format!("Ret {}", name(d)),
+                Slot::Yield(d) => format!("Yield {}", name(d)),
+                Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
+            };
+            let vs: Vec<String> = vals
+                .iter()
+                .map(|v| match *v {
+                    Value::Func(d) => format!("F:{}", name(d)),
+                    Value::Class(d) => format!("C:{}", name(d)),
+                    Value::Instance(d) => format!("I:{}", name(d)),
+                    Value::Cone(d) => format!("Cone:{}", name(d)),
+                    Value::Bound { func, .. } => format!("B:{}", name(func)),
+                    Value::External(g) => format!("X:{}", sym(g)),
+                    Value::Builtin(g) => format!("b:{}", sym(g)),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            eprintln!("SAT {s} => {}", vs.join(" "));
         }
     }
     a.mro_cache.clear();
@@ -1027,9 +1067,15 @@ impl<'a> Analysis<'a> {
                             site,
                             offset: start,
                         },
+                        // A slice that keeps slicing itself (`value = value[1:]`
+                        // in a parser's loop) would count its offset up until
+                        // the set fills; past a few places it is any place.
                         (Value::Slice { site, offset }, Some(start)) => Value::Slice {
                             site,
-                            offset: offset.checked_add(start).unwrap_or(UNKNOWN_OFFSET),
+                            offset: offset
+                                .checked_add(start)
+                                .filter(|&o| o <= MAX_SLICE_OFFSET)
+                                .unwrap_or(UNKNOWN_OFFSET),
                         },
                         (Value::Container(site) | Value::Slice { site, .. }, None) => {
                             Value::Slice {
@@ -2395,22 +2441,39 @@ impl Analysis<'_> {
                     // Higher-order builtins call the functions they are given.
                     if HIGHER_ORDER.contains(&self.strings[b as usize].as_str()) {
                         let c = &self.files[ci].py.calls[call];
-                        let args: Vec<ExprId> = c
+                        // `sorted`, `min` and `max` call only their `key=`;
+                        // what else they are given is data (`max(f, g, key=…)`).
+                        let data_args = matches!(
+                            self.strings[b as usize].as_str(),
+                            "sorted" | "min" | "max"
+                        );
+                        let facts = self.files[ci].facts;
+                        let args: Vec<(usize, ExprId)> = c
                             .args
                             .iter()
                             .copied()
                             .chain(c.kwargs.iter().map(|(_, e)| *e))
+                            .enumerate()
+                            .filter(|&(i, _)| {
+                                !data_args
+                                    || c.kwargs.get(i.wrapping_sub(c.args.len())).is_some_and(
+                                        |&(k, _)| facts.sym(k) == "key",
+                                    )
+                            })
                             .collect();
-                        for a in args {
+                        for (arg, a) in args {
                             for v in self.eval(ci, a, 1) {
-                                match v {
-                                    Value::Func(f) => out.push(Target::Decl { decl: f, shift: 0 }),
-                                    Value::Bound { func, .. } => out.push(Target::Decl {
-                                        decl: func,
-                                        shift: 1,
-                                    }),
-                                    _ => {}
-                                }
+                                let (decl, shift) = match v {
+                                    Value::Func(f) => (f, 0),
+                                    Value::Bound { func, .. } => (func, 1),
+                                    _ => continue,
+                                };
+                                out.push(Target::Applied {
+                                    decl,
+                                    shift,
+                                    builtin: b,
+                                    arg: arg as u32,
+                                });
                             }
                         }
                     }
@@ -2608,6 +2671,16 @@ impl Analysis<'_> {
                 self.bind_dataclass_fields(class, &args, &kwargs);
                 continue;
             }
+            if let Target::Applied {
+                decl,
+                shift,
+                builtin,
+                arg,
+            } = *t
+            {
+                self.bind_applied(ci, call, decl, shift, builtin, arg);
+                continue;
+            }
             let Target::Decl { decl, shift } = *t else {
                 continue;
             };
@@ -2686,6 +2759,105 @@ impl Analysis<'_> {
             }
         }
         self.settle(ci, call, targets);
+    }
+
+    /// Bind the parameters of a function that a higher-order builtin calls:
+    /// it receives the elements of the builtin's other arguments, never
+    /// the arguments themselves (`map(self._next, names)` passes each name
+    /// to `_next`, not `self._next`). `map` passes the n-th iterable's
+    /// elements as the n-th argument, `reduce` an accumulator (the
+    /// initial value or what the function returns) and an element, the
+    /// others (`filter`, `sorted`, `min`, `max` with `key=`) one element,
+    /// or one of several positional arguments (`max(a, b, key=f)`).
+    fn bind_applied(
+        &mut self,
+        ci: usize,
+        call: usize,
+        decl: DeclId,
+        shift: usize,
+        builtin: GSym,
+        arg: u32,
+    ) {
+        let Some((info, fci)) = self.py_info(decl) else {
+            return;
+        };
+        let c = &self.files[ci].py.calls[call];
+        let others: Vec<ExprId> = c
+            .args
+            .iter()
+            .enumerate()
+            .filter(|&(i, _)| i as u32 != arg)
+            .map(|(_, &e)| e)
+            .collect();
+        let elements = |a: &mut Self, e: ExprId| -> Vals {
+            let mut out = Vals::new();
+            for v in a.eval(ci, e, 1) {
+                for x in a.iterate(v) {
+                    push_unique(&mut out, x);
+                }
+            }
+            out
+        };
+        let mut bound: Vec<Vals> = Vec::new();
+        match self.strings[builtin as usize].as_str() {
+            "map" => {
+                for &e in &others {
+                    bound.push(elements(self, e));
+                }
+            }
+            "reduce" => {
+                let mut acc = self.returns_of(decl);
+                let mut items = Vals::new();
+                if let Some(&e) = others.first() {
+                    items = elements(self, e);
+                }
+                match others.get(1) {
+                    Some(&init) => {
+                        for v in self.eval(ci, init, 1) {
+                            push_unique(&mut acc, v);
+                        }
+                    }
+                    // Without an initial value the first element starts.
+                    None => {
+                        for &v in &items {
+                            push_unique(&mut acc, v);
+                        }
+                    }
+                }
+                bound.push(acc);
+                bound.push(items);
+            }
+            _ => {
+                let mut one = Vals::new();
+                match others.as_slice() {
+                    [e] => one = elements(self, *e),
+                    many => {
+                        for &e in many {
+                            for v in self.eval(ci, e, 1) {
+                                push_unique(&mut one, v);
+                            }
+                        }
+                    }
+                }
+                bound.push(one);
+            }
+        }
+        let mut params = info.params.iter().skip(shift).peekable();
+        for vals in &bound {
+            match params.peek() {
+                Some(p) if matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly) => {
+                    let slot = Slot::Var(decl, self.gsym(fci, p.name));
+                    self.add(slot, vals);
+                    params.next();
+                }
+                // `*args` takes this argument and every further one.
+                Some(p) if p.kind == ParamKind::VarArgs => {
+                    let site = self.packed_site(decl, false);
+                    self.add_elem(site, ANY_KEY, vals);
+                }
+                _ => break,
+            }
+        }
     }
 
     /// Keep a bound call site's latest targets for [`Analysis::emit`].
@@ -2965,7 +3137,7 @@ impl Analysis<'_> {
                 let mut decls: Vec<DeclId> = Vec::new();
                 for t in &targets {
                     let id = match t {
-                        Target::Decl { decl, .. } => *decl,
+                        Target::Decl { decl, .. } | Target::Applied { decl, .. } => *decl,
                         Target::External(name) => b.external(name, crate::model::Lang::Python),
                         Target::NoInit(_) => continue,
                     };
@@ -3091,6 +3263,15 @@ enum Target {
     Decl {
         decl: DeclId,
         shift: usize,
+    },
+    /// A function a higher-order builtin (`map`, `filter`, `sorted`, …)
+    /// calls on the elements of its other arguments; `arg` is where the
+    /// function was passed, among the positional then keyword arguments.
+    Applied {
+        decl: DeclId,
+        shift: usize,
+        builtin: GSym,
+        arg: u32,
     },
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
