@@ -176,6 +176,9 @@ const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
 /// instantiated classes whose MRO contains it, as instances.
 const RUNTIME: GSym = u32::MAX - 2;
 const MAX_SET: usize = 16;
+/// How many values a set takes when all of them are functions or classes
+/// (see [`admits`]).
+const MAX_CALLABLES: usize = 128;
 const MAX_ROUNDS: usize = 40;
 const MAX_DEPTH: u32 = 48;
 /// Evaluations nested in one another, by any path. An optimised build
@@ -478,7 +481,12 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
                 .map(|x| x.name.clone())
                 .unwrap_or_else(|| format!("#{d}"))
         };
-        let sym = |g: GSym| a.strings.get(g as usize).cloned().unwrap_or_else(|| format!("${g}"));
+        let sym = |g: GSym| {
+            a.strings
+                .get(g as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("${g}"))
+        };
         let table = a.slots.borrow();
         for (slot, &id) in &table.ids {
             let vals = &table.vals[id as usize];
@@ -487,7 +495,11 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             }
             let s = match *slot {
                 Slot::Var(d, g) => format!("Var {} {}", name(d), sym(g)),
-                Slot::InstAttr(d, g) => format!("InstAttr {} {}", if d == ANY_CLASS { "*".into() } else { name(d) }, sym(g)),
+                Slot::InstAttr(d, g) => format!(
+                    "InstAttr {} {}",
+                    if d == ANY_CLASS { "*".into() } else { name(d) },
+                    sym(g)
+                ),
                 Slot::Ret(d) => format!("Ret {}", name(d)),
                 Slot::Yield(d) => format!("Yield {}", name(d)),
                 Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
@@ -588,10 +600,10 @@ impl<'a> Analysis<'a> {
             let set = &mut table.vals[id];
             let mut grew = false;
             for v in vals {
-                if set.len() >= MAX_SET {
+                if set.len() >= MAX_CALLABLES {
                     break;
                 }
-                if !set.contains(v) {
+                if admits(set, v) && !set.contains(v) {
                     set.push(*v);
                     grew = true;
                 }
@@ -2443,10 +2455,8 @@ impl Analysis<'_> {
                         let c = &self.files[ci].py.calls[call];
                         // `sorted`, `min` and `max` call only their `key=`;
                         // what else they are given is data (`max(f, g, key=…)`).
-                        let data_args = matches!(
-                            self.strings[b as usize].as_str(),
-                            "sorted" | "min" | "max"
-                        );
+                        let data_args =
+                            matches!(self.strings[b as usize].as_str(), "sorted" | "min" | "max");
                         let facts = self.files[ci].facts;
                         let args: Vec<(usize, ExprId)> = c
                             .args
@@ -2456,9 +2466,9 @@ impl Analysis<'_> {
                             .enumerate()
                             .filter(|&(i, _)| {
                                 !data_args
-                                    || c.kwargs.get(i.wrapping_sub(c.args.len())).is_some_and(
-                                        |&(k, _)| facts.sym(k) == "key",
-                                    )
+                                    || c.kwargs
+                                        .get(i.wrapping_sub(c.args.len()))
+                                        .is_some_and(|&(k, _)| facts.sym(k) == "key")
                             })
                             .collect();
                         for (arg, a) in args {
@@ -3308,9 +3318,20 @@ fn is_marker_base(name: &str) -> bool {
 }
 
 fn push_unique(out: &mut Vals, v: Value) {
-    if out.len() < MAX_SET && !out.contains(&v) {
+    if admits(out, &v) && !out.contains(&v) {
         out.push(v);
     }
+}
+
+/// Whether a set takes one more value. Sets are capped to keep the solve
+/// cheap where everything flows together (every string a parser
+/// touches), but a set of nothing but functions and classes may grow well
+/// past that: a dispatch table of thirty handlers called through one
+/// subscript must keep an edge to each of them, or the blast radius of
+/// the thirtieth would say nobody calls it.
+fn admits(set: &[Value], v: &Value) -> bool {
+    let callable = |v: &Value| matches!(v, Value::Func(_) | Value::Bound { .. } | Value::Class(_));
+    set.len() < MAX_SET || (set.len() < MAX_CALLABLES && callable(v) && set.iter().all(callable))
 }
 
 /// Dict methods whose result is drawn from the dict's values.
