@@ -370,3 +370,43 @@ fn review_dry_run_prints_one_json_plan_and_a_real_review_needs_a_provider() {
     assert_eq!(code, 1);
     assert!(err.contains("no findings"), "{err}");
 }
+
+#[test]
+fn a_call_through_a_value_set_past_its_cap_is_listed_as_possibly_incomplete() {
+    // Twelve functions and eight instances flow into one parameter: the
+    // set keeps 16 mixed values and drops the rest. The call keeps the
+    // edges it found and is listed among the unresolved, so a blast radius
+    // through it says it may be a lower bound.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let mut source = String::new();
+    for i in 0..12 {
+        source.push_str(&format!("def f{i}():\n    return {i}\n\n\n"));
+    }
+    for i in 0..8 {
+        source.push_str(&format!("class C{i}:\n    pass\n\n\n"));
+    }
+    source.push_str("def use(x):\n    return x()\n\n\n");
+    for i in 0..12 {
+        source.push_str(&format!("use(f{i})\n"));
+    }
+    for i in 0..8 {
+        source.push_str(&format!("use(C{i}())\n"));
+    }
+    std::fs::write(root.join("main.py"), source).unwrap();
+    let repo = root.to_str().unwrap();
+    let listed = json(&["--repo", repo, "unresolved", "--json"]);
+    let calls = listed["calls"].as_array().unwrap();
+    let site = calls
+        .iter()
+        .find(|c| c["text"] == "x")
+        .unwrap_or_else(|| panic!("x() not listed: {listed}"));
+    assert!(
+        site["reason"].as_str().unwrap().contains("may not be all"),
+        "{site}"
+    );
+    let (code, out, err) = ripple(&["--repo", repo, "edges", "--format", "json"]);
+    assert_eq!(code, 0, "{err}");
+    let edges: Value = serde_json::from_str(&out).unwrap();
+    assert!(!edges["main.use"].as_array().unwrap().is_empty(), "{out}");
+}

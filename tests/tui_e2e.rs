@@ -357,7 +357,7 @@ fn tests_run_in_the_background_and_ctrl_c_cancels_then_search_finds() {
     t.wait("the run streaming while the explorer stays live", |s| {
         s.contains("running… (esc cancels)")
             && s.contains(
-                "ran tests/test_auth.py::test_require_role_decorator tests/test_billing.py::test_goodwill_refund_needs_admin",
+                "ran tests/test_api.py::test_admin_endpoints tests/test_api.py::test_cart_checkout_and_invoice",
             )
     });
     // The first ctrl-c cancels the run (killing it), not the explorer.

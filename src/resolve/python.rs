@@ -2320,6 +2320,7 @@ impl Analysis<'_> {
     fn call_targets(&mut self, ci: usize, call: usize) -> Vec<Target> {
         let kind = self.files[ci].py.calls[call].kind;
         let callees = self.callee_values(ci, call);
+        let truncated = is_full(&callees);
         let mut out = Vec::new();
         match kind {
             PyCallKind::Iter => {
@@ -2490,6 +2491,9 @@ impl Analysis<'_> {
                 }
                 _ => {}
             }
+        }
+        if truncated {
+            out.push(Target::Truncated);
         }
         out
     }
@@ -3149,13 +3153,24 @@ impl Analysis<'_> {
                     let id = match t {
                         Target::Decl { decl, .. } | Target::Applied { decl, .. } => *decl,
                         Target::External(name) => b.external(name, crate::model::Lang::Python),
-                        Target::NoInit(_) => continue,
+                        Target::NoInit(_) | Target::Truncated => continue,
                     };
                     if !decls.contains(&id) {
                         decls.push(id);
                     }
                 }
                 let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
+                if !decls.is_empty() && targets.iter().any(|t| matches!(t, Target::Truncated)) {
+                    b.unresolved(
+                        caller,
+                        file,
+                        call as u32,
+                        format!(
+                            "the callee has more possible values than are kept ({MAX_SET}, or \
+                             {MAX_CALLABLES} functions); the callees shown may not be all"
+                        ),
+                    );
+                }
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
                         let reason = self.unresolved_reason(ci, call);
@@ -3286,6 +3301,9 @@ enum Target {
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
     NoInit(DeclId),
+    /// The callee's value set is full: values past its cap were dropped,
+    /// so the targets found may not be all (listed with the unresolved).
+    Truncated,
 }
 
 /// A name from the modules that spell types rather than define classes
@@ -3323,6 +3341,15 @@ fn push_unique(out: &mut Vals, v: Value) {
     }
 }
 
+/// Whether a set reached its cap and may have dropped values.
+fn is_full(set: &[Value]) -> bool {
+    set.len() >= MAX_CALLABLES || (set.len() >= MAX_SET && !set.iter().all(is_callable))
+}
+
+fn is_callable(v: &Value) -> bool {
+    matches!(v, Value::Func(_) | Value::Bound { .. } | Value::Class(_))
+}
+
 /// Whether a set takes one more value. Sets are capped to keep the solve
 /// cheap where everything flows together (every string a parser
 /// touches), but a set of nothing but functions and classes may grow well
@@ -3330,8 +3357,8 @@ fn push_unique(out: &mut Vals, v: Value) {
 /// subscript must keep an edge to each of them, or the blast radius of
 /// the thirtieth would say nobody calls it.
 fn admits(set: &[Value], v: &Value) -> bool {
-    let callable = |v: &Value| matches!(v, Value::Func(_) | Value::Bound { .. } | Value::Class(_));
-    set.len() < MAX_SET || (set.len() < MAX_CALLABLES && callable(v) && set.iter().all(callable))
+    set.len() < MAX_SET
+        || (set.len() < MAX_CALLABLES && is_callable(v) && set.iter().all(is_callable))
 }
 
 /// Dict methods whose result is drawn from the dict's values.
