@@ -237,6 +237,11 @@ struct Analysis<'a> {
     module_is_init: HashSet<u32>,
     /// Global sites of dict literals.
     dict_sites: HashSet<u32>,
+    /// Global sites of literals of constants (`[None]`, `{}`) assigned to
+    /// a name that is later written through (`b[0] = f`, `b.append(f)`):
+    /// they may come to hold callables, so they are tracked like any
+    /// other container.
+    filled_sites: HashSet<u32>,
     /// Global sites of set and tuple literals (other non-dict containers are lists).
     set_sites: HashSet<u32>,
     tuple_sites: HashSet<u32>,
@@ -319,6 +324,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         mro_cache: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
         dict_sites: HashSet::default(),
+        filled_sites: HashSet::default(),
         set_sites: HashSet::default(),
         tuple_sites: HashSet::default(),
         passthrough: HashMap::default(),
@@ -380,6 +386,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.module_name_of.insert(fi, module);
     }
     a.packed_base = expr_base;
+    for ci in 0..a.files.len() {
+        a.find_filled_sites(ci);
+    }
     a.settled_targets = (0..call_base).map(|_| None).collect();
     a.seed();
     a.find_passthrough_returns();
@@ -808,6 +817,49 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// Find the literals of constants whose name is written through in the
+    /// same file: `b = [None]` then `b[0] = func` or `b.append(func)`.
+    /// Names are compared without their version (`b@1` is `b`).
+    fn find_filled_sites(&mut self, ci: usize) {
+        let py = self.files[ci].py;
+        let facts = self.files[ci].facts;
+        let unversioned = |name: Sym| facts.sym(name).split('@').next().unwrap_or("");
+        let var_of = |e: ExprId| match py.exprs.get(e as usize) {
+            Some(&PyExpr::Var { scope, name }) => Some((scope, unversioned(name))),
+            _ => None,
+        };
+        let mut written: HashSet<(u32, &str)> = HashSet::default();
+        for flow in &py.flows {
+            if let PyFlow::Assign { target, .. } = *flow
+                && let Some(PyExpr::Subscript { base, .. }) = py.exprs.get(target as usize)
+                && let Some(v) = var_of(*base)
+            {
+                written.insert(v);
+            }
+        }
+        for call in &py.calls {
+            if let Some(&PyExpr::Attr { base, name }) = py.exprs.get(call.callee as usize)
+                && FILLING_METHODS.contains(&facts.sym(name))
+                && let Some(v) = var_of(base)
+            {
+                written.insert(v);
+            }
+        }
+        if written.is_empty() {
+            return;
+        }
+        for flow in &py.flows {
+            if let PyFlow::Assign { target, value } = *flow
+                && let Some(v) = var_of(target)
+                && written.contains(&v)
+                && matches!(py.exprs.get(value as usize), Some(PyExpr::Container { .. }))
+            {
+                let site = self.site(ci, value);
+                self.filled_sites.insert(site);
+            }
+        }
+    }
+
     /// Every constraint of a file: its flows, container literals and calls.
     fn constraints_of(&self, ci: usize) -> Vec<Constraint> {
         let py = self.files[ci].py;
@@ -1113,12 +1165,14 @@ impl<'a> Analysis<'a> {
                 {
                     return smallvec![Value::PyDict];
                 }
-                // A literal of constants (`["a", 1]`) can never hold a callable:
-                // it is not worth tracking as a value.
+                // A literal of constants (`["a", 1]`) holds no callable: it is
+                // not worth tracking as a value, unless its name is written
+                // through later.
                 if !items.is_empty()
                     && items
                         .iter()
                         .all(|(_, e)| *e == crate::lang::python::UNKNOWN)
+                    && !self.filled_sites.contains(&self.site(ci, expr))
                 {
                     Vals::new()
                 } else {
@@ -3606,6 +3660,9 @@ const BUILTIN_DUNDERS: &[(&str, &str)] = &[
 ];
 
 /// Builtins that call the functions passed to them.
+/// Methods that put values into a list, set or dict.
+const FILLING_METHODS: &[&str] = &["append", "insert", "extend", "add", "update", "setdefault"];
+
 const HIGHER_ORDER: &[&str] = &["map", "filter", "sorted", "min", "max", "reduce"];
 
 /// Python's builtin namespace (3.12), which unresolved free names fall back to.
