@@ -101,6 +101,12 @@ enum Value {
     Instance(DeclId),
     /// `self` inside a method of the class: an instance of it or of any subclass.
     Cone(DeclId),
+    /// `functools.partial(func, a, b)`: calling it calls `func` with its
+    /// first `shift` parameters already filled.
+    Partial {
+        func: DeclId,
+        shift: u32,
+    },
     /// A function reached through an instance or class: the receiver fills the first parameter.
     Bound {
         func: DeclId,
@@ -2194,6 +2200,16 @@ impl Analysis<'_> {
                         }
                     }
                 }
+                Value::Partial { func, shift } => {
+                    for r in self.returns_at(ci, call, func, shift as usize) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                Value::External(p) if self.strings[p as usize] == "functools.partial" => {
+                    for v in self.partial_values(ci, call) {
+                        push_unique(&mut out, v);
+                    }
+                }
                 Value::External(p) => {
                     // `requests.Session()` is an instance of an external class
                     // (PyCG names its methods `requests.Session.get`); the result
@@ -2448,6 +2464,10 @@ impl Analysis<'_> {
                 Value::Bound { func, .. } => out.push(Target::Decl {
                     decl: func,
                     shift: 1,
+                }),
+                Value::Partial { func, shift } => out.push(Target::Decl {
+                    decl: func,
+                    shift: shift as usize,
                 }),
                 Value::Class(c) => {
                     let init = self.intern("__init__");
@@ -2739,6 +2759,12 @@ impl Analysis<'_> {
                 self.bind_dataclass_fields(class, &args, &kwargs);
                 continue;
             }
+            if let Target::External(name) = t
+                && name == "functools.partial"
+            {
+                self.bind_partial_arguments(&args, &kwargs);
+                continue;
+            }
             if let Target::Applied {
                 decl,
                 shift,
@@ -2924,6 +2950,69 @@ impl Analysis<'_> {
                     self.add_elem(site, ANY_KEY, vals);
                 }
                 _ => break,
+            }
+        }
+    }
+
+    /// What `functools.partial(f, a, …)` at this call makes of each
+    /// function `f` may be, with the positional arguments given counted.
+    fn partial_values(&mut self, ci: usize, call: usize) -> Vals {
+        let c = &self.files[ci].py.calls[call];
+        let Some((&first, rest)) = c.args.split_first() else {
+            return Vals::new();
+        };
+        let given = rest.len() as u32;
+        let mut out = Vals::new();
+        for v in self.eval(ci, first, 1) {
+            let (func, shift) = match v {
+                Value::Func(f) => (f, 0),
+                Value::Bound { func, .. } => (func, 1),
+                Value::Partial { func, shift } => (func, shift),
+                _ => continue,
+            };
+            push_unique(
+                &mut out,
+                Value::Partial {
+                    func,
+                    shift: shift.saturating_add(given),
+                },
+            );
+        }
+        out
+    }
+
+    /// `functools.partial(f, a, k=b)` passes `a` and `b` on to `f` (when
+    /// the partial is called, but flow-insensitively that is the same).
+    fn bind_partial_arguments(&mut self, args: &[Vals], kwargs: &[(GSym, Vals)]) {
+        let Some(funcs) = args.first() else {
+            return;
+        };
+        for v in funcs.clone() {
+            let (decl, shift) = match v {
+                Value::Func(f) => (f, 0),
+                Value::Bound { func, .. } => (func, 1),
+                Value::Partial { func, shift } => (func, shift as usize),
+                _ => continue,
+            };
+            let Some((info, fci)) = self.py_info(decl) else {
+                continue;
+            };
+            let params = &info.params;
+            let varkwargs = params.iter().any(|p| p.kind == ParamKind::VarKwargs);
+            let mut positional = params.iter().skip(shift);
+            for vals in &args[1..] {
+                match positional.next() {
+                    Some(p)
+                        if matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly) =>
+                    {
+                        let slot = Slot::Var(decl, self.gsym(fci, p.name));
+                        self.add(slot, vals);
+                    }
+                    _ => break,
+                }
+            }
+            for (k, vals) in kwargs {
+                self.bind_keyword(decl, fci, params, varkwargs, *k, vals);
             }
         }
     }
@@ -3401,7 +3490,10 @@ fn is_full(set: &[Value]) -> bool {
 }
 
 fn is_callable(v: &Value) -> bool {
-    matches!(v, Value::Func(_) | Value::Bound { .. } | Value::Class(_))
+    matches!(
+        v,
+        Value::Func(_) | Value::Bound { .. } | Value::Partial { .. } | Value::Class(_)
+    )
 }
 
 /// Whether a set takes one more value. Sets are capped to keep the solve
