@@ -2754,6 +2754,7 @@ impl Analysis<'_> {
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
             .collect();
         let splats = c.splats.clone();
+        self.bind_classmethod_receivers(ci, call, &targets);
         for t in &targets {
             if let Target::NoInit(class) = *t {
                 self.bind_dataclass_fields(class, &args, &kwargs);
@@ -2950,6 +2951,36 @@ impl Analysis<'_> {
                     self.add_elem(site, ANY_KEY, vals);
                 }
                 _ => break,
+            }
+        }
+    }
+
+    /// `Square.unit()` where `unit` is a classmethod of a base class:
+    /// its `cls` is `Square` there, not only the class defining it, so
+    /// `cls()` makes a `Square`. Only calls that reach a classmethod pay
+    /// for evaluating the callee again.
+    fn bind_classmethod_receivers(&mut self, ci: usize, call: usize, targets: &[Target]) {
+        let is_classmethod =
+            |a: &Self, d: DeclId| a.py_info(d).is_some_and(|(i, _)| i.is_classmethod);
+        if !targets
+            .iter()
+            .any(|t| matches!(*t, Target::Decl { decl, shift: 1 } if is_classmethod(self, decl)))
+        {
+            return;
+        }
+        for v in self.callee_values(ci, call) {
+            let Value::Bound { func, recv, .. } = v else {
+                continue;
+            };
+            let Some((info, fci)) = self.py_info(func) else {
+                continue;
+            };
+            if !info.is_classmethod {
+                continue;
+            }
+            if let Some(first) = info.params.first() {
+                let slot = Slot::Var(func, self.gsym(fci, first.name));
+                self.add(slot, &[Value::Class(recv)]);
             }
         }
     }
