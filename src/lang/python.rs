@@ -489,6 +489,9 @@ struct ArgList {
     kwargs: Vec<(Sym, ExprId)>,
     splats: Vec<Splat>,
     key: Option<Sym>,
+    /// The second argument when it is a string literal: the name in
+    /// `getattr(obj, "name")`.
+    second_str: Option<Sym>,
 }
 
 struct Extractor<'s> {
@@ -1485,6 +1488,12 @@ impl<'s> Extractor<'s> {
                             list.args.push(UNKNOWN);
                         }
                         other => {
+                            if let Lowered::Str(s) = other
+                                && list.args.len() == 1
+                                && list.splats.is_empty()
+                            {
+                                list.second_str = Some(*s);
+                            }
                             let e = self.as_expr(other);
                             list.args.push(e);
                         }
@@ -2175,6 +2184,11 @@ impl<'s> Extractor<'s> {
             }
             _ => None,
         };
+        // `getattr(obj, "name")` is keyed by the name it reads.
+        let key = match text.as_str() {
+            "getattr" => list.second_str,
+            _ => list.key,
+        };
         let call = self.add_call(
             &node,
             text,
@@ -2183,7 +2197,7 @@ impl<'s> Extractor<'s> {
                 args: list.args.into(),
                 kwargs: list.kwargs.into(),
                 splats: list.splats.into(),
-                key: list.key,
+                key,
                 kind: PyCallKind::Plain,
             },
         );

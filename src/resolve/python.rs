@@ -2317,6 +2317,24 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let args = py.calls[call].args.clone();
         match name.as_str() {
+            // `getattr(obj, "name")` reads `obj.name` (or the default).
+            "getattr" => {
+                let mut out = Vals::new();
+                if let (Some(key), Some(&obj)) = (py.calls[call].key, args.first()) {
+                    let attr = self.gsym(ci, key);
+                    for v in self.eval(ci, obj, 1) {
+                        for r in self.attr(v, attr, 1) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                    if let Some(&default) = args.get(2) {
+                        for r in self.eval(ci, default, 1) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                }
+                out
+            }
             // `set()`, `[]`'s twin `list()`, `dict()`: a new, empty container,
             // which `add`, `append` or `d[k] = v` may fill. It is numbered
             // by the site of the call's callee, an expression of its own.
