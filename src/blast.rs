@@ -115,8 +115,26 @@ pub struct BlastRadius {
     pub possibly_missing_callers: Vec<UnresolvedRef>,
     /// Unresolved call sites inside the radius (they may hide further paths).
     pub unresolved_inside: usize,
-    /// True when the answer may be incomplete (see the two lists above).
+    /// Where the root is passed to code ripple does not follow (an
+    /// out-of-repository callable such as `threading.Thread(target=…)`, or
+    /// an unresolved call): that code may call it, unseen.
+    pub handed_out: Vec<HandedOutRef>,
+    /// Other functions in the radius passed to such code (their callers
+    /// there are not followed either).
+    pub handed_out_inside: usize,
+    /// True when the answer may be incomplete (see the lists above).
     pub lower_bound: bool,
+}
+
+/// A call site that passes a function to code ripple does not follow.
+#[derive(Debug, Clone, Serialize)]
+pub struct HandedOutRef {
+    /// The function that passes it.
+    pub caller: String,
+    pub file: String,
+    pub line: u32,
+    /// The callee as written (`threading.Thread`).
+    pub text: String,
 }
 
 pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> UnresolvedRef {
@@ -207,7 +225,28 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
             possibly_missing.push(unresolved_ref(index, u));
         }
     }
-    let lower_bound = !possibly_missing.is_empty() || unresolved_inside > 0;
+    let mut handed_out = Vec::new();
+    let mut handed_out_inside = 0;
+    for h in &res.handed_out {
+        if h.func == root {
+            let (path, site) = index
+                .call_site(h.file, h.call)
+                .map(|(p, c)| (p.to_owned(), Some(c)))
+                .unwrap_or_default();
+            handed_out.push(HandedOutRef {
+                caller: res.decls[h.caller as usize].name.clone(),
+                file: path,
+                line: site.map(|c| c.span.start_line).unwrap_or(0),
+                text: site.map(|c| c.callee_text.clone()).unwrap_or_default(),
+            });
+        } else if in_radius.contains(&h.func) {
+            handed_out_inside += 1;
+        }
+    }
+    let lower_bound = !possibly_missing.is_empty()
+        || unresolved_inside > 0
+        || !handed_out.is_empty()
+        || handed_out_inside > 0;
     BlastRadius {
         root: DeclRef::of(index, root),
         depth,
@@ -218,6 +257,8 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         tests,
         possibly_missing_callers: possibly_missing,
         unresolved_inside,
+        handed_out,
+        handed_out_inside,
         lower_bound,
     }
 }

@@ -918,6 +918,27 @@ fn cmd_blast(
                 b.unresolved_inside, b.root.name
             )?;
         }
+        if !b.handed_out.is_empty() {
+            writeln!(
+                out,
+                "    it is passed to code ripple does not follow at {} call sites, which may call it:",
+                b.handed_out.len()
+            )?;
+            for h in b.handed_out.iter().take(10) {
+                writeln!(
+                    out,
+                    "      {}:{}  {}  (in {})",
+                    h.file, h.line, h.text, h.caller
+                )?;
+            }
+        }
+        if b.handed_out_inside > 0 {
+            writeln!(
+                out,
+                "    {} times a function inside the radius is passed to such code",
+                b.handed_out_inside
+            )?;
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

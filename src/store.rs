@@ -18,7 +18,7 @@ use crate::inventory::SkipReason;
 use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 10;
+pub const SCHEMA_VERSION: i64 = 9;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -125,6 +125,26 @@ impl Store {
     }
 
     pub fn open_at(path: &Path) -> Result<Store, StoreError> {
+        // Two ripples creating the same database at once (a command beside
+        // the explorer's watcher) can meet SQLITE_BUSY before any busy
+        // timeout applies (while one sets up WAL); the other's setup is
+        // then done or nearly so, and trying again finds it.
+        let mut attempt = 0;
+        loop {
+            match Store::open_once(path) {
+                Err(StoreError::Sqlite {
+                    source: rusqlite::Error::SqliteFailure(e, _),
+                    ..
+                }) if e.code == rusqlite::ErrorCode::DatabaseBusy && attempt < 5 => {
+                    attempt += 1;
+                    std::thread::sleep(std::time::Duration::from_millis(50 * attempt));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn open_once(path: &Path) -> Result<Store, StoreError> {
         match Store::try_open(path) {
             Ok(Ok(store)) => Ok(store),
             Ok(Err(reason)) => Store::rebuild(path, reason),

@@ -410,3 +410,49 @@ fn a_call_through_a_value_set_past_its_cap_is_listed_as_possibly_incomplete() {
     let edges: Value = serde_json::from_str(&out).unwrap();
     assert!(!edges["main.use"].as_array().unwrap().is_empty(), "{out}");
 }
+
+#[test]
+fn a_function_passed_to_code_outside_the_repository_makes_its_blast_radius_a_lower_bound() {
+    // `worker` is only ever called by threading and by an executor: its
+    // blast radius has no callers, and says where it was handed out.
+    // `functools.wraps(fn)` takes a function without calling it, so the
+    // decorated `helper` keeps a complete answer.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("main.py"),
+        "import functools\nimport threading\n\n\n\
+         def worker(n):\n    return n\n\n\n\
+         def spawn(pool):\n    threading.Thread(target=worker, args=(1,)).start()\n    pool.submit(worker, 2)\n\n\n\
+         def logged(fn):\n    @functools.wraps(fn)\n    def inner(*a):\n        return fn(*a)\n    return inner\n\n\n\
+         @logged\ndef helper():\n    return 1\n\n\n\
+         def main():\n    return helper()\n",
+    )
+    .unwrap();
+    let repo = root.to_str().unwrap();
+    let blast = json(&["--repo", repo, "blast", "worker", "--json"]);
+    assert_eq!(blast["lower_bound"], true, "{blast}");
+    let sites: Vec<(&str, u64)> = blast["handed_out"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["text"].as_str().unwrap(), h["line"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(
+        sites,
+        [("threading.Thread", 10), ("pool.submit", 11)],
+        "{blast}"
+    );
+    let helper = json(&["--repo", repo, "blast", "helper", "--json"]);
+    assert_eq!(
+        helper["handed_out"].as_array().unwrap().len(),
+        0,
+        "{helper}"
+    );
+    let (code, text, err) = ripple(&["--repo", repo, "blast", "worker"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        text.contains("passed to code ripple does not follow"),
+        "{text}"
+    );
+}

@@ -1998,6 +1998,10 @@ impl<'a> Analysis<'a> {
         let file = self.ctxs[ci].file;
         let targets = self.callees(ci, scope, callee, 0);
         let mut resolved = false;
+        // The callee is code ripple does not follow (the standard library,
+        // another module, or nothing found): functions passed to it may be
+        // called from there (`http.HandleFunc("/", handler)`).
+        let mut opaque = false;
         for t in targets {
             match t {
                 Callee::Decl(d, conf) => {
@@ -2008,11 +2012,13 @@ impl<'a> Analysis<'a> {
                     let d = b.external(&name, Lang::Go);
                     b.edge(caller, d, Confidence::Certain, file, call as u32);
                     resolved = true;
+                    opaque = true;
                 }
                 Callee::ExternalValue(name, conf) => {
                     let d = b.external(&name, Lang::Go);
                     b.edge(caller, d, conf, file, call as u32);
                     resolved = true;
+                    opaque = true;
                 }
                 Callee::NotACall => resolved = true,
                 Callee::Unresolved(reason) => {
@@ -2020,6 +2026,44 @@ impl<'a> Analysis<'a> {
                         b.unresolved(caller, file, call as u32, reason);
                         resolved = true;
                     }
+                    opaque = true;
+                }
+            }
+        }
+        if opaque {
+            self.note_handed_out(b, ci, call, caller);
+        }
+    }
+
+    /// Record the repository functions a call passes to code ripple does
+    /// not follow (see [`super::HandedOut`]): function literals and the
+    /// names of functions (`handler`, `pkg.Handler`). Function values held
+    /// in variables are not traced here: tracing every argument of every
+    /// call into the standard library cost Go's `src` 30-50 MB.
+    fn note_handed_out(&mut self, b: &mut Builder, ci: usize, call: usize, caller: DeclId) {
+        let go = self.ctxs[ci].go;
+        let scope = self.ctxs[ci].facts.calls[call].caller;
+        let file = self.ctxs[ci].file;
+        let mut seen: Vec<DeclId> = Vec::new();
+        for &arg in &go.calls[call].args {
+            let named = match go.exprs.get(arg as usize) {
+                Some(GoExpr::FuncLit(_)) => true,
+                Some(&GoExpr::Ident(n)) => self.local(ci, scope, n).is_none(),
+                Some(&GoExpr::Selector(base, _)) => matches!(
+                    go.exprs.get(base as usize),
+                    Some(&GoExpr::Ident(n)) if self.local(ci, scope, n).is_none()
+                ),
+                _ => false,
+            };
+            if !named {
+                continue;
+            }
+            for t in self.callees(ci, scope, arg, 0) {
+                if let Callee::Decl(f, _) = t
+                    && !seen.contains(&f)
+                {
+                    seen.push(f);
+                    b.handed_out(f, caller, file, call as u32);
                 }
             }
         }

@@ -58,6 +58,18 @@ pub struct Unresolved {
     pub reason: String,
 }
 
+/// A repository function passed, at a call site, to code ripple does not
+/// follow: an out-of-repository callable (`threading.Thread(target=f)`,
+/// `executor.submit(f)`) or a call that could not be resolved. That code
+/// may call it, so its callers through there are not in the graph.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct HandedOut {
+    pub func: DeclId,
+    pub caller: DeclId,
+    pub file: u32,
+    pub call: u32,
+}
+
 /// A file as resolution sees it.
 pub struct SourceFile<'a> {
     pub path: &'a str,
@@ -77,6 +89,7 @@ pub struct Resolution {
     pub file_module: Vec<String>,
     /// Imports between modules/packages of the repository (file, imported file).
     pub imports: Vec<(u32, u32)>,
+    pub handed_out: Vec<HandedOut>,
 }
 
 /// Decoding a cached graph, a vector takes its stated length at once.
@@ -169,6 +182,15 @@ impl Builder {
             caller,
             callee,
             confidence,
+            file,
+            call,
+        });
+    }
+
+    pub fn handed_out(&mut self, func: DeclId, caller: DeclId, file: u32, call: u32) {
+        self.res.handed_out.push(HandedOut {
+            func,
+            caller,
             file,
             call,
         });

@@ -3352,6 +3352,16 @@ impl Analysis<'_> {
                     }
                 }
                 let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
+                let opaque = targets.iter().any(|t| {
+                    matches!(t, Target::External(name)
+                        if !name.starts_with('<')
+                            && !NEVER_CALLS_ITS_ARGUMENTS.iter().any(|p| name.starts_with(p)))
+                }) || (targets.is_empty()
+                    && matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
+                    && !never_calls_its_arguments(&facts.calls[call].callee_text));
+                if opaque {
+                    self.note_handed_out(b, ci, call, caller);
+                }
                 if !decls.is_empty() && targets.iter().any(|t| matches!(t, Target::Truncated)) {
                     b.unresolved(
                         caller,
@@ -3381,6 +3391,41 @@ impl Analysis<'_> {
                 };
                 for callee in decls {
                     b.edge(caller, callee, confidence, file, call as u32);
+                }
+            }
+        }
+    }
+
+    /// Record the repository functions a call passes to code ripple does
+    /// not follow (see [`super::HandedOut`]).
+    fn note_handed_out(&mut self, b: &mut Builder, ci: usize, call: usize, caller: DeclId) {
+        let c = &self.files[ci].py.calls[call];
+        let file = self.files[ci].file;
+        let args: Vec<ExprId> = c
+            .args
+            .iter()
+            .copied()
+            .chain(c.kwargs.iter().map(|&(_, e)| e))
+            .chain(c.splats.iter().map(|s| s.expr))
+            .collect();
+        let mut seen: SmallVec<[DeclId; 2]> = SmallVec::new();
+        for a in args {
+            if matches!(
+                self.files[ci].py.exprs.get(a as usize),
+                None | Some(PyExpr::Str | PyExpr::Unknown)
+            ) {
+                continue;
+            }
+            for v in self.eval(ci, a, 1) {
+                let func = match v {
+                    Value::Func(f)
+                    | Value::Bound { func: f, .. }
+                    | Value::Partial { func: f, .. } => f,
+                    _ => continue,
+                };
+                if !seen.contains(&func) {
+                    seen.push(func);
+                    b.handed_out(func, caller, file, call as u32);
                 }
             }
         }
@@ -3801,6 +3846,31 @@ const BUILTIN_DUNDERS: &[(&str, &str)] = &[
 ];
 
 /// Builtins that call the functions passed to them.
+/// Out-of-repository callables that take functions without calling them
+/// (`functools.wraps(f)` copies `f`'s name; `inspect.signature(f)` reads
+/// it): passing a function to them hides no caller.
+const NEVER_CALLS_ITS_ARGUMENTS: &[&str] = &[
+    "functools.wraps",
+    "functools.update_wrapper",
+    "inspect.",
+    "typing.",
+    "types.",
+    "copy.",
+    "pickle.",
+    "logging.",
+];
+
+/// A callee, as written, that is one of [`NEVER_CALLS_ITS_ARGUMENTS`] or
+/// what one returns: `@functools.wraps(fn)` and `@wraps(fn)` decorate a
+/// wrapper without calling it.
+fn never_calls_its_arguments(callee_text: &str) -> bool {
+    let text = callee_text.trim_start_matches('@');
+    text.starts_with("wraps(")
+        || NEVER_CALLS_ITS_ARGUMENTS
+            .iter()
+            .any(|p| text.starts_with(p))
+}
+
 /// Methods that put values into a list, set or dict.
 const FILLING_METHODS: &[&str] = &["append", "insert", "extend", "add", "update", "setdefault"];
 

@@ -125,6 +125,24 @@ impl BlastView {
                     theme.dim(),
                 ));
             }
+            if !r.handed_out.is_empty() {
+                out.push(Line::from(format!(
+                    "  passed to code ripple does not follow at {} sites:",
+                    r.handed_out.len()
+                )));
+                for h in r.handed_out.iter().take(12) {
+                    out.push(Line::styled(
+                        format!("    {}:{}  {}", h.file, h.line, h.text),
+                        theme.dim(),
+                    ));
+                }
+            }
+            if r.handed_out_inside > 0 {
+                out.push(Line::from(format!(
+                    "  {} more passed out from inside",
+                    r.handed_out_inside
+                )));
+            }
             if !r.possibly_missing_callers.is_empty() {
                 out.push(Line::from(format!(
                     "  {} unresolved calls are named like `{}`:",
