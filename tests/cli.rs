@@ -456,3 +456,39 @@ fn a_function_passed_to_code_outside_the_repository_makes_its_blast_radius_a_low
         "{text}"
     );
 }
+
+#[test]
+fn a_go_function_passed_to_the_standard_library_is_listed_as_handed_out() {
+    // net/http calls `handler`, sort.Slice calls the literal: neither has
+    // a caller in the graph, and each blast radius says why.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("go.mod"), "module example.com/g1\n\ngo 1.21\n").unwrap();
+    std::fs::write(
+        root.join("main.go"),
+        "package main\n\nimport (\n\t\"net/http\"\n\t\"sort\"\n)\n\n\
+         func handler(w http.ResponseWriter, r *http.Request) {}\n\n\
+         func byLen(xs []string) {\n\tsort.Slice(xs, func(i, j int) bool { return len(xs[i]) < len(xs[j]) })\n}\n\n\
+         func helper() int { return 1 }\n\n\
+         func main() {\n\thttp.HandleFunc(\"/\", handler)\n\tbyLen(nil)\n\t_ = helper()\n}\n",
+    )
+    .unwrap();
+    let repo = root.to_str().unwrap();
+    let sites = |name: &str| -> Vec<(String, u64)> {
+        let blast = json(&["--repo", repo, "blast", name, "--json"]);
+        blast["handed_out"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| {
+                (
+                    h["text"].as_str().unwrap().to_owned(),
+                    h["line"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(sites("handler"), [("http.HandleFunc".to_owned(), 17)]);
+    assert_eq!(sites("byLen$1"), [("sort.Slice".to_owned(), 11)]);
+    assert!(sites("helper").is_empty());
+}
