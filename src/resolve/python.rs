@@ -2170,12 +2170,21 @@ impl Analysis<'_> {
         if kind == PyCallKind::With {
             let enter = self.intern("__enter__");
             for v in callees {
-                if let Value::Instance(c) | Value::Cone(c) = v {
-                    for m in self.method_targets(c, enter) {
-                        for r in self.returns_of(m) {
-                            push_unique(&mut out, r);
+                match v {
+                    Value::Instance(c) | Value::Cone(c) => {
+                        for m in self.method_targets(c, enter) {
+                            for r in self.returns_of(m) {
+                                push_unique(&mut out, r);
+                            }
                         }
                     }
+                    // `with ThreadPoolExecutor() as ex`: an out-of-repository
+                    // class's `__enter__` is taken to return the instance, as
+                    // nearly every one does.
+                    Value::External(p) if self.external_is_class(p) => {
+                        push_unique(&mut out, Value::External(p));
+                    }
+                    _ => {}
                 }
             }
             return out;
