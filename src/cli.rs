@@ -838,6 +838,19 @@ fn write_capped<T>(
     Ok(())
 }
 
+/// A heading and the first ten rows under it, in a blast radius's
+/// lower-bound notes; nothing when there are no rows.
+fn write_sites(out: &mut impl Write, heading: String, rows: Vec<String>) -> std::io::Result<()> {
+    if rows.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "    {heading}")?;
+    for row in rows.iter().take(10) {
+        writeln!(out, "      {row}")?;
+    }
+    Ok(())
+}
+
 fn cmd_blast(
     index: &Index,
     decl: DeclId,
@@ -897,20 +910,17 @@ fn cmd_blast(
     }
     if b.lower_bound {
         writeln!(out, "  this is a lower bound:")?;
-        if !b.possibly_missing_callers.is_empty() {
-            writeln!(
-                out,
-                "    {} unresolved call sites call something named like it:",
+        write_sites(
+            out,
+            format!(
+                "{} unresolved call sites call something named like it:",
                 b.possibly_missing_callers.len()
-            )?;
-            for u in b.possibly_missing_callers.iter().take(10) {
-                writeln!(
-                    out,
-                    "      {}:{}  {}  ({})",
-                    u.file, u.line, u.text, u.reason
-                )?;
-            }
-        }
+            ),
+            b.possibly_missing_callers
+                .iter()
+                .map(|u| format!("{}:{}  {}  ({})", u.file, u.line, u.text, u.reason))
+                .collect(),
+        )?;
         if b.unresolved_inside > 0 {
             writeln!(
                 out,
@@ -918,20 +928,17 @@ fn cmd_blast(
                 b.unresolved_inside, b.root.name
             )?;
         }
-        if !b.handed_out.is_empty() {
-            writeln!(
-                out,
-                "    it is passed to code ripple does not follow at {} call sites, which may call it:",
+        write_sites(
+            out,
+            format!(
+                "it is passed to code ripple does not follow at {} call sites, which may call it:",
                 b.handed_out.len()
-            )?;
-            for h in b.handed_out.iter().take(10) {
-                writeln!(
-                    out,
-                    "      {}:{}  {}  (in {})",
-                    h.file, h.line, h.text, h.caller
-                )?;
-            }
-        }
+            ),
+            b.handed_out
+                .iter()
+                .map(|h| format!("{}:{}  {}  (in {})", h.file, h.line, h.text, h.caller))
+                .collect(),
+        )?;
         if b.handed_out_inside > 0 {
             writeln!(
                 out,
