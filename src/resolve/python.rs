@@ -976,6 +976,20 @@ impl<'a> Analysis<'a> {
                         merged.push(b);
                     }
                 }
+                // Defining a subclass calls the nearest `__init_subclass__`
+                // above it with the new class as `cls` (plugin registries
+                // fill themselves this way).
+                let init_subclass = self.intern("__init_subclass__");
+                for &base in &merged {
+                    for m in self.method_targets(base, init_subclass) {
+                        if let Some((info, fci)) = self.py_info(m)
+                            && let Some(first) = info.params.first()
+                        {
+                            let slot = Slot::Var(m, self.gsym(fci, first.name));
+                            self.add(slot, &[Value::Class(class)]);
+                        }
+                    }
+                }
                 if merged != old {
                     if merged.len() >= 2 && !self.multi_base.contains(&class) {
                         self.multi_base.push(class);
