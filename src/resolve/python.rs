@@ -3036,19 +3036,15 @@ impl Analysis<'_> {
         let given = rest.len() as u32;
         let mut out = Vals::new();
         for v in self.eval(ci, first, 1) {
-            let (func, shift) = match v {
-                Value::Func(f) => (f, 0),
-                Value::Bound { func, .. } => (func, 1),
-                Value::Partial { func, shift } => (func, shift),
-                _ => continue,
-            };
-            push_unique(
-                &mut out,
-                Value::Partial {
-                    func,
-                    shift: shift.saturating_add(given),
-                },
-            );
+            if let Some((func, shift)) = function_and_shift(v) {
+                push_unique(
+                    &mut out,
+                    Value::Partial {
+                        func,
+                        shift: (shift as u32).saturating_add(given),
+                    },
+                );
+            }
         }
         out
     }
@@ -3060,11 +3056,8 @@ impl Analysis<'_> {
             return;
         };
         for v in funcs.clone() {
-            let (decl, shift) = match v {
-                Value::Func(f) => (f, 0),
-                Value::Bound { func, .. } => (func, 1),
-                Value::Partial { func, shift } => (func, shift as usize),
-                _ => continue,
+            let Some((decl, shift)) = function_and_shift(v) else {
+                continue;
             };
             let Some((info, fci)) = self.py_info(decl) else {
                 continue;
@@ -3440,11 +3433,8 @@ impl Analysis<'_> {
                 continue;
             }
             for v in self.eval(ci, a, 1) {
-                let func = match v {
-                    Value::Func(f)
-                    | Value::Bound { func: f, .. }
-                    | Value::Partial { func: f, .. } => f,
-                    _ => continue,
+                let Some((func, _)) = function_and_shift(v) else {
+                    continue;
                 };
                 if !seen.contains(&func) {
                     seen.push(func);
@@ -3598,6 +3588,18 @@ fn is_marker_base(name: &str) -> bool {
 fn push_unique(out: &mut Vals, v: Value) {
     if admits(out, &v) && !out.contains(&v) {
         out.push(v);
+    }
+}
+
+/// The function a callable value calls, and how many of its parameters
+/// are filled before the call's own arguments (the receiver of a bound
+/// method, the arguments given to `functools.partial`).
+fn function_and_shift(v: Value) -> Option<(DeclId, usize)> {
+    match v {
+        Value::Func(f) => Some((f, 0)),
+        Value::Bound { func, .. } => Some((func, 1)),
+        Value::Partial { func, shift } => Some((func, shift as usize)),
+        _ => None,
     }
 }
 
