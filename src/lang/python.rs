@@ -207,6 +207,9 @@ pub struct PyFacts {
     /// container is a list).
     pub set_sites: Vec<ExprId>,
     pub tuple_sites: Vec<ExprId>,
+    /// Attributes read (not called, not assigned): (caller, `Attr`
+    /// expression). Reading a property calls its getter.
+    pub attr_loads: Vec<(u32, ExprId)>,
 }
 
 pub const UNKNOWN: ExprId = 0;
@@ -219,6 +222,25 @@ fn is_property_accessor(decorator: &str) -> bool {
             && !owner.is_empty()
             && owner.chars().all(|c| c == '_' || c.is_alphanumeric())
     })
+}
+
+/// Whether an `attribute` node is read for its value: anything but the
+/// target of an assignment or `del` (the callee of a call is read too:
+/// `self.handler(x)` calls the getter when `handler` is a property).
+fn is_attribute_load(node: &Node) -> bool {
+    let Some(parent) = node.parent() else {
+        return true;
+    };
+    let is = |field: &str| {
+        parent
+            .child_by_field_name(field)
+            .is_some_and(|c| c.id() == node.id())
+    };
+    match parent.kind() {
+        "assignment" | "augmented_assignment" => !is("left"),
+        "delete_statement" => false,
+        _ => true,
+    }
 }
 
 /// Whether a lowered operand can hold an object with special methods (a
@@ -1200,7 +1222,12 @@ impl<'s> Extractor<'s> {
                         } else {
                             self.as_expr(&base)
                         };
-                        Lowered::Expr(self.push_expr(PyExpr::Attr { base, name }))
+                        let attr = self.push_expr(PyExpr::Attr { base, name });
+                        if is_attribute_load(&node) {
+                            let caller = self.caller();
+                            self.facts.attr_loads.push((caller, attr));
+                        }
+                        Lowered::Expr(attr)
                     }
                     _ => Lowered::None,
                 }

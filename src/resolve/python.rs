@@ -248,6 +248,9 @@ struct Analysis<'a> {
     /// they may come to hold callables, so they are tracked like any
     /// other container.
     filled_sites: HashSet<u32>,
+    /// Names of the repository's properties: only reads of these names
+    /// can call a getter.
+    property_names: HashSet<GSym>,
     /// Global sites of set and tuple literals (other non-dict containers are lists).
     set_sites: HashSet<u32>,
     tuple_sites: HashSet<u32>,
@@ -331,6 +334,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         builtins: BUILTINS.iter().copied().collect(),
         dict_sites: HashSet::default(),
         filled_sites: HashSet::default(),
+        property_names: HashSet::default(),
         set_sites: HashSet::default(),
         tuple_sites: HashSet::default(),
         passthrough: HashMap::default(),
@@ -394,6 +398,16 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     a.packed_base = expr_base;
     for ci in 0..a.files.len() {
         a.find_filled_sites(ci);
+        let facts = a.files[ci].facts;
+        for (i, info) in a.files[ci].py.decl_info.iter().enumerate() {
+            if info.is_property
+                && let Some(d) = facts.decls.get(i)
+            {
+                let short = d.local_name.rsplit('.').next().unwrap_or("");
+                let g = a.intern(short);
+                a.property_names.insert(g);
+            }
+        }
     }
     a.settled_targets = (0..call_base).map(|_| None).collect();
     a.seed();
@@ -1691,7 +1705,61 @@ impl<'a> Analysis<'a> {
 
 /// Module attribute and class lookups.
 impl Analysis<'_> {
+    /// The value of `v.name`. A property read through an instance is what
+    /// its getter returns, not the getter.
     fn attr(&mut self, v: Value, name: GSym, depth: u32) -> Vals {
+        let members = self.attr_members(v, name, depth);
+        if !matches!(v, Value::Instance(_) | Value::Cone(_)) || !self.property_names.contains(&name)
+        {
+            return members;
+        }
+        let mut out = Vals::new();
+        for m in members {
+            match m {
+                Value::Bound {
+                    func,
+                    instance: true,
+                    ..
+                } if self.is_property(func) => {
+                    for r in self.returns_of(func) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                other => push_unique(&mut out, other),
+            }
+        }
+        out
+    }
+
+    fn is_property(&self, func: DeclId) -> bool {
+        self.py_info(func).is_some_and(|(info, _)| info.is_property)
+    }
+
+    /// The property getters that reading `base.name` calls, where `base`
+    /// is an instance.
+    fn property_getters(&mut self, ci: usize, base: ExprId, name: GSym) -> Vec<DeclId> {
+        let mut out = Vec::new();
+        for v in self.eval(ci, base, 1) {
+            if !matches!(v, Value::Instance(_) | Value::Cone(_)) {
+                continue;
+            }
+            for m in self.attr_members(v, name, 1) {
+                if let Value::Bound {
+                    func,
+                    instance: true,
+                    ..
+                } = m
+                    && self.is_property(func)
+                    && !out.contains(&func)
+                {
+                    out.push(func);
+                }
+            }
+        }
+        out
+    }
+
+    fn attr_members(&mut self, v: Value, name: GSym, depth: u32) -> Vals {
         if depth > 8 {
             return Vals::new();
         }
@@ -1724,7 +1792,7 @@ impl Analysis<'_> {
                 .map(|v| self.bind_class_member(v, c, false))
                 .collect(),
             Value::Cone(c) => {
-                let mut out = self.attr(Value::Instance(c), name, depth + 1);
+                let mut out = self.attr_members(Value::Instance(c), name, depth + 1);
                 let found_upward = !out.is_empty();
                 // Overrides in subclasses: only classes that define `name` are candidates.
                 for &s in self.definers_below(c, name, false).iter() {
@@ -3407,6 +3475,39 @@ impl Analysis<'_> {
                 };
                 for callee in decls {
                     b.edge(caller, callee, confidence, file, call as u32);
+                }
+            }
+            self.emit_property_reads(b, ci);
+        }
+    }
+
+    /// Reading a property calls its getter: an edge from the reader, with
+    /// no call site of its own (the read is not a call in the source).
+    fn emit_property_reads(&mut self, b: &mut Builder, ci: usize) {
+        if self.property_names.is_empty() {
+            return;
+        }
+        let py = self.files[ci].py;
+        let file = self.files[ci].file;
+        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        for &(caller, expr) in &py.attr_loads {
+            let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
+                continue;
+            };
+            let name = self.gsym(ci, name);
+            if !self.property_names.contains(&name) {
+                continue;
+            }
+            let caller = self.gdecl(ci, caller);
+            let getters = self.property_getters(ci, base, name);
+            let confidence = if getters.len() > 1 {
+                Confidence::Possible
+            } else {
+                Confidence::Likely
+            };
+            for g in getters {
+                if seen.insert((caller, g)) {
+                    b.edge(caller, g, confidence, file, u32::MAX);
                 }
             }
         }
