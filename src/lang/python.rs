@@ -207,8 +207,8 @@ pub struct PyFacts {
     /// container is a list).
     pub set_sites: Vec<ExprId>,
     pub tuple_sites: Vec<ExprId>,
-    /// Attributes read (not called, not assigned): (caller, `Attr`
-    /// expression). Reading a property calls its getter.
+    /// Attributes read, callees included, assignment targets not:
+    /// (caller, `Attr` expression). Reading a property calls its getter.
     pub attr_loads: Vec<(u32, ExprId)>,
 }
 
