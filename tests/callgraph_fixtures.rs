@@ -133,3 +133,55 @@ fn go_fixtures_with_conversions_leave_no_call_site_unresolved() {
         assert!(reasons.is_empty(), "{case}: {reasons:?}");
     }
 }
+
+#[test]
+fn reading_a_property_calls_its_getter_and_assigning_it_its_setter() {
+    // The getter and the setter share a qualified name, so the fixtures'
+    // name-level graphs cannot tell them apart: the edges are checked by
+    // the line each callee is defined on.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("main.py"),
+        "class Order:\n\
+         \x20   @property\n\
+         \x20   def label(self):\n\
+         \x20       return 'order'\n\
+         \n\
+         \x20   @label.setter\n\
+         \x20   def label(self, value):\n\
+         \x20       self._label = value\n\
+         \n\
+         \n\
+         def show(order):\n\
+         \x20   return order.label\n\
+         \n\
+         \n\
+         def rename(order):\n\
+         \x20   order.label = 'new'\n\
+         \n\
+         \n\
+         show(Order())\n\
+         rename(Order())\n",
+    )
+    .unwrap();
+    let db = tempfile::tempdir().unwrap();
+    let index =
+        Index::open_with(dir.path(), Some(&db.path().join("index.db")), &NoProgress).unwrap();
+    let res = &index.res;
+    let mut lines: Vec<(String, u32)> = res
+        .edges
+        .iter()
+        .filter(|e| res.decls[e.callee as usize].name == "main.Order.label")
+        .map(|e| {
+            (
+                res.decls[e.caller as usize].name.clone(),
+                res.decls[e.callee as usize].span.start_line,
+            )
+        })
+        .collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [("main.rename".to_owned(), 7), ("main.show".to_owned(), 3)]
+    );
+}

@@ -163,6 +163,16 @@ pub struct Param {
     pub kind: ParamKind,
 }
 
+/// The accessors of a property: reading it calls the getter, assigning
+/// it the setter, `del` the deleter.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PropertyPart {
+    #[default]
+    Getter,
+    Setter,
+    Deleter,
+}
+
 /// Per-declaration facts (parallel to `FileFacts::decls`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PyDeclInfo {
@@ -171,6 +181,8 @@ pub struct PyDeclInfo {
     pub is_staticmethod: bool,
     pub is_classmethod: bool,
     pub is_property: bool,
+    /// Which accessor of its property a decl is (`@x.setter` makes a setter).
+    pub property_part: PropertyPart,
     /// Base class expressions, for classes.
     pub bases: Vec<ExprId>,
     /// Annotated fields of a class body, in order.
@@ -210,6 +222,9 @@ pub struct PyFacts {
     /// Attributes read, callees included, assignment targets not:
     /// (caller, `Attr` expression). Reading a property calls its getter.
     pub attr_loads: Vec<(u32, ExprId)>,
+    /// Attributes assigned (`obj.name = …`, `obj.name += …`): assigning a
+    /// property calls its setter.
+    pub attr_stores: Vec<(u32, ExprId)>,
 }
 
 pub const UNKNOWN: ExprId = 0;
@@ -224,22 +239,23 @@ fn is_property_accessor(decorator: &str) -> bool {
     })
 }
 
-/// Whether an `attribute` node is read for its value: anything but the
-/// target of an assignment or `del` (the callee of a call is read too:
-/// `self.handler(x)` calls the getter when `handler` is a property).
-fn is_attribute_load(node: &Node) -> bool {
+/// Whether an `attribute` node is read for its value and whether it is
+/// assigned: a plain assignment's target is only assigned, an augmented
+/// one's (`obj.n += 1`) both, a `del` target neither, anything else only
+/// read (the callee of a call too: `self.handler(x)` calls the getter when
+/// `handler` is a property).
+fn attribute_access(node: &Node) -> (bool, bool) {
     let Some(parent) = node.parent() else {
-        return true;
+        return (true, false);
     };
-    let is = |field: &str| {
-        parent
-            .child_by_field_name(field)
-            .is_some_and(|c| c.id() == node.id())
-    };
+    let is_left = parent
+        .child_by_field_name("left")
+        .is_some_and(|c| c.id() == node.id());
     match parent.kind() {
-        "assignment" | "augmented_assignment" => !is("left"),
-        "delete_statement" => false,
-        _ => true,
+        "assignment" if is_left => (false, true),
+        "augmented_assignment" if is_left => (true, true),
+        "delete_statement" => (false, false),
+        _ => (true, false),
     }
 }
 
@@ -1223,9 +1239,13 @@ impl<'s> Extractor<'s> {
                             self.as_expr(&base)
                         };
                         let attr = self.push_expr(PyExpr::Attr { base, name });
-                        if is_attribute_load(&node) {
-                            let caller = self.caller();
+                        let caller = self.caller();
+                        let (load, store) = attribute_access(&node);
+                        if load {
                             self.facts.attr_loads.push((caller, attr));
+                        }
+                        if store {
+                            self.facts.attr_stores.push((caller, attr));
                         }
                         Lowered::Expr(attr)
                     }
@@ -2380,7 +2400,15 @@ impl<'s> Extractor<'s> {
                 // `@value.setter` is the same property's setter: as `@property`
                 // itself, no call the graph should show (nor an unresolved one).
                 t if is_property_accessor(t) => {
-                    self.facts.decl_info[decl as usize].is_property = true;
+                    let info = &mut self.facts.decl_info[decl as usize];
+                    info.is_property = true;
+                    info.property_part = if t.ends_with(".setter") {
+                        PropertyPart::Setter
+                    } else if t.ends_with(".deleter") {
+                        PropertyPart::Deleter
+                    } else {
+                        PropertyPart::Getter
+                    };
                     continue;
                 }
                 _ => {}

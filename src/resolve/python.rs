@@ -15,7 +15,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use smallvec::{SmallVec, smallvec};
 
 use super::{Builder, DeclId, SourceFile};
-use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr, PyFacts, PyFlow};
+use crate::lang::python::{ExprId, ParamKind, PropertyPart, PyCallKind, PyExpr, PyFacts, PyFlow};
 use crate::model::{Confidence, DeclKind, FileFacts, LangFacts, Sym};
 
 /// Python module names for every Python file: dotted path from the package
@@ -1721,8 +1721,10 @@ impl Analysis<'_> {
                     instance: true,
                     ..
                 } if self.is_property(func) => {
-                    for r in self.returns_of(func) {
-                        push_unique(&mut out, r);
+                    if self.property_part(func) == Some(PropertyPart::Getter) {
+                        for r in self.returns_of(func) {
+                            push_unique(&mut out, r);
+                        }
                     }
                 }
                 other => push_unique(&mut out, other),
@@ -1735,9 +1737,22 @@ impl Analysis<'_> {
         self.py_info(func).is_some_and(|(info, _)| info.is_property)
     }
 
-    /// The property getters that reading `base.name` calls, where `base`
-    /// is an instance.
-    fn property_getters(&mut self, ci: usize, base: ExprId, name: GSym) -> Vec<DeclId> {
+    /// Which accessor a property's function is; `None` for any other function.
+    fn property_part(&self, func: DeclId) -> Option<PropertyPart> {
+        self.py_info(func)
+            .filter(|(info, _)| info.is_property)
+            .map(|(info, _)| info.property_part)
+    }
+
+    /// The accessors of kind `part` that touching `base.name` calls, where
+    /// `base` is an instance.
+    fn property_accessors(
+        &mut self,
+        ci: usize,
+        base: ExprId,
+        name: GSym,
+        part: PropertyPart,
+    ) -> Vec<DeclId> {
         let mut out = Vec::new();
         for v in self.eval(ci, base, 1) {
             if !matches!(v, Value::Instance(_) | Value::Cone(_)) {
@@ -1749,7 +1764,7 @@ impl Analysis<'_> {
                     instance: true,
                     ..
                 } = m
-                    && self.is_property(func)
+                    && self.property_part(func) == Some(part)
                     && !out.contains(&func)
                 {
                     out.push(func);
@@ -3481,8 +3496,9 @@ impl Analysis<'_> {
         }
     }
 
-    /// Reading a property calls its getter: an edge from the reader, with
-    /// no call site of its own (the read is not a call in the source).
+    /// Reading a property calls its getter and assigning it its setter: an
+    /// edge from the function that does it, with no call site of its own
+    /// (the access is not a call in the source).
     fn emit_property_reads(&mut self, b: &mut Builder, ci: usize) {
         if self.property_names.is_empty() {
             return;
@@ -3490,7 +3506,12 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let file = self.files[ci].file;
         let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
-        for &(caller, expr) in &py.attr_loads {
+        let accesses = py
+            .attr_loads
+            .iter()
+            .map(|&a| (a, PropertyPart::Getter))
+            .chain(py.attr_stores.iter().map(|&a| (a, PropertyPart::Setter)));
+        for ((caller, expr), part) in accesses {
             let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
                 continue;
             };
@@ -3499,13 +3520,13 @@ impl Analysis<'_> {
                 continue;
             }
             let caller = self.gdecl(ci, caller);
-            let getters = self.property_getters(ci, base, name);
-            let confidence = if getters.len() > 1 {
+            let accessors = self.property_accessors(ci, base, name, part);
+            let confidence = if accessors.len() > 1 {
                 Confidence::Possible
             } else {
                 Confidence::Likely
             };
-            for g in getters {
+            for g in accessors {
                 if seen.insert((caller, g)) {
                     b.edge(caller, g, confidence, file, u32::MAX);
                 }
