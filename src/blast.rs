@@ -138,17 +138,23 @@ pub struct HandedOutRef {
 }
 
 pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> UnresolvedRef {
-    let (path, site) = index
-        .call_site(u.file, u.call)
-        .map(|(p, c)| (p.to_owned(), Some(c)))
-        .unwrap_or_default();
+    let (file, line, text) = site_of(index, u.file, u.call);
     UnresolvedRef {
         caller: index.res.decls[u.caller as usize].name.clone(),
-        file: path,
-        line: site.map(|c| c.span.start_line).unwrap_or(0),
-        text: site.map(|c| c.callee_text.clone()).unwrap_or_default(),
+        file,
+        line,
+        text,
         reason: u.reason.clone(),
     }
+}
+
+/// A call site's path, line and callee text (empty and 0 when the index
+/// no longer has it).
+fn site_of(index: &Index, file: u32, call: u32) -> (String, u32, String) {
+    index
+        .call_site(file, call)
+        .map(|(p, c)| (p.to_owned(), c.span.start_line, c.callee_text.clone()))
+        .unwrap_or_default()
 }
 
 /// The last identifier of a name or callee text (`self.repo.save` → `save`).
@@ -229,15 +235,12 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
     let mut handed_out_inside = 0;
     for h in &res.handed_out {
         if h.func == root {
-            let (path, site) = index
-                .call_site(h.file, h.call)
-                .map(|(p, c)| (p.to_owned(), Some(c)))
-                .unwrap_or_default();
+            let (file, line, text) = site_of(index, h.file, h.call);
             handed_out.push(HandedOutRef {
                 caller: res.decls[h.caller as usize].name.clone(),
-                file: path,
-                line: site.map(|c| c.span.start_line).unwrap_or(0),
-                text: site.map(|c| c.callee_text.clone()).unwrap_or_default(),
+                file,
+                line,
+                text,
             });
         } else if in_radius.contains(&h.func) {
             handed_out_inside += 1;

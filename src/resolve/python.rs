@@ -503,51 +503,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         }
     }
     if std::env::var_os("RIPPLE_DEBUG_SATURATED").is_some() {
-        let name = |d: DeclId| {
-            b.res
-                .decls
-                .get(d as usize)
-                .map(|x| x.name.clone())
-                .unwrap_or_else(|| format!("#{d}"))
-        };
-        let sym = |g: GSym| {
-            a.strings
-                .get(g as usize)
-                .cloned()
-                .unwrap_or_else(|| format!("${g}"))
-        };
-        let table = a.slots.borrow();
-        for (slot, &id) in &table.ids {
-            let vals = &table.vals[id as usize];
-            if vals.len() < MAX_SET {
-                continue;
-            }
-            let s = match *slot {
-                Slot::Var(d, g) => format!("Var {} {}", name(d), sym(g)),
-                Slot::InstAttr(d, g) => format!(
-                    "InstAttr {} {}",
-                    if d == ANY_CLASS { "*".into() } else { name(d) },
-                    sym(g)
-                ),
-                Slot::Ret(d) => format!("Ret {}", name(d)),
-                Slot::Yield(d) => format!("Yield {}", name(d)),
-                Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
-            };
-            let vs: Vec<String> = vals
-                .iter()
-                .map(|v| match *v {
-                    Value::Func(d) => format!("F:{}", name(d)),
-                    Value::Class(d) => format!("C:{}", name(d)),
-                    Value::Instance(d) => format!("I:{}", name(d)),
-                    Value::Cone(d) => format!("Cone:{}", name(d)),
-                    Value::Bound { func, .. } => format!("B:{}", name(func)),
-                    Value::External(g) => format!("X:{}", sym(g)),
-                    Value::Builtin(g) => format!("b:{}", sym(g)),
-                    other => format!("{other:?}"),
-                })
-                .collect();
-            eprintln!("SAT {s} => {}", vs.join(" "));
-        }
+        a.print_saturated(b);
     }
     a.mro_cache.clear();
     a.mixin_hosts.clear();
@@ -834,6 +790,56 @@ impl<'a> Analysis<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// With `RIPPLE_DEBUG_SATURATED`: every value set that filled its cap,
+    /// with its values, named (how the "string soup" was found).
+    fn print_saturated(&self, b: &Builder) {
+        let name = |d: DeclId| {
+            b.res
+                .decls
+                .get(d as usize)
+                .map(|x| x.name.clone())
+                .unwrap_or_else(|| format!("#{d}"))
+        };
+        let sym = |g: GSym| {
+            self.strings
+                .get(g as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("${g}"))
+        };
+        let table = self.slots.borrow();
+        for (slot, &id) in &table.ids {
+            let vals = &table.vals[id as usize];
+            if vals.len() < MAX_SET {
+                continue;
+            }
+            let s = match *slot {
+                Slot::Var(d, g) => format!("Var {} {}", name(d), sym(g)),
+                Slot::InstAttr(d, g) => format!(
+                    "InstAttr {} {}",
+                    if d == ANY_CLASS { "*".into() } else { name(d) },
+                    sym(g)
+                ),
+                Slot::Ret(d) => format!("Ret {}", name(d)),
+                Slot::Yield(d) => format!("Yield {}", name(d)),
+                Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
+            };
+            let vs: Vec<String> = vals
+                .iter()
+                .map(|v| match *v {
+                    Value::Func(d) => format!("F:{}", name(d)),
+                    Value::Class(d) => format!("C:{}", name(d)),
+                    Value::Instance(d) => format!("I:{}", name(d)),
+                    Value::Cone(d) => format!("Cone:{}", name(d)),
+                    Value::Bound { func, .. } => format!("B:{}", name(func)),
+                    Value::External(g) => format!("X:{}", sym(g)),
+                    Value::Builtin(g) => format!("b:{}", sym(g)),
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            eprintln!("SAT {s} => {}", vs.join(" "));
         }
     }
 
@@ -3453,8 +3459,7 @@ impl Analysis<'_> {
                 let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
                 let opaque = targets.iter().any(|t| {
                     matches!(t, Target::External(name)
-                        if !name.starts_with('<')
-                            && !NEVER_CALLS_ITS_ARGUMENTS.iter().any(|p| name.starts_with(p)))
+                        if !name.starts_with('<') && !never_calls_its_arguments(name))
                 }) || (targets.is_empty()
                     && matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
                     && !never_calls_its_arguments(&facts.calls[call].callee_text));
