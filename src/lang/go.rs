@@ -414,7 +414,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         is_test: false,
     });
     if let Some(tree) = super::parse(Lang::Go, source) {
-        walk::walk(&tree, &mut ex);
+        ex.syntax_errors = walk::walk(&tree, &mut ex);
     }
     FileFacts {
         lang: Lang::Go,
@@ -1444,9 +1444,6 @@ impl<'t> Visitor<'t> for Extractor<'_> {
     fn enter(&mut self, node: Node<'t>, _field: u16) -> bool {
         let g = &*GRAMMAR;
         let kind = g.kinds.get(&node);
-        if node.is_error() || node.is_missing() {
-            self.syntax_errors += 1;
-        }
         let decl = match kind {
             K::FunctionDecl | K::MethodDecl => {
                 let name = node

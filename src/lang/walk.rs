@@ -17,11 +17,18 @@ pub(crate) trait Visitor<'t> {
 
 /// Visit every node in pre-order (`enter`) and post-order (`exit`) with a
 /// cursor, so depth costs no stack. `field` is the node's field id in its
-/// parent, 0 when it has none.
-pub(crate) fn walk<'t>(tree: &'t Tree, visitor: &mut impl Visitor<'t>) {
+/// parent, 0 when it has none. Returns how many visited nodes are syntax
+/// errors (an `ERROR` node or one the parser supplied as missing); a tree
+/// without any, nearly every file, is not asked node by node.
+pub(crate) fn walk<'t>(tree: &'t Tree, visitor: &mut impl Visitor<'t>) -> u32 {
     let mut cursor = tree.walk();
+    let has_errors = tree.root_node().has_error();
+    let mut errors = 0;
     'outer: loop {
         let node = cursor.node();
+        if has_errors && (node.is_error() || node.is_missing()) {
+            errors += 1;
+        }
         let field = cursor.field_id().map(|f| f.get()).unwrap_or(0);
         let descend = visitor.enter(node, field);
         if descend && cursor.goto_first_child() {
@@ -40,6 +47,7 @@ pub(crate) fn walk<'t>(tree: &'t Tree, visitor: &mut impl Visitor<'t>) {
             visitor.exit(node, field);
         }
     }
+    errors
 }
 
 /// Maps a grammar's numeric node kinds to a language module's own enum, so
@@ -66,10 +74,10 @@ impl<K: Copy> KindTable<K> {
         KindTable { kinds, fallback }
     }
 
+    /// Anonymous kinds map to the fallback in the table itself (a node's
+    /// kind id, alias included, carries its named-ness), so no separate
+    /// `is_named` call is needed.
     pub fn get(&self, node: &Node) -> K {
-        if !node.is_named() {
-            return self.fallback;
-        }
         self.kinds
             .get(node.kind_id() as usize)
             .copied()

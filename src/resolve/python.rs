@@ -809,6 +809,19 @@ impl<'a> Analysis<'a> {
                 .cloned()
                 .unwrap_or_else(|| format!("${g}"))
         };
+        // A container is named by its literal's file and expression index.
+        let site_name = |site: u32| {
+            self.files
+                .iter()
+                .filter(|f| f.expr_base <= site)
+                .max_by_key(|f| f.expr_base)
+                .map(|f| {
+                    let local = site - f.expr_base;
+                    let expr = f.py.exprs.get(local as usize);
+                    format!("{}#{local} {expr:?}", name(self.module_decl(f.file)))
+                })
+                .unwrap_or_else(|| format!("#{site}"))
+        };
         let table = self.slots.borrow();
         for (slot, &id) in &table.ids {
             let vals = &table.vals[id as usize];
@@ -836,6 +849,10 @@ impl<'a> Analysis<'a> {
                     Value::Bound { func, .. } => format!("B:{}", name(func)),
                     Value::External(g) => format!("X:{}", sym(g)),
                     Value::Builtin(g) => format!("b:{}", sym(g)),
+                    Value::Container(site) => format!("Container({})", site_name(site)),
+                    Value::Slice { site, offset } => {
+                        format!("Slice({}, {offset})", site_name(site))
+                    }
                     other => format!("{other:?}"),
                 })
                 .collect();
