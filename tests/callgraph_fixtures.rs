@@ -135,10 +135,10 @@ fn go_fixtures_with_conversions_leave_no_call_site_unresolved() {
 }
 
 #[test]
-fn reading_a_property_calls_its_getter_and_assigning_it_its_setter() {
-    // The getter and the setter share a qualified name, so the fixtures'
-    // name-level graphs cannot tell them apart: the edges are checked by
-    // the line each callee is defined on.
+fn reading_a_property_calls_its_getter_assigning_it_its_setter_and_deleting_it_its_deleter() {
+    // The getter, the setter and the deleter share a qualified name, so the
+    // fixtures' name-level graphs cannot tell them apart: the edges are
+    // checked by the line each callee is defined on.
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("main.py"),
@@ -151,6 +151,10 @@ fn reading_a_property_calls_its_getter_and_assigning_it_its_setter() {
          \x20   def label(self, value):\n\
          \x20       self._label = value\n\
          \n\
+         \x20   @label.deleter\n\
+         \x20   def label(self):\n\
+         \x20       self._label = None\n\
+         \n\
          \n\
          def show(order):\n\
          \x20   return order.label\n\
@@ -160,8 +164,18 @@ fn reading_a_property_calls_its_getter_and_assigning_it_its_setter() {
          \x20   order.label = 'new'\n\
          \n\
          \n\
+         def forget(order):\n\
+         \x20   del order.label\n\
+         \n\
+         \n\
+         def forget_both(order, other):\n\
+         \x20   del other.unrelated, order.label\n\
+         \n\
+         \n\
          show(Order())\n\
-         rename(Order())\n",
+         rename(Order())\n\
+         forget(Order())\n\
+         forget_both(Order(), Order())\n",
     )
     .unwrap();
     let db = tempfile::tempdir().unwrap();
@@ -182,6 +196,11 @@ fn reading_a_property_calls_its_getter_and_assigning_it_its_setter() {
     lines.sort();
     assert_eq!(
         lines,
-        [("main.rename".to_owned(), 7), ("main.show".to_owned(), 3)]
+        [
+            ("main.forget".to_owned(), 11),
+            ("main.forget_both".to_owned(), 11),
+            ("main.rename".to_owned(), 7),
+            ("main.show".to_owned(), 3)
+        ]
     );
 }

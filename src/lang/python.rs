@@ -225,6 +225,9 @@ pub struct PyFacts {
     /// Attributes assigned (`obj.name = …`, `obj.name += …`): assigning a
     /// property calls its setter.
     pub attr_stores: Vec<(u32, ExprId)>,
+    /// Attributes deleted (`del obj.name`): deleting a property calls its
+    /// deleter.
+    pub attr_deletes: Vec<(u32, ExprId)>,
 }
 
 pub const UNKNOWN: ExprId = 0;
@@ -239,25 +242,40 @@ fn is_property_accessor(decorator: &str) -> bool {
     })
 }
 
-/// Whether an `attribute` node is read for its value and whether it is
-/// assigned: a plain assignment's target is only assigned, an augmented
-/// one's (`obj.n += 1`) both, a `del` target neither, anything else only
-/// read (the callee of a call too: `self.handler(x)` calls the getter when
-/// `handler` is a property).
-/// `parent` is the frame of the node's parent and `field` the node's field
-/// in it: the walk knows both, where `Node::parent` would search down from
-/// the root (a tenth of the extraction's time when it was used here).
-fn attribute_access(parent: Option<&Frame>, field: u16) -> (bool, bool) {
+/// How an `attribute` node is used, which decides the property accessor
+/// it calls.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum AttrAccess {
+    /// Read for its value (a callee too: `self.handler(x)` calls the
+    /// getter when `handler` is a property).
+    Load,
+    /// A plain assignment's target.
+    Store,
+    /// An augmented assignment's target (`obj.n += 1`): read, then assigned.
+    LoadStore,
+    /// A `del` target, alone or in a list (`del a.x, b.y`).
+    Delete,
+}
+
+/// `ancestors` are the frames above the node, its parent last, and `field`
+/// the node's field in its parent: the walk knows both, where
+/// `Node::parent` would search down from the root (a tenth of the
+/// extraction's time when it was used here).
+fn attribute_access(ancestors: &[Frame], field: u16) -> AttrAccess {
     let g = &*GRAMMAR;
-    let Some(parent) = parent else {
-        return (true, false);
+    let Some((parent, above)) = ancestors.split_last() else {
+        return AttrAccess::Load;
     };
     let is_left = field == g.f_left;
+    let deleted = |frame: &Frame| frame.kind_id == g.delete_statement;
     match parent.kind {
-        K::Assignment if is_left => (false, true),
-        K::AugAssignment if is_left => (true, true),
-        _ if parent.kind_id == g.delete_statement => (false, false),
-        _ => (true, false),
+        K::Assignment if is_left => AttrAccess::Store,
+        K::AugAssignment if is_left => AttrAccess::LoadStore,
+        _ if deleted(parent) => AttrAccess::Delete,
+        _ if parent.kind_id == g.expression_list && above.last().is_some_and(deleted) => {
+            AttrAccess::Delete
+        }
+        _ => AttrAccess::Load,
     }
 }
 
@@ -402,6 +420,7 @@ struct Grammar {
     f_operator: u16,
     delete_statement: u16,
     string: u16,
+    expression_list: u16,
 }
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
@@ -497,6 +516,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         f_operator: f("operator"),
         delete_statement: language.id_for_node_kind("delete_statement", true),
         string: language.id_for_node_kind("string", true),
+        expression_list: language.id_for_node_kind("expression_list", true),
         kinds,
     }
 });
@@ -1262,12 +1282,15 @@ impl<'s> Extractor<'s> {
                         };
                         let attr = self.push_expr(PyExpr::Attr { base, name });
                         let caller = self.caller();
-                        let (load, store) = attribute_access(self.frames.last(), frame.field);
-                        if load {
-                            self.facts.attr_loads.push((caller, attr));
-                        }
-                        if store {
-                            self.facts.attr_stores.push((caller, attr));
+                        let access = (caller, attr);
+                        match attribute_access(&self.frames, frame.field) {
+                            AttrAccess::Load => self.facts.attr_loads.push(access),
+                            AttrAccess::Store => self.facts.attr_stores.push(access),
+                            AttrAccess::LoadStore => {
+                                self.facts.attr_loads.push(access);
+                                self.facts.attr_stores.push(access);
+                            }
+                            AttrAccess::Delete => self.facts.attr_deletes.push(access),
                         }
                         Lowered::Expr(attr)
                     }

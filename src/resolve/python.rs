@@ -3532,7 +3532,8 @@ impl Analysis<'_> {
             .attr_loads
             .iter()
             .map(|&a| (a, PropertyPart::Getter))
-            .chain(py.attr_stores.iter().map(|&a| (a, PropertyPart::Setter)));
+            .chain(py.attr_stores.iter().map(|&a| (a, PropertyPart::Setter)))
+            .chain(py.attr_deletes.iter().map(|&a| (a, PropertyPart::Deleter)));
         for ((caller, expr), part) in accesses {
             let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
                 continue;
