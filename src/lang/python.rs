@@ -849,10 +849,11 @@ impl<'s> Extractor<'s> {
             }
         }
         for (vsym, scope, base) in std::mem::take(&mut self.versioned) {
+            // Folded or not, the scope binds the plain name.
+            self.bindings.insert((scope, base));
             if folded.contains_key(&vsym) {
                 continue;
             }
-            self.bindings.insert((scope, base));
             self.facts.exprs.push(PyExpr::Name { scope, name: base });
             let target = (self.facts.exprs.len() - 1) as ExprId;
             self.facts.exprs.push(PyExpr::Name { scope, name: vsym });
