@@ -251,6 +251,11 @@ struct Analysis<'a> {
     /// Names of the repository's properties: only reads of these names
     /// can call a getter.
     property_names: HashSet<GSym>,
+    /// Names a class body assigns (`RED = 1`): an enum's members.
+    class_body_names: HashSet<(DeclId, GSym)>,
+    /// Classes found to be enums. Only a yes is kept: a base may resolve
+    /// later in the solve, so a no is asked again.
+    enum_classes: HashSet<DeclId>,
     /// Global sites of set and tuple literals (other non-dict containers are lists).
     set_sites: HashSet<u32>,
     tuple_sites: HashSet<u32>,
@@ -335,6 +340,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         dict_sites: HashSet::default(),
         filled_sites: HashSet::default(),
         property_names: HashSet::default(),
+        class_body_names: HashSet::default(),
+        enum_classes: HashSet::default(),
         set_sites: HashSet::default(),
         tuple_sites: HashSet::default(),
         passthrough: HashMap::default(),
@@ -408,6 +415,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
                 a.property_names.insert(g);
             }
         }
+        a.find_class_body_names(ci);
     }
     a.settled_targets = (0..call_base).map(|_| None).collect();
     a.seed();
@@ -858,6 +866,71 @@ impl<'a> Analysis<'a> {
                 .collect();
             eprintln!("SAT {s} => {}", vs.join(" "));
         }
+    }
+
+    /// Record the names each class body assigns (versions such as `x@2`
+    /// left out: attribute lookups ask for plain names).
+    fn find_class_body_names(&mut self, ci: usize) {
+        let (py, facts) = (self.files[ci].py, self.files[ci].facts);
+        for flow in &py.flows {
+            let PyFlow::Assign { target, .. } = *flow else {
+                continue;
+            };
+            let Some(&PyExpr::Var { scope, name }) = py.exprs.get(target as usize) else {
+                continue;
+            };
+            let is_class = facts
+                .decls
+                .get(scope as usize)
+                .is_some_and(|d| d.kind == DeclKind::Class);
+            let text = facts.strings.get(name as usize).map(String::as_str);
+            if is_class && text.is_some_and(|t| !t.contains('@')) {
+                let class = self.gdecl(ci, scope);
+                let name = self.gsym(ci, name);
+                self.class_body_names.insert((class, name));
+            }
+        }
+    }
+
+    /// Whether `c` derives from `enum.Enum` (or another enum base, see
+    /// [`is_enum_base`]), out of the repository or in it (the standard
+    /// library's own `enum` module).
+    fn is_enum(&mut self, c: DeclId) -> bool {
+        if self.enum_classes.contains(&c) {
+            return true;
+        }
+        let mut found = false;
+        for &k in self.mro(c).iter() {
+            let Some((info, ci)) = self.py_info(k) else {
+                continue;
+            };
+            let file = self.files[ci].file;
+            let local = self.decl_local[k as usize] as usize;
+            if let (Some(module), Some(d)) = (
+                self.module_name_of.get(&file),
+                self.files[ci].facts.decls.get(local),
+            ) && is_enum_base(&qualified_name(module, &d.local_name))
+            {
+                found = true;
+                break;
+            }
+            for &b in &info.bases {
+                for v in self.eval(ci, b, 0) {
+                    if let Value::External(p) = v
+                        && is_enum_base(&self.strings[p as usize])
+                    {
+                        found = true;
+                    }
+                }
+            }
+            if found {
+                break;
+            }
+        }
+        if found {
+            self.enum_classes.insert(c);
+        }
+        found
     }
 
     /// Find the literals of constants whose name is written through in the
@@ -1390,6 +1463,8 @@ impl<'a> Analysis<'a> {
             Value::Items(site) => smallvec![Value::Container(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
+            // Iterating an enum class yields its members.
+            Value::Class(c) if self.is_enum(c) => smallvec![Value::Instance(c)],
             Value::Instance(c) | Value::Cone(c) => {
                 let mut out = Vals::new();
                 let iter_sym = self.intern("__iter__");
@@ -2053,6 +2128,13 @@ impl Analysis<'_> {
             let vals = self.get(Slot::Var(k, name));
             if !vals.is_empty() {
                 return vals;
+            }
+            // `Color.RED` of `class Color(Enum): RED = 1` is a Color, not 1.
+            if self.class_body_names.contains(&(k, name))
+                && !self.strings[name as usize].starts_with('_')
+                && self.is_enum(k)
+            {
+                return smallvec![Value::Instance(k)];
             }
         }
         // Not defined in the repository: inherited from an external base, if any.
@@ -3719,6 +3801,26 @@ fn is_typing_name(name: &str) -> bool {
 /// A base that marks a class for type checkers (a protocol, a generic, an
 /// abstract base) and gives its instances no methods: a method the
 /// repository does not define is not inherited from it.
+/// Bases whose subclasses' class-body names are members, instances of the
+/// subclass: the `enum` module's, and Django's choices built on them.
+fn is_enum_base(name: &str) -> bool {
+    matches!(
+        name,
+        "enum.Enum"
+            | "enum.IntEnum"
+            | "enum.StrEnum"
+            | "enum.Flag"
+            | "enum.IntFlag"
+            | "enum.ReprEnum"
+            | "django.db.models.Choices"
+            | "django.db.models.TextChoices"
+            | "django.db.models.IntegerChoices"
+            | "django.db.models.enums.Choices"
+            | "django.db.models.enums.TextChoices"
+            | "django.db.models.enums.IntegerChoices"
+    )
+}
+
 fn is_marker_base(name: &str) -> bool {
     matches!(
         name,
