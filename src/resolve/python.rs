@@ -2699,6 +2699,12 @@ impl Analysis<'_> {
                     shift: shift as usize,
                 }),
                 Value::Class(c) => {
+                    // `__new__` runs first, with the class as its first
+                    // argument, then `__init__` on what it returned.
+                    let new = self.intern("__new__");
+                    if let Some(&f) = self.method_targets(c, new).first() {
+                        out.push(Target::Decl { decl: f, shift: 1 });
+                    }
                     let init = self.intern("__init__");
                     match self.method_targets(c, init).first() {
                         Some(&f) => out.push(Target::Decl { decl: f, shift: 1 }),
