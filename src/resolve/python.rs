@@ -2713,7 +2713,17 @@ impl Analysis<'_> {
                                 "{}.__init__",
                                 self.strings[p as usize]
                             ))),
-                            None => out.push(Target::NoInit(c)),
+                            None => {
+                                out.push(Target::NoInit(c));
+                                // A dataclass's generated `__init__` ends
+                                // by calling `__post_init__`.
+                                let post = self.intern("__post_init__");
+                                if self.is_dataclass(c)
+                                    && let Some(&f) = self.method_targets(c, post).first()
+                                {
+                                    out.push(Target::Decl { decl: f, shift: 1 });
+                                }
+                            }
                         },
                     }
                 }
@@ -2945,6 +2955,13 @@ impl Analysis<'_> {
 
     /// A dataclass's generated `__init__` stores its arguments in the
     /// annotated fields (those of its bases first).
+    /// Whether `class` or a class it derives from is a dataclass.
+    fn is_dataclass(&mut self, class: DeclId) -> bool {
+        self.mro(class)
+            .iter()
+            .any(|&k| self.py_info(k).is_some_and(|(info, _)| info.is_dataclass))
+    }
+
     fn bind_dataclass_fields(&mut self, class: DeclId, args: &[Vals], kwargs: &[(GSym, Vals)]) {
         let mut fields: Vec<GSym> = Vec::new();
         let mut any = false;
