@@ -870,6 +870,13 @@ impl<'s> Extractor<'s> {
     /// nothing a call could reach (`int`, `Any`, `Callable[…]`). `lone`:
     /// no other member of a union stands beside it.
     fn annotation(&mut self, ty: Node, lone: bool, depth: u32) -> Option<ExprId> {
+        let source = self.source;
+        self.annotation_in(ty, source, lone, depth)
+    }
+
+    /// [`Self::annotation`] of a node of `src`: the file's tree, or the one
+    /// parsed from a string annotation's text.
+    fn annotation_in(&mut self, ty: Node, src: &[u8], lone: bool, depth: u32) -> Option<ExprId> {
         if depth > 8 {
             return None;
         }
@@ -877,12 +884,12 @@ impl<'s> Extractor<'s> {
         let parts = |this: &mut Self, nodes: Vec<Node>, lone: bool| -> Option<ExprId> {
             let nodes: Vec<Node> = nodes
                 .into_iter()
-                .filter(|n| !is_none_type(*n, this.source))
+                .filter(|n| !is_none_type(*n, src))
                 .collect();
             let lone = lone && nodes.len() == 1;
             let items: Vec<ExprId> = nodes
                 .into_iter()
-                .filter_map(|n| this.annotation(n, lone, depth + 1))
+                .filter_map(|n| this.annotation_in(n, src, lone, depth + 1))
                 .collect();
             match items.len() {
                 0 => None,
@@ -901,13 +908,30 @@ impl<'s> Extractor<'s> {
         match ty.kind() {
             "type" | "parenthesized_expression" => parts(self, named_children(ty), lone),
             "identifier" | "attribute" => {
-                let text = walk::text(&ty, self.source).into_owned();
+                let text = walk::text(&ty, src).into_owned();
                 named_class(self, &text, true)
             }
+            // A forward reference. A plain name is looked up as written;
+            // anything else (`"Db | None"`, `"Optional[Db]"`) is parsed and
+            // read like an annotation written without quotes.
             "string" => {
-                let text = walk::text(&ty, self.source).into_owned();
-                let inner = text.trim_matches(|c| c == '"' || c == '\'');
-                named_class(self, inner, true)
+                let text = walk::text(&ty, src).into_owned();
+                let inner = string_literal(&text)
+                    .unwrap_or_else(|| text.trim_matches(|c| c == '"' || c == '\''))
+                    .trim();
+                if inner
+                    .chars()
+                    .all(|c| c == '.' || c == '_' || c.is_alphanumeric())
+                {
+                    return named_class(self, inner, true);
+                }
+                let tree = super::parse(Lang::Python, inner.as_bytes())?;
+                let statement = tree.root_node().named_child(0)?;
+                if statement.kind() != "expression_statement" || tree.root_node().has_error() {
+                    return None;
+                }
+                let expr = statement.named_child(0)?;
+                self.annotation_in(expr, inner.as_bytes(), lone, depth + 1)
             }
             "binary_operator" => parts(
                 self,
@@ -934,7 +958,7 @@ impl<'s> Extractor<'s> {
                         .collect();
                     (base, params)
                 };
-                let base_text = walk::text(&base, self.source).into_owned();
+                let base_text = walk::text(&base, src).into_owned();
                 let last = base_text.rsplit('.').next().unwrap_or(&base_text);
                 let elements = |this: &mut Self, params: Vec<Node>, dict: bool| {
                     let lone = params.len() == 1;
@@ -947,7 +971,7 @@ impl<'s> Extractor<'s> {
                     "Annotated" => parts(self, params.into_iter().take(1).collect(), lone),
                     "Type" | "type" => {
                         let inner = params.first()?;
-                        let text = walk::text(inner, self.source).into_owned();
+                        let text = walk::text(inner, src).into_owned();
                         named_class(self, text.trim_matches(|c| c == '"' || c == '\''), false)
                     }
                     "List" | "list" | "Sequence" | "MutableSequence" | "Iterable" | "Iterator"
