@@ -1467,8 +1467,7 @@ impl<'a> Analysis<'a> {
             Value::Class(c) if self.is_enum(c) => smallvec![Value::Instance(c)],
             Value::Instance(c) | Value::Cone(c) => {
                 let mut out = Vals::new();
-                let iter_sym = self.intern("__iter__");
-                let next_sym = self.intern("__next__");
+                let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
                 for it in self.method_targets(c, iter_sym) {
                     let produced = self.returns_of(it);
                     for p in produced {
@@ -2370,10 +2369,10 @@ impl Analysis<'_> {
         }
         let callees = self.callee_values(ci, call);
         if kind == PyCallKind::With {
-            let enter = self.intern("__enter__");
             for v in callees {
                 match v {
                     Value::Instance(c) | Value::Cone(c) => {
+                        let (enter, _) = self.protocol(c, WITH_PROTOCOL);
                         for m in self.method_targets(c, enter) {
                             for r in self.returns_of(m) {
                                 push_unique(&mut out, r);
@@ -2546,6 +2545,14 @@ impl Analysis<'_> {
                 }
                 out
             }
+            // `handler = staticmethod(f)` in a class body: `f` itself, called
+            // through the class or an instance without a receiver.
+            // (`classmethod(f)` would bind the class, which a module-level
+            // function's values cannot say, so it stays unknown.)
+            "staticmethod" => match args.first() {
+                Some(&f) => self.eval(ci, f, 1),
+                None => Vals::new(),
+            },
             // `set()`, `[]`'s twin `list()`, `dict()`: a new, empty container,
             // which `add`, `append` or `d[k] = v` may fill. It is numbered
             // by the site of the call's callee, an expression of its own.
@@ -2615,6 +2622,23 @@ impl Analysis<'_> {
         }
     }
 
+    /// The special methods a `for` or `with` calls on an instance of `c`:
+    /// the synchronous pair, or the asynchronous one (`async for`, `async
+    /// with`) when the class has no synchronous first method. The facts do
+    /// not say whether the statement was `async`; a class defining only
+    /// `__aenter__` can only be used by one that is.
+    fn protocol(&mut self, c: DeclId, (sync, asynchronous): Protocol) -> (GSym, GSym) {
+        let first = self.intern(sync.0);
+        if !self.method_targets(c, first).is_empty() {
+            return (first, self.intern(sync.1));
+        }
+        let first = self.intern(asynchronous.0);
+        if self.method_targets(c, first).is_empty() {
+            return (self.intern(sync.0), self.intern(sync.1));
+        }
+        (first, self.intern(asynchronous.1))
+    }
+
     /// The declarations a call site reaches, with the receiver binding for each.
     fn call_targets(&mut self, ci: usize, call: usize) -> Vec<Target> {
         let kind = self.files[ci].py.calls[call].kind;
@@ -2623,10 +2647,9 @@ impl Analysis<'_> {
         let mut out = Vec::new();
         match kind {
             PyCallKind::Iter => {
-                let iter_sym = self.intern("__iter__");
-                let next_sym = self.intern("__next__");
                 for v in callees {
                     if let Value::Instance(c) | Value::Cone(c) = v {
+                        let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
                         for it in self.method_targets(c, iter_sym) {
                             out.push(Target::Decl { decl: it, shift: 1 });
                             for r in self.returns_of(it) {
@@ -2642,10 +2665,9 @@ impl Analysis<'_> {
                 return out;
             }
             PyCallKind::With => {
-                let enter = self.intern("__enter__");
-                let exit = self.intern("__exit__");
                 for v in callees {
                     if let Value::Instance(c) | Value::Cone(c) = v {
+                        let (enter, exit) = self.protocol(c, WITH_PROTOCOL);
                         for m in self.method_targets(c, enter) {
                             out.push(Target::Decl { decl: m, shift: 1 });
                         }
@@ -3824,6 +3846,11 @@ fn is_typing_name(name: &str) -> bool {
 /// A base that marks a class for type checkers (a protocol, a generic, an
 /// abstract base) and gives its instances no methods: a method the
 /// repository does not define is not inherited from it.
+/// The two special methods a statement calls, synchronous then asynchronous.
+type Protocol = ((&'static str, &'static str), (&'static str, &'static str));
+const ITER_PROTOCOL: Protocol = (("__iter__", "__next__"), ("__aiter__", "__anext__"));
+const WITH_PROTOCOL: Protocol = (("__enter__", "__exit__"), ("__aenter__", "__aexit__"));
+
 /// Bases whose subclasses' class-body names are members, instances of the
 /// subclass: the `enum` module's, and Django's choices built on them.
 fn is_enum_base(name: &str) -> bool {
