@@ -2639,6 +2639,45 @@ impl Analysis<'_> {
         (first, self.intern(asynchronous.1))
     }
 
+    /// The functions a higher-order builtin (`map`, `filter`, `sorted`,
+    /// `reduce`, …) is given, each as a target it calls on the elements of
+    /// its other arguments.
+    fn push_applied(&mut self, ci: usize, call: usize, b: GSym, out: &mut Vec<Target>) {
+        let c = &self.files[ci].py.calls[call];
+        // `sorted`, `min` and `max` call only their `key=`;
+        // what else they are given is data (`max(f, g, key=…)`).
+        let data_args = matches!(self.strings[b as usize].as_str(), "sorted" | "min" | "max");
+        let facts = self.files[ci].facts;
+        let args: Vec<(usize, ExprId)> = c
+            .args
+            .iter()
+            .copied()
+            .chain(c.kwargs.iter().map(|(_, e)| *e))
+            .enumerate()
+            .filter(|&(i, _)| {
+                !data_args
+                    || c.kwargs
+                        .get(i.wrapping_sub(c.args.len()))
+                        .is_some_and(|&(k, _)| facts.sym(k) == "key")
+            })
+            .collect();
+        for (arg, a) in args {
+            for v in self.eval(ci, a, 1) {
+                let (decl, shift) = match v {
+                    Value::Func(f) => (f, 0),
+                    Value::Bound { func, .. } => (func, 1),
+                    _ => continue,
+                };
+                out.push(Target::Applied {
+                    decl,
+                    shift,
+                    builtin: b,
+                    arg: arg as u32,
+                });
+            }
+        }
+    }
+
     /// The declarations a call site reaches, with the receiver binding for each.
     fn call_targets(&mut self, ci: usize, call: usize) -> Vec<Target> {
         let kind = self.files[ci].py.calls[call].kind;
@@ -2755,7 +2794,14 @@ impl Analysis<'_> {
                         out.push(Target::Decl { decl: f, shift: 1 });
                     }
                 }
-                Value::External(p) => out.push(Target::External(self.strings[p as usize].clone())),
+                Value::External(p) => {
+                    out.push(Target::External(self.strings[p as usize].clone()));
+                    // `functools.reduce` is the builtin `reduce` of Python 2.
+                    if self.strings[p as usize] == "functools.reduce" {
+                        let reduce = self.intern("reduce");
+                        self.push_applied(ci, call, reduce, &mut out);
+                    }
+                }
                 Value::DictMethod { name, .. } => out.push(Target::External(format!(
                     "<**PyDict**>.{}",
                     self.strings[name as usize]
@@ -2794,40 +2840,7 @@ impl Analysis<'_> {
                     }
                     // Higher-order builtins call the functions they are given.
                     if HIGHER_ORDER.contains(&self.strings[b as usize].as_str()) {
-                        let c = &self.files[ci].py.calls[call];
-                        // `sorted`, `min` and `max` call only their `key=`;
-                        // what else they are given is data (`max(f, g, key=…)`).
-                        let data_args =
-                            matches!(self.strings[b as usize].as_str(), "sorted" | "min" | "max");
-                        let facts = self.files[ci].facts;
-                        let args: Vec<(usize, ExprId)> = c
-                            .args
-                            .iter()
-                            .copied()
-                            .chain(c.kwargs.iter().map(|(_, e)| *e))
-                            .enumerate()
-                            .filter(|&(i, _)| {
-                                !data_args
-                                    || c.kwargs
-                                        .get(i.wrapping_sub(c.args.len()))
-                                        .is_some_and(|&(k, _)| facts.sym(k) == "key")
-                            })
-                            .collect();
-                        for (arg, a) in args {
-                            for v in self.eval(ci, a, 1) {
-                                let (decl, shift) = match v {
-                                    Value::Func(f) => (f, 0),
-                                    Value::Bound { func, .. } => (func, 1),
-                                    _ => continue,
-                                };
-                                out.push(Target::Applied {
-                                    decl,
-                                    shift,
-                                    builtin: b,
-                                    arg: arg as u32,
-                                });
-                            }
-                        }
+                        self.push_applied(ci, call, b, &mut out);
                     }
                 }
                 _ => {}
@@ -3603,7 +3616,10 @@ impl Analysis<'_> {
                 let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
                 let opaque = targets.iter().any(|t| {
                     matches!(t, Target::External(name)
-                        if !name.starts_with('<') && !never_calls_its_arguments(name))
+                        if !name.starts_with('<')
+                            && !never_calls_its_arguments(name)
+                            // Its calls are followed, as the builtin `reduce`'s.
+                            && name != "functools.reduce")
                 }) || (targets.is_empty()
                     && matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
                     && !never_calls_its_arguments(&facts.calls[call].callee_text));
