@@ -74,6 +74,13 @@ pub enum PyExpr {
         externals: bool,
     },
     Union(Box<[ExprId]>),
+    /// `subject` inside `if isinstance(subject, classes):`: instances of
+    /// the classes (of any subclass), or `subject`'s own values when a class
+    /// is one the values cannot say (`int`, a builtin exception) or unknown.
+    Narrowed {
+        subject: ExprId,
+        classes: Box<[ExprId]>,
+    },
     /// `import a.b` / `from ..x import` target: `level` leading dots, then a dotted path.
     ModuleRef {
         level: u8,
@@ -421,6 +428,8 @@ struct Grammar {
     delete_statement: u16,
     string: u16,
     expression_list: u16,
+    if_statement: u16,
+    elif_clause: u16,
 }
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
@@ -517,6 +526,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         delete_statement: language.id_for_node_kind("delete_statement", true),
         string: language.id_for_node_kind("string", true),
         expression_list: language.id_for_node_kind("expression_list", true),
+        if_statement: language.id_for_node_kind("if_statement", true),
+        elif_clause: language.id_for_node_kind("elif_clause", true),
         kinds,
     }
 });
@@ -558,6 +569,8 @@ struct Frame {
     kind_id: u16,
     /// The node's field in its parent (0: none).
     field: u16,
+    /// Names this node's entry narrowed (see `narrow_isinstance`).
+    narrowings: u8,
     /// The declaration this node created (defs, classes, lambdas).
     decl: Option<u32>,
     pushed_scope: bool,
@@ -603,6 +616,9 @@ struct Extractor<'s> {
     /// Versioned name → (scope, the name it versions).
     versioned: Vec<(Sym, u32, Sym)>,
     syntax_errors: u32,
+    /// Names an enclosing `if isinstance(x, A):` narrows, innermost last:
+    /// (scope, name, the narrowed name the branch reads instead).
+    narrowed: Vec<(u32, Sym, Sym)>,
 }
 
 /// Whether pytest/unittest would treat a file as test code.
@@ -640,6 +656,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         versions: HashMap::default(),
         versioned: Vec::new(),
         syntax_errors: 0,
+        narrowed: Vec::new(),
     };
     ex.facts.exprs.push(PyExpr::Unknown);
     let module_name = module_display_name(rel_path);
@@ -780,8 +797,21 @@ impl<'s> Extractor<'s> {
     }
 
     fn push_expr(&mut self, e: PyExpr) -> ExprId {
-        // A name that straight-line code has rebound means its latest value.
+        // A name that straight-line code has rebound means its latest value;
+        // inside `if isinstance(name, A):`, an `A`.
         let e = match e {
+            PyExpr::Name { scope, name }
+                if let Some(&(_, _, narrowed)) = self
+                    .narrowed
+                    .iter()
+                    .rev()
+                    .find(|&&(s, n, _)| s == scope && n == name) =>
+            {
+                PyExpr::Name {
+                    scope,
+                    name: narrowed,
+                }
+            }
             PyExpr::Name { scope, name } => match self.versions.get(&(scope, name)) {
                 Some(&(_, current)) => PyExpr::Name {
                     scope,
@@ -793,6 +823,67 @@ impl<'s> Extractor<'s> {
         };
         self.facts.exprs.push(e);
         (self.facts.exprs.len() - 1) as ExprId
+    }
+
+    /// Entering the body of `if isinstance(x, A):` (or an `elif`): while it
+    /// is lowered, `x` reads a name of its own that holds an `A` (any
+    /// subclass's instance; a tuple of classes gives each; see
+    /// [`PyExpr::Narrowed`]). Returns how
+    /// many names it narrowed, for `exit` to pop. Assigning `x` in the
+    /// body assigns that name, so code after the `if` does not see it.
+    fn narrow_isinstance(&mut self, parent: usize) -> u8 {
+        let g = &*GRAMMAR;
+        let frame = &self.frames[parent];
+        let Some(Lowered::Expr(cond)) =
+            Self::field(self.children(frame.start), g.f_condition).cloned()
+        else {
+            return 0;
+        };
+        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
+            return 0;
+        };
+        let py_call = &self.facts.calls[call as usize];
+        let (&[subject, classes], true) = (
+            &py_call.args[..],
+            matches!(self.facts.exprs.get(py_call.callee as usize), Some(PyExpr::Name { name, .. }) if self.strings.get(*name) == "isinstance"),
+        ) else {
+            return 0;
+        };
+        let Some(&PyExpr::Name { scope, name }) = self.facts.exprs.get(subject as usize) else {
+            return 0;
+        };
+        // The subject as read may be a version (`x@2`); branches read `x`.
+        let plain = self
+            .strings
+            .get(name)
+            .split('@')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        let plain = self.strings.intern(&plain);
+        let class_exprs: Vec<ExprId> = match &self.facts.exprs[classes as usize] {
+            PyExpr::Container { items } => items.iter().map(|&(_, e)| e).collect(),
+            _ => vec![classes],
+        };
+        let value = self.push_expr(PyExpr::Narrowed {
+            subject,
+            classes: class_exprs.into(),
+        });
+        let text = format!(
+            "{}@isinstance{}",
+            self.strings.get(plain),
+            self.facts.flows.len()
+        );
+        let narrowed = self.strings.intern(&text);
+        self.bindings.insert((scope, narrowed));
+        self.facts.exprs.push(PyExpr::Name {
+            scope,
+            name: narrowed,
+        });
+        let target = (self.facts.exprs.len() - 1) as ExprId;
+        self.facts.flows.push(PyFlow::Assign { target, value });
+        self.narrowed.push((scope, plain, narrowed));
+        1
     }
 
     /// Whether the node being lowered is a statement directly in the body of
@@ -2547,11 +2638,21 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             }
             _ => None,
         };
+        let narrowings = match self.frames.len().checked_sub(1) {
+            Some(parent)
+                if field == g.f_consequence
+                    && matches!(self.frames[parent].kind_id, id if id == g.if_statement || id == g.elif_clause) =>
+            {
+                self.narrow_isinstance(parent)
+            }
+            _ => 0,
+        };
         self.frames.push(Frame {
             start: self.results.len(),
             kind,
             kind_id: node.kind_id(),
             field,
+            narrowings,
             decl,
             pushed_scope,
         });
@@ -2567,6 +2668,8 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             return;
         };
         let val = self.lower(node, &frame);
+        let kept = self.narrowed.len() - usize::from(frame.narrowings);
+        self.narrowed.truncate(kept);
         if frame.pushed_scope {
             self.scope_stack.pop();
         }

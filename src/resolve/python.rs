@@ -1373,6 +1373,34 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
+            PyExpr::Narrowed { subject, classes } => {
+                let mut out = Vals::new();
+                for &class in classes.iter() {
+                    for v in self.eval(ci, class, depth + 1) {
+                        match v {
+                            Value::Class(c) => push_unique(&mut out, Value::Cone(c)),
+                            Value::Builtin(b) if self.strings[b as usize] == "str" => {
+                                push_unique(&mut out, Value::PyStr)
+                            }
+                            Value::Builtin(b) if self.strings[b as usize] == "dict" => {
+                                push_unique(&mut out, Value::PyDict)
+                            }
+                            Value::External(p)
+                                if classes.len() == 1
+                                    && !is_typing_name(&self.strings[p as usize]) =>
+                            {
+                                push_unique(&mut out, Value::External(p))
+                            }
+                            // A class the values cannot stand for: no narrowing.
+                            _ => return self.eval(ci, *subject, depth + 1),
+                        }
+                    }
+                }
+                if out.is_empty() {
+                    return self.eval(ci, *subject, depth + 1);
+                }
+                out
+            }
             PyExpr::Union(items) => {
                 let mut out = Vals::new();
                 for item in items {
