@@ -430,6 +430,7 @@ struct Grammar {
     expression_list: u16,
     if_statement: u16,
     elif_clause: u16,
+    assert_statement: u16,
 }
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
@@ -528,6 +529,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         expression_list: language.id_for_node_kind("expression_list", true),
         if_statement: language.id_for_node_kind("if_statement", true),
         elif_clause: language.id_for_node_kind("elif_clause", true),
+        assert_statement: language.id_for_node_kind("assert_statement", true),
         kinds,
     }
 });
@@ -839,20 +841,73 @@ impl<'s> Extractor<'s> {
         else {
             return 0;
         };
-        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
+        let Some((scope, plain, value)) = self.isinstance_test(cond) else {
             return 0;
+        };
+        let text = format!(
+            "{}@isinstance{}",
+            self.strings.get(plain),
+            self.facts.flows.len()
+        );
+        let narrowed = self.strings.intern(&text);
+        self.bindings.insert((scope, narrowed));
+        self.facts.exprs.push(PyExpr::Name {
+            scope,
+            name: narrowed,
+        });
+        let target = (self.facts.exprs.len() - 1) as ExprId;
+        self.facts.flows.push(PyFlow::Assign { target, value });
+        self.narrowed.push((scope, plain, narrowed));
+        1
+    }
+
+    /// `assert isinstance(x, A)` directly in a function's (or the
+    /// module's) body: the code after it reads `x` as an `A`, through a new
+    /// version of the name, as an assignment there would make one.
+    fn narrow_assert(&mut self, start: usize) {
+        let cond = match self.children(start).iter().find(|c| c.element) {
+            Some(Child {
+                val: Lowered::Expr(e),
+                ..
+            }) => Some(*e),
+            _ => None,
+        };
+        let n = self.frames.len();
+        let straight = match self.frames.last().map(|f| f.kind) {
+            Some(K::Module) => true,
+            Some(K::Block) => {
+                n >= 2 && matches!(self.frames[n - 2].kind, K::FunctionDef | K::ClassDef)
+            }
+            _ => false,
+        };
+        let Some(cond) = cond.filter(|_| straight) else {
+            return;
+        };
+        let Some((scope, plain, value)) = self.isinstance_test(cond) else {
+            return;
+        };
+        let target = self.new_version(scope, plain);
+        self.assign(target, value);
+    }
+
+    /// `isinstance(name, classes)`: the name's scope, the name without its
+    /// version (`x@2` is read as `x`), and the narrowed value
+    /// ([`PyExpr::Narrowed`]).
+    fn isinstance_test(&mut self, cond: ExprId) -> Option<(u32, Sym, ExprId)> {
+        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
+            return None;
         };
         let py_call = &self.facts.calls[call as usize];
-        let (&[subject, classes], true) = (
-            &py_call.args[..],
-            matches!(self.facts.exprs.get(py_call.callee as usize), Some(PyExpr::Name { name, .. }) if self.strings.get(*name) == "isinstance"),
-        ) else {
-            return 0;
+        let is_isinstance = matches!(
+            self.facts.exprs.get(py_call.callee as usize),
+            Some(PyExpr::Name { name, .. }) if self.strings.get(*name) == "isinstance"
+        );
+        let (&[subject, classes], true) = (&py_call.args[..], is_isinstance) else {
+            return None;
         };
         let Some(&PyExpr::Name { scope, name }) = self.facts.exprs.get(subject as usize) else {
-            return 0;
+            return None;
         };
-        // The subject as read may be a version (`x@2`); branches read `x`.
         let plain = self
             .strings
             .get(name)
@@ -869,21 +924,7 @@ impl<'s> Extractor<'s> {
             subject,
             classes: class_exprs.into(),
         });
-        let text = format!(
-            "{}@isinstance{}",
-            self.strings.get(plain),
-            self.facts.flows.len()
-        );
-        let narrowed = self.strings.intern(&text);
-        self.bindings.insert((scope, narrowed));
-        self.facts.exprs.push(PyExpr::Name {
-            scope,
-            name: narrowed,
-        });
-        let target = (self.facts.exprs.len() - 1) as ExprId;
-        self.facts.flows.push(PyFlow::Assign { target, value });
-        self.narrowed.push((scope, plain, narrowed));
-        1
+        Some((scope, plain, value))
     }
 
     /// Whether the node being lowered is a statement directly in the body of
@@ -2667,6 +2708,9 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         let Some(frame) = self.frames.pop() else {
             return;
         };
+        if frame.kind_id == GRAMMAR.assert_statement {
+            self.narrow_assert(frame.start);
+        }
         let val = self.lower(node, &frame);
         let kept = self.narrowed.len() - usize::from(frame.narrowings);
         self.narrowed.truncate(kept);
