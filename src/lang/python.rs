@@ -841,7 +841,10 @@ impl<'s> Extractor<'s> {
         else {
             return 0;
         };
-        let Some((scope, plain, value)) = self.isinstance_test(cond) else {
+        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
+            return 0;
+        };
+        let Some((scope, plain, value)) = self.isinstance_test(call) else {
             return 0;
         };
         let text = format!(
@@ -861,9 +864,30 @@ impl<'s> Extractor<'s> {
         1
     }
 
-    /// `assert isinstance(x, A)` directly in a function's (or the
-    /// module's) body: the code after it reads `x` as an `A`, through a new
-    /// version of the name, as an assignment there would make one.
+    /// Whether the node just lowered (its frame popped) is a statement
+    /// directly in a function's, class's or the module's body.
+    fn at_top_of_body(&self) -> bool {
+        let n = self.frames.len();
+        match self.frames.last().map(|f| f.kind) {
+            Some(K::Module) => true,
+            Some(K::Block) => {
+                n >= 2 && matches!(self.frames[n - 2].kind, K::FunctionDef | K::ClassDef)
+            }
+            _ => false,
+        }
+    }
+
+    /// The code after a narrowing statement directly in a body reads `x`
+    /// as the narrowed value, through a new version of the name, as an
+    /// assignment there would make one.
+    fn narrow_after(&mut self, call: u32) {
+        if let Some((scope, plain, value)) = self.isinstance_test(call) {
+            let target = self.new_version(scope, plain);
+            self.assign(target, value);
+        }
+    }
+
+    /// `assert isinstance(x, A)`: `x` is an `A` after it.
     fn narrow_assert(&mut self, start: usize) {
         let cond = match self.children(start).iter().find(|c| c.element) {
             Some(Child {
@@ -872,31 +896,58 @@ impl<'s> Extractor<'s> {
             }) => Some(*e),
             _ => None,
         };
-        let n = self.frames.len();
-        let straight = match self.frames.last().map(|f| f.kind) {
-            Some(K::Module) => true,
-            Some(K::Block) => {
-                n >= 2 && matches!(self.frames[n - 2].kind, K::FunctionDef | K::ClassDef)
-            }
-            _ => false,
-        };
-        let Some(cond) = cond.filter(|_| straight) else {
+        if !self.at_top_of_body() {
+            return;
+        }
+        if let Some(cond) = cond
+            && let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize)
+        {
+            self.narrow_after(call);
+        }
+    }
+
+    /// `if not isinstance(x, A): raise …` (or `return`, `continue`,
+    /// `break`) with no `else`: `x` is an `A` after it.
+    fn narrow_guard(&mut self, node: &Node) {
+        let g = &*GRAMMAR;
+        if !self.at_top_of_body() || node.child_by_field_id(g.f_alternative).is_some() {
+            return;
+        }
+        let leaves = node
+            .child_by_field_id(g.f_consequence)
+            .and_then(|b| b.named_child(b.named_child_count().checked_sub(1)?))
+            .is_some_and(|last| {
+                matches!(
+                    last.kind(),
+                    "return_statement"
+                        | "raise_statement"
+                        | "continue_statement"
+                        | "break_statement"
+                )
+            });
+        let Some(test) = node
+            .child_by_field_id(g.f_condition)
+            .filter(|c| c.kind() == "not_operator")
+            .and_then(|c| c.child_by_field_id(g.f_argument))
+            .filter(|a| a.kind() == "call" && leaves)
+        else {
             return;
         };
-        let Some((scope, plain, value)) = self.isinstance_test(cond) else {
-            return;
-        };
-        let target = self.new_version(scope, plain);
-        self.assign(target, value);
+        // The call was lowered with the condition: the latest one there.
+        let start = test.start_byte() as u32;
+        let call = self
+            .calls
+            .iter()
+            .rposition(|c| c.span.start_byte == start && c.callee_text == "isinstance");
+        if let Some(call) = call {
+            self.narrow_after(call as u32);
+        }
     }
 
     /// `isinstance(name, classes)`: the name's scope, the name without its
     /// version (`x@2` is read as `x`), and the narrowed value
     /// ([`PyExpr::Narrowed`]).
-    fn isinstance_test(&mut self, cond: ExprId) -> Option<(u32, Sym, ExprId)> {
-        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
-            return None;
-        };
+    fn isinstance_test(&mut self, call: u32) -> Option<(u32, Sym, ExprId)> {
         let py_call = &self.facts.calls[call as usize];
         let is_isinstance = matches!(
             self.facts.exprs.get(py_call.callee as usize),
@@ -2710,6 +2761,8 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         };
         if frame.kind_id == GRAMMAR.assert_statement {
             self.narrow_assert(frame.start);
+        } else if frame.kind_id == GRAMMAR.if_statement {
+            self.narrow_guard(&node);
         }
         let val = self.lower(node, &frame);
         let kept = self.narrowed.len() - usize::from(frame.narrowings);
