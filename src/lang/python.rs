@@ -74,10 +74,9 @@ pub enum PyExpr {
         externals: bool,
     },
     Union(Box<[ExprId]>),
-    /// `subject` inside `if isinstance(subject, classes):`: those of its
-    /// values that are instances of the classes (or of subclasses), else
-    /// any instance of them; `subject`'s own values when a class is one the
-    /// values cannot say (`int`, a builtin exception) or unknown.
+    /// `subject` inside `if isinstance(subject, classes):`: instances of
+    /// the classes (of any subclass), or `subject`'s own values when a class
+    /// is one the values cannot say (`int`, a builtin exception) or unknown.
     Narrowed {
         subject: ExprId,
         classes: Box<[ExprId]>,

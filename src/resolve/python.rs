@@ -1374,61 +1374,35 @@ impl<'a> Analysis<'a> {
                 out
             }
             PyExpr::Narrowed { subject, classes } => {
-                // What the check admits: classes (with their subclasses),
-                // `str`, `dict`, or one out-of-repository class.
-                let (mut admitted, mut strs, mut dicts) = (Vec::new(), false, false);
-                let mut externals: SmallVec<[GSym; 1]> = SmallVec::new();
+                // Any instance of the classes, not only those of the
+                // subject's values that pass: the solver only adds values,
+                // so "the subject's passing values, or the class when there
+                // are none" would keep whichever it saw first, and the graph
+                // would depend on the order constraints run in.
+                let mut out = Vals::new();
                 for &class in classes.iter() {
                     for v in self.eval(ci, class, depth + 1) {
                         match v {
-                            Value::Class(c) => admitted.push(c),
-                            Value::Builtin(b) if self.strings[b as usize] == "str" => strs = true,
-                            Value::Builtin(b) if self.strings[b as usize] == "dict" => dicts = true,
+                            Value::Class(c) => push_unique(&mut out, Value::Cone(c)),
+                            Value::Builtin(b) if self.strings[b as usize] == "str" => {
+                                push_unique(&mut out, Value::PyStr)
+                            }
+                            Value::Builtin(b) if self.strings[b as usize] == "dict" => {
+                                push_unique(&mut out, Value::PyDict)
+                            }
                             Value::External(p)
                                 if classes.len() == 1
                                     && !is_typing_name(&self.strings[p as usize]) =>
                             {
-                                externals.push(p)
+                                push_unique(&mut out, Value::External(p))
                             }
                             // A class the values cannot stand for: no narrowing.
                             _ => return self.eval(ci, *subject, depth + 1),
                         }
                     }
                 }
-                if admitted.is_empty() && !strs && !dicts && externals.is_empty() {
-                    return self.eval(ci, *subject, depth + 1);
-                }
-                // The values the subject already has that pass the check;
-                // when none does (or it has none), any admitted instance.
-                let mut out = Vals::new();
-                for v in self.eval(ci, *subject, depth + 1) {
-                    let passes = match v {
-                        Value::Instance(k) | Value::Cone(k) => {
-                            let mro = self.mro(k);
-                            admitted.iter().any(|c| mro.contains(c))
-                        }
-                        Value::PyStr => strs,
-                        Value::PyDict => dicts,
-                        Value::External(p) => externals.contains(&p),
-                        _ => false,
-                    };
-                    if passes {
-                        push_unique(&mut out, v);
-                    }
-                }
                 if out.is_empty() {
-                    for &c in &admitted {
-                        push_unique(&mut out, Value::Cone(c));
-                    }
-                    if strs {
-                        push_unique(&mut out, Value::PyStr);
-                    }
-                    if dicts {
-                        push_unique(&mut out, Value::PyDict);
-                    }
-                    for &p in &externals {
-                        push_unique(&mut out, Value::External(p));
-                    }
+                    return self.eval(ci, *subject, depth + 1);
                 }
                 out
             }
