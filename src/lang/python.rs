@@ -2765,7 +2765,10 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             self.narrow_guard(&node);
         }
         let val = self.lower(node, &frame);
-        let kept = self.narrowed.len() - usize::from(frame.narrowings);
+        let kept = self
+            .narrowed
+            .len()
+            .saturating_sub(usize::from(frame.narrowings));
         self.narrowed.truncate(kept);
         if frame.pushed_scope {
             self.scope_stack.pop();
