@@ -1328,7 +1328,7 @@ impl<'s> Extractor<'s> {
             } else {
                 kind
             };
-        let signature = self.signature(node, kind);
+        let signature = self.signature(node);
         let short = local_name.rsplit('.').next().unwrap_or("");
         // pytest collects module-level `test*` functions; unittest and pytest
         // collect `test*` methods of test classes (unittest's need not be
@@ -1365,17 +1365,11 @@ impl<'s> Extractor<'s> {
         idx
     }
 
-    fn signature(&self, node: &Node, kind: DeclKind) -> String {
-        let end = match kind {
-            DeclKind::Lambda => node
-                .child_by_field_id(GRAMMAR.f_body)
-                .map(|b| b.start_byte())
-                .unwrap_or(node.end_byte()),
-            _ => node
-                .child_by_field_id(GRAMMAR.f_body)
-                .map(|b| b.start_byte())
-                .unwrap_or(node.end_byte()),
-        };
+    fn signature(&self, node: &Node) -> String {
+        let end = node
+            .child_by_field_id(GRAMMAR.f_body)
+            .map(|b| b.start_byte())
+            .unwrap_or(node.end_byte());
         let start = node.start_byte().min(self.source.len());
         let end = end.min(self.source.len()).max(start);
         let text = String::from_utf8_lossy(&self.source[start..end]);
@@ -2697,6 +2691,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
     fn enter(&mut self, node: Node<'t>, field: u16) -> bool {
         let g = &*GRAMMAR;
         let kind = g.kinds.get(&node);
+        let kind_id = node.kind_id();
         // A def's body runs in the def's own scope; its name, decorators,
         // defaults and bases are evaluated in the enclosing one.
         let mut pushed_scope = false;
@@ -2742,7 +2737,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         self.frames.push(Frame {
             start: self.results.len(),
             kind,
-            kind_id: node.kind_id(),
+            kind_id,
             field,
             narrowings,
             decl,
@@ -2752,7 +2747,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         // interpolations hold code. Skipping the pieces of every other
         // string (and the tree cursor's steps over them) takes about a tenth
         // off the walk. One with a syntax error inside is walked, to count it.
-        !(node.kind_id() == g.string && !node.has_error() && !may_interpolate(node, self.source))
+        !(kind_id == g.string && !node.has_error() && !may_interpolate(node, self.source))
     }
 
     fn exit(&mut self, node: Node<'t>, field: u16) {

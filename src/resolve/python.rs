@@ -2829,8 +2829,7 @@ impl Analysis<'_> {
                 }
                 Value::External(p) => {
                     out.push(Target::External(self.strings[p as usize].clone()));
-                    // `functools.reduce` is the builtin `reduce` of Python 2.
-                    if self.strings[p as usize] == "functools.reduce" {
+                    if self.strings[p as usize] == FUNCTOOLS_REDUCE {
                         let reduce = self.intern("reduce");
                         self.push_applied(ci, call, reduce, &mut out);
                     }
@@ -3021,8 +3020,6 @@ impl Analysis<'_> {
         None
     }
 
-    /// A dataclass's generated `__init__` stores its arguments in the
-    /// annotated fields (those of its bases first).
     /// Whether `class` or a class it derives from is a dataclass.
     fn is_dataclass(&mut self, class: DeclId) -> bool {
         self.mro(class)
@@ -3030,6 +3027,8 @@ impl Analysis<'_> {
             .any(|&k| self.py_info(k).is_some_and(|(info, _)| info.is_dataclass))
     }
 
+    /// A dataclass's generated `__init__` stores its arguments in the
+    /// annotated fields (those of its bases first).
     fn bind_dataclass_fields(&mut self, class: DeclId, args: &[Vals], kwargs: &[(GSym, Vals)]) {
         let mut fields: Vec<GSym> = Vec::new();
         let mut any = false;
@@ -3651,8 +3650,7 @@ impl Analysis<'_> {
                     matches!(t, Target::External(name)
                         if !name.starts_with('<')
                             && !never_calls_its_arguments(name)
-                            // Its calls are followed, as the builtin `reduce`'s.
-                            && name != "functools.reduce")
+                            && name != FUNCTOOLS_REDUCE)
                 }) || (targets.is_empty()
                     && matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
                     && !never_calls_its_arguments(&facts.calls[call].callee_text));
@@ -3892,9 +3890,10 @@ fn is_typing_name(name: &str) -> bool {
     .any(|m| name.starts_with(m))
 }
 
-/// A base that marks a class for type checkers (a protocol, a generic, an
-/// abstract base) and gives its instances no methods: a method the
-/// repository does not define is not inherited from it.
+/// The builtin `reduce` of Python 2: its calls are followed as the
+/// builtin's are, so it does not count as handing its function out.
+const FUNCTOOLS_REDUCE: &str = "functools.reduce";
+
 /// The two special methods a statement calls, synchronous then asynchronous.
 type Protocol = ((&'static str, &'static str), (&'static str, &'static str));
 const ITER_PROTOCOL: Protocol = (("__iter__", "__next__"), ("__aiter__", "__anext__"));
@@ -3920,6 +3919,9 @@ fn is_enum_base(name: &str) -> bool {
     )
 }
 
+/// A base that marks a class for type checkers (a protocol, a generic, an
+/// abstract base) and gives its instances no methods: a method the
+/// repository does not define is not inherited from it.
 fn is_marker_base(name: &str) -> bool {
     matches!(
         name,
