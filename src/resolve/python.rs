@@ -3806,6 +3806,10 @@ struct SlotTable {
     ids: HashMap<Slot, u32>,
     vals: Vec<Vals>,
     readers: Vec<Vec<u32>>,
+    /// Per constraint, the last `dedup_stamp` under which it was seen
+    /// while compacting a reader list.
+    seen: Vec<u32>,
+    dedup_stamp: u32,
 }
 
 impl SlotTable {
@@ -3829,9 +3833,34 @@ impl SlotTable {
         } else {
             rs.last() == Some(&reader)
         };
-        if !seen {
-            rs.push(reader);
+        if seen {
+            return;
         }
+        // Constraints run again record their reads again, so long lists
+        // fill with repeats (on sympy, 43M entries for 11M readers).
+        // Before a list grows, it drops every repeat after a reader's first
+        // entry; notifying it queues the same constraints in the same order.
+        if rs.len() >= 16 && rs.len() == rs.capacity() {
+            self.dedup_stamp = self.dedup_stamp.wrapping_add(1);
+            if self.dedup_stamp == 0 {
+                self.seen.fill(0);
+                self.dedup_stamp = 1;
+            }
+            let stamp = self.dedup_stamp;
+            let seen = &mut self.seen;
+            rs.retain(|&r| {
+                let i = r as usize;
+                if i >= seen.len() {
+                    seen.resize(i + 1, 0);
+                }
+                std::mem::replace(&mut seen[i], stamp) != stamp
+            });
+            // Compacting again at the next push would be quadratic.
+            if rs.len() > rs.capacity() / 4 * 3 {
+                rs.reserve(rs.capacity());
+            }
+        }
+        rs.push(reader);
     }
 }
 
