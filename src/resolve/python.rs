@@ -253,6 +253,10 @@ struct Analysis<'a> {
     property_names: HashSet<GSym>,
     /// Names a class body assigns (`RED = 1`): an enum's members.
     class_body_names: HashSet<(DeclId, GSym)>,
+    /// (class, name) for every `self.name = …` in the class's methods:
+    /// attributes its instances have even when no value is known for them
+    /// (`self.conn = None`), which `__getattr__` is not asked for.
+    self_attrs: HashSet<(DeclId, GSym)>,
     /// Classes found to be enums. Only a yes is kept: a base may resolve
     /// later in the solve, so a no is asked again.
     enum_classes: HashSet<DeclId>,
@@ -285,6 +289,13 @@ struct Analysis<'a> {
     /// `__class__` and `__init__`, interned once: `self.__class__(…)` is looked up often.
     dunder_class: GSym,
     dunder_init: GSym,
+    dunder_getattr: GSym,
+    /// Attribute names some lookup found only through a class's
+    /// `__getattr__`: the loads whose edges to it are looked for.
+    getattr_names: HashSet<GSym>,
+    /// Set while emitting, to ask whether a lookup finds the attribute
+    /// without `__getattr__`.
+    skip_getattr: bool,
     /// Classes with two or more bases: where a mixin meets the class that
     /// provides what it calls on `self`.
     multi_base: Vec<DeclId>,
@@ -341,6 +352,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         filled_sites: HashSet::default(),
         property_names: HashSet::default(),
         class_body_names: HashSet::default(),
+        self_attrs: HashSet::default(),
         enum_classes: HashSet::default(),
         set_sites: HashSet::default(),
         tuple_sites: HashSet::default(),
@@ -353,6 +365,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         external_stars: HashMap::default(),
         dunder_class: ANY_KEY,
         dunder_init: ANY_KEY,
+        dunder_getattr: ANY_KEY,
+        getattr_names: HashSet::default(),
+        skip_getattr: false,
         multi_base: Vec::new(),
         hierarchy_id: 0,
         eval_nesting: 0,
@@ -370,6 +385,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     a.hierarchy_id = a.slots.get_mut().id(HIERARCHY);
     a.dunder_class = a.intern("__class__");
     a.dunder_init = a.intern("__init__");
+    a.dunder_getattr = a.intern("__getattr__");
     let mut expr_base = 0u32;
     let mut call_base = 0u32;
     for &fi in py_files {
@@ -888,6 +904,34 @@ impl<'a> Analysis<'a> {
                 let class = self.gdecl(ci, scope);
                 let name = self.gsym(ci, name);
                 self.class_body_names.insert((class, name));
+            }
+        }
+        for &(method, expr) in &py.attr_stores {
+            let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
+                continue;
+            };
+            let Some(&PyExpr::Var {
+                scope,
+                name: receiver,
+            }) = py.exprs.get(base as usize)
+            else {
+                continue;
+            };
+            let Some(d) = facts.decls.get(method as usize) else {
+                continue;
+            };
+            let first = py
+                .decl_info
+                .get(method as usize)
+                .and_then(|info| info.params.first());
+            if scope == method
+                && d.kind == DeclKind::Method
+                && let (Some(class), Some(first)) = (d.parent, first)
+                && first.name == receiver
+            {
+                let class = self.gdecl(ci, class);
+                let name = self.gsym(ci, name);
+                self.self_attrs.insert((class, name));
             }
         }
     }
@@ -1937,7 +1981,11 @@ impl Analysis<'_> {
                 .map(|v| self.bind_class_member(v, c, false))
                 .collect(),
             Value::Cone(c) => {
-                let mut out = self.attr_members(Value::Instance(c), name, depth + 1);
+                let mut out = if depth + 1 > 8 {
+                    Vals::new()
+                } else {
+                    self.instance_members(c, name)
+                };
                 let found_upward = !out.is_empty();
                 // Overrides in subclasses: only classes that define `name` are candidates.
                 for &s in self.definers_below(c, name, false).iter() {
@@ -1977,26 +2025,15 @@ impl Analysis<'_> {
                         }
                     }
                 }
+                if out.is_empty() {
+                    out = self.getattr_fallback(c, name);
+                }
                 out
             }
             Value::Instance(c) => {
-                // Methods of every class in the MRO write the same instance
-                // dict, so their instance attributes are one namespace.
-                let mro = self.mro(c);
-                let mut inst = Vals::new();
-                for k in mro.iter() {
-                    for v in self.get(Slot::InstAttr(*k, name)) {
-                        push_unique(&mut inst, v);
-                    }
-                }
-                if !inst.is_empty() {
-                    return inst;
-                }
-                let members = self.class_attr(c, name);
-                let mut out = Vals::new();
-                for m in members {
-                    let bound = self.bind_class_member(m, c, true);
-                    push_unique(&mut out, bound);
+                let out = self.instance_members(c, name);
+                if out.is_empty() {
+                    return self.getattr_fallback(c, name);
                 }
                 out
             }
@@ -2078,6 +2115,76 @@ impl Analysis<'_> {
             }
             _ => Vals::new(),
         }
+    }
+
+    /// `name` on an instance of `c`: its instance attributes, then its
+    /// class's.
+    fn instance_members(&mut self, c: DeclId, name: GSym) -> Vals {
+        // Methods of every class in the MRO write the same instance
+        // dict, so their instance attributes are one namespace.
+        let mro = self.mro(c);
+        let mut inst = Vals::new();
+        for k in mro.iter() {
+            for v in self.get(Slot::InstAttr(*k, name)) {
+                push_unique(&mut inst, v);
+            }
+        }
+        if !inst.is_empty() {
+            return inst;
+        }
+        let members = self.class_attr(c, name);
+        let mut out = Vals::new();
+        for m in members {
+            let bound = self.bind_class_member(m, c, true);
+            push_unique(&mut out, bound);
+        }
+        out
+    }
+
+    /// The `__getattr__` methods an instance of `c` has (its class's or
+    /// a base's, in the repository).
+    fn getattr_hooks(&mut self, c: DeclId) -> SmallVec<[DeclId; 1]> {
+        if !self.class_definers.contains_key(&self.dunder_getattr) {
+            return SmallVec::new();
+        }
+        let hooks = self.class_attr(c, self.dunder_getattr);
+        hooks
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Func(f) if self.decl_kind[f as usize] == DeclKind::Method => Some(f),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Reading an attribute an instance of `c` does not have calls its
+    /// class's `__getattr__`, and the attribute is what that returns.
+    /// Dunder names never get here: the interpreter looks those up on the
+    /// type, and so do the implicit calls this resolver models.
+    fn getattr_fallback(&mut self, c: DeclId, name: GSym) -> Vals {
+        if self.skip_getattr || self.strings[name as usize].starts_with("__") {
+            return Vals::new();
+        }
+        let hooks = self.getattr_hooks(c);
+        if hooks.is_empty() {
+            return Vals::new();
+        }
+        let has_it = self.mro(c).iter().any(|&k| {
+            self.class_body_names.contains(&(k, name)) || self.self_attrs.contains(&(k, name))
+        });
+        // A metaclass's instances are classes, whose attributes are set in
+        // ways this does not see (`cls._member_map_` in `enum`).
+        if has_it || self.builtin_base(c).as_deref() == Some("type") {
+            return Vals::new();
+        }
+        let mut out = Vals::new();
+        for f in hooks {
+            self.getattr_names.insert(name);
+            for v in self.ret_values(f) {
+                push_unique(&mut out, v);
+            }
+        }
+        out
     }
 
     /// The runtime classes `self` (or `cls`) of `func` may have, which a
@@ -3670,7 +3777,7 @@ impl Analysis<'_> {
                 }
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
-                        let reason = self.unresolved_reason(ci, call);
+                        let reason = self.unresolved_reason(b, ci, call);
                         b.unresolved(caller, file, call as u32, reason);
                     }
                     continue;
@@ -3689,6 +3796,7 @@ impl Analysis<'_> {
                 }
             }
             self.emit_property_reads(b, ci);
+            self.emit_getattr_reads(b, ci);
         }
     }
 
@@ -3731,6 +3839,58 @@ impl Analysis<'_> {
         }
     }
 
+    /// Reading an attribute an instance lacks calls its class's
+    /// `__getattr__`: an edge from the function that reads it, as for a
+    /// property's getter.
+    fn emit_getattr_reads(&mut self, b: &mut Builder, ci: usize) {
+        if self.getattr_names.is_empty() {
+            return;
+        }
+        let py = self.files[ci].py;
+        let file = self.files[ci].file;
+        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        for &(caller, expr) in &py.attr_loads {
+            let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
+                continue;
+            };
+            let name = self.gsym(ci, name);
+            if !self.getattr_names.contains(&name) {
+                continue;
+            }
+            let caller = self.gdecl(ci, caller);
+            let mut hooks: SmallVec<[DeclId; 1]> = SmallVec::new();
+            for v in self.eval(ci, base, 1) {
+                let (Value::Instance(c) | Value::Cone(c)) = v else {
+                    continue;
+                };
+                let found = self.getattr_hooks(c);
+                if found.is_empty() {
+                    continue;
+                }
+                self.skip_getattr = true;
+                let direct = self.attr_members(v, name, 1);
+                self.skip_getattr = false;
+                if direct.is_empty() {
+                    for f in found {
+                        if !hooks.contains(&f) {
+                            hooks.push(f);
+                        }
+                    }
+                }
+            }
+            let confidence = if hooks.len() > 1 {
+                Confidence::Possible
+            } else {
+                Confidence::Likely
+            };
+            for g in hooks {
+                if seen.insert((caller, g)) {
+                    b.edge(caller, g, confidence, file, u32::MAX);
+                }
+            }
+        }
+    }
+
     /// Record the repository functions a call passes to code ripple does
     /// not follow (see [`super::HandedOut`]).
     fn note_handed_out(&mut self, b: &mut Builder, ci: usize, call: usize, caller: DeclId) {
@@ -3763,7 +3923,7 @@ impl Analysis<'_> {
         }
     }
 
-    fn unresolved_reason(&mut self, ci: usize, call: usize) -> String {
+    fn unresolved_reason(&mut self, b: &Builder, ci: usize, call: usize) -> String {
         let py = self.files[ci].py;
         let facts = self.files[ci].facts;
         let callee = py.calls[call].callee;
@@ -3778,8 +3938,18 @@ impl Analysis<'_> {
             }
             PyExpr::Attr { base, name } => {
                 let bases = self.eval(ci, *base, 0);
+                let hook = bases.iter().find_map(|&v| match v {
+                    Value::Instance(c) | Value::Cone(c) => self.getattr_hooks(c).first().copied(),
+                    _ => None,
+                });
                 if bases.is_empty() {
                     format!("the receiver of `.{}` has no known type", facts.sym(*name))
+                } else if let Some(hook) = hook {
+                    format!(
+                        "`{}` comes from `{}`, whose result is unknown",
+                        facts.sym(*name),
+                        b.res.decls[hook as usize].name
+                    )
                 } else {
                     format!(
                         "`{}` is not found on the receiver's known types",
