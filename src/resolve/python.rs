@@ -123,6 +123,14 @@ enum Value {
         class: DeclId,
         func: DeclId,
     },
+    /// What `zip(a, b, …)` or `enumerate(a)` returns, by the site of the
+    /// call's callee (see `Analysis::zip_calls`). Iterating it yields a
+    /// [`Value::ZipRow`].
+    Zipped(u32),
+    /// One tuple of a [`Value::Zipped`]: position `i` holds what iterating
+    /// the call's `i`-th argument yields (for `enumerate`, position 1 what
+    /// iterating its argument yields, position 0 a count).
+    ZipRow(u32),
     /// `d.items()` of the dict at `site`. Iterating it yields (key, value)
     /// pairs; a pair is modelled as the dict itself, so unpacking one
     /// (`for k, v in d.items()`) yields the dict's values.
@@ -309,6 +317,13 @@ struct Analysis<'a> {
     /// attribute?): the subclasses found so far and how much of the
     /// definer list they cover. Dropped with the MRO cache.
     definers_below: HashMap<(DeclId, GSym, bool), DefinersBelow>,
+    /// The `zip` and `enumerate` calls evaluated, by the site of their
+    /// callee: (file context, call, is it `enumerate`?).
+    zip_calls: HashMap<u32, (usize, usize, bool)>,
+    /// The `zip` sites whose tuples are being read, innermost last: a row
+    /// that holds its own rows (`for row in zip(xs, rows)` feeding `rows`)
+    /// is read once.
+    zip_reading: Vec<u32>,
     /// Filled beside `star_sources`: the out-of-repo modules a file's
     /// module-level `from m import *` imports read (`posix` in os.py).
     external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
@@ -363,6 +378,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
         external_stars: HashMap::default(),
+        zip_calls: HashMap::default(),
+        zip_reading: Vec::new(),
         dunder_class: ANY_KEY,
         dunder_init: ANY_KEY,
         dunder_getattr: ANY_KEY,
@@ -1268,6 +1285,11 @@ impl<'a> Analysis<'a> {
                             }
                         }
                         Value::Items(site) => push_unique(&mut out, Value::Container(site)),
+                        Value::ZipRow(site) => {
+                            for r in self.zip_row_element(site, key, depth + 1) {
+                                push_unique(&mut out, r);
+                            }
+                        }
                         Value::Slice { site, offset } => {
                             let key = key.and_then(|k| self.shifted_key(k, offset));
                             for r in self.elements(site, key) {
@@ -1538,6 +1560,10 @@ impl<'a> Analysis<'a> {
         match v {
             Value::Container(site) | Value::Slice { site, .. } => self.elements(site, None),
             Value::Items(site) => smallvec![Value::Container(site)],
+            Value::Zipped(site) => smallvec![Value::ZipRow(site)],
+            // Unpacking a tuple target (`for f, x in zip(…)`) iterates each
+            // element: every position at once.
+            Value::ZipRow(site) => self.zip_row_element(site, None, 1),
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
             // Iterating an enum class yields its members.
@@ -1575,10 +1601,42 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// Position `key` (any, when not a literal) of a tuple that iterating
+    /// the `zip` or `enumerate` call at `site` yields.
+    fn zip_row_element(&mut self, site: u32, key: Option<GSym>, depth: u32) -> Vals {
+        let Some(&(ci, call, enumerate)) = self.zip_calls.get(&site) else {
+            return Vals::new();
+        };
+        if self.zip_reading.contains(&site) {
+            return Vals::new();
+        }
+        let position = key.and_then(|k| self.strings.get(k as usize)?.parse::<usize>().ok());
+        let args = self.files[ci].py.calls[call].args.clone();
+        let sources: Vec<ExprId> = match (enumerate, position) {
+            (true, Some(0)) => Vec::new(),
+            // Position 1, or any: the count adds nothing callable.
+            (true, _) => args.first().copied().into_iter().collect(),
+            (false, Some(p)) => args.get(p).copied().into_iter().collect(),
+            (false, None) => args.to_vec(),
+        };
+        self.zip_reading.push(site);
+        let mut out = Vals::new();
+        for arg in sources {
+            for v in self.eval(ci, arg, depth) {
+                for r in self.iterate(v) {
+                    push_unique(&mut out, r);
+                }
+            }
+        }
+        self.zip_reading.pop();
+        out
+    }
+
     fn iterate_shallow(&self, v: Value) -> Vals {
         match v {
             Value::Container(site) | Value::Slice { site, .. } => self.elements(site, None),
             Value::Items(site) => smallvec![Value::Container(site)],
+            Value::Zipped(site) => smallvec![Value::ZipRow(site)],
             Value::Generator(f) => self.get(Slot::Yield(f)),
             Value::Mapped(f) => self.returns_of(f),
             _ => Vals::new(),
@@ -2716,6 +2774,13 @@ impl Analysis<'_> {
             "str" | "repr" | "ascii" | "format" | "chr" | "hex" | "oct" | "bin" | "input" => {
                 smallvec![Value::PyStr]
             }
+            // Their tuples are read by position when unpacked
+            // (`for f, x in zip(funcs, xs)`, `for i, f in enumerate(funcs)`).
+            "zip" | "enumerate" => {
+                let site = self.site(ci, py.calls[call].callee);
+                self.zip_calls.insert(site, (ci, call, name == "enumerate"));
+                smallvec![Value::Zipped(site)]
+            }
             // `filter(pred, xs)` yields elements of `xs`.
             "filter" => match args.get(1) {
                 Some(&a) => self.eval(ci, a, 1),
@@ -2900,6 +2965,11 @@ impl Analysis<'_> {
                     shift: shift as usize,
                 }),
                 Value::Class(c) => {
+                    // A class called for its side effects alone (`App()`)
+                    // has instances too, which `super()` in its bases follows.
+                    if !self.solved {
+                        self.mark_instantiated(c);
+                    }
                     // `__new__` runs first, with the class as its first
                     // argument, then `__init__` on what it returned.
                     let new = self.intern("__new__");
