@@ -450,6 +450,33 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             }
         }
     }
+    // Before those, it runs the initializer of every package the package
+    // imports, blank imports included: x/tools SSA calls it `path.init`,
+    // in the repository or out. Test files' imports belong to the test
+    // variant of the package, which is not modelled apart.
+    let mut imported: HashSet<(usize, &str)> = HashSet::default();
+    for c in &a.ctxs {
+        if files[c.file as usize].path.ends_with("_test.go") {
+            continue;
+        }
+        let Some(init) = a.pkgs[c.pkg].init else {
+            continue;
+        };
+        for &(_, path) in &c.go.imports {
+            let path = c.facts.sym(path);
+            // `C` is cgo's pseudo-package; `unsafe` does get a call.
+            if path == "C" || !imported.insert((c.pkg, path)) {
+                continue;
+            }
+            let callee = match a.pkg_by_path.get(path).and_then(|&p| a.pkgs[p].init) {
+                Some(d) => d,
+                None => b.external(&format!("{path}.init"), Lang::Go),
+            };
+            if callee != init {
+                b.edge(init, callee, Confidence::Certain, c.file, u32::MAX);
+            }
+        }
+    }
     // Package imports inside the repository (for import cycles).
     let first_file: HashMap<usize, u32> = a.ctxs.iter().rev().map(|c| (c.pkg, c.file)).collect();
     for c in &a.ctxs {
