@@ -2023,15 +2023,21 @@ impl Analysis<'_> {
                 if let Some(sf) = self.submodule(f, name) {
                     return smallvec![Value::Module(sf)];
                 }
-                if self.star_sources(f).is_empty() {
-                    return self.external_star_member(f, name, depth);
+                let found = if self.star_sources(f).is_empty() {
+                    self.external_star_member(f, name, depth)
+                } else {
+                    let mut seen = Vec::new();
+                    let found = self.star_lookup(f, name, &mut seen);
+                    if found.is_empty() {
+                        self.external_star_member(f, name, depth)
+                    } else {
+                        found
+                    }
+                };
+                if found.is_empty() {
+                    return self.module_getattr_fallback(f, name);
                 }
-                let mut seen = Vec::new();
-                let found = self.star_lookup(f, name, &mut seen);
-                if !found.is_empty() {
-                    return found;
-                }
-                self.external_star_member(f, name, depth)
+                found
             }
             Value::Class(c) => self
                 .class_attr(c, name)
@@ -2239,6 +2245,35 @@ impl Analysis<'_> {
         for f in hooks {
             self.getattr_names.insert(name);
             for v in self.ret_values(f) {
+                push_unique(&mut out, v);
+            }
+        }
+        out
+    }
+
+    /// The module-level `__getattr__` functions (PEP 562) of the module in
+    /// file `f`.
+    fn module_getattr_hooks(&mut self, f: u32) -> SmallVec<[DeclId; 1]> {
+        let decl = self.module_decl(f);
+        self.get(Slot::Var(decl, self.dunder_getattr))
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Func(g) if self.decl_kind[g as usize] == DeclKind::Function => Some(g),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// A name a module does not define is what its `__getattr__` returns
+    /// (PEP 562: lazy imports, deprecated aliases), read by calling it.
+    fn module_getattr_fallback(&mut self, f: u32, name: GSym) -> Vals {
+        if self.skip_getattr || self.strings[name as usize].starts_with("__") {
+            return Vals::new();
+        }
+        let mut out = Vals::new();
+        for g in self.module_getattr_hooks(f) {
+            self.getattr_names.insert(name);
+            for v in self.ret_values(g) {
                 push_unique(&mut out, v);
             }
         }
@@ -3778,6 +3813,7 @@ impl Analysis<'_> {
                 let text = facts.sym(imp.module);
                 let level = text.chars().take_while(|&c| c == '.').count() as u8;
                 let module = text.trim_start_matches('.').to_owned();
+                let from_module = module.clone();
                 // `from pkg import sub` imports the submodule when there is one.
                 let target = match imp.name.map(|n| facts.sym(n)) {
                     Some(name) if name != "*" => {
@@ -3798,6 +3834,32 @@ impl Analysis<'_> {
                     && !imported.contains(&m)
                 {
                     imported.push(m);
+                }
+                // `from pkg import Lazy`, a name `pkg` provides only through
+                // its `__getattr__`, calls it while importing.
+                if let (Some(Value::Module(m)), Some(name)) = (target, imp.name)
+                    && facts.sym(name) != "*"
+                    && !self.getattr_names.is_empty()
+                    && self.module_ref_str(ci, level, from_module) == target
+                {
+                    let name = self.gsym(ci, name);
+                    let hooks = self.module_getattr_hooks(m);
+                    if !hooks.is_empty() && self.getattr_names.contains(&name) {
+                        self.skip_getattr = true;
+                        let direct = self.attr_members(Value::Module(m), name, 1);
+                        self.skip_getattr = false;
+                        if direct.is_empty() {
+                            let importer = self.gdecl(ci, imp.scope);
+                            let confidence = if hooks.len() > 1 {
+                                Confidence::Possible
+                            } else {
+                                Confidence::Likely
+                            };
+                            for g in hooks {
+                                b.edge(importer, g, confidence, file, u32::MAX);
+                            }
+                        }
+                    }
                 }
             }
             b.res
@@ -3930,10 +3992,11 @@ impl Analysis<'_> {
             let caller = self.gdecl(ci, caller);
             let mut hooks: SmallVec<[DeclId; 1]> = SmallVec::new();
             for v in self.eval(ci, base, 1) {
-                let (Value::Instance(c) | Value::Cone(c)) = v else {
-                    continue;
+                let found = match v {
+                    Value::Instance(c) | Value::Cone(c) => self.getattr_hooks(c),
+                    Value::Module(f) => self.module_getattr_hooks(f),
+                    _ => continue,
                 };
-                let found = self.getattr_hooks(c);
                 if found.is_empty() {
                     continue;
                 }
