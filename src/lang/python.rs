@@ -844,6 +844,14 @@ impl<'s> Extractor<'s> {
         let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
             return 0;
         };
+        self.push_narrowing(call)
+    }
+
+    /// While what follows is lowered, the name `isinstance` call `call`
+    /// tests reads a name of its own holding the narrowed value. Returns
+    /// how many names it narrowed (0 or 1), for the frame that ends the
+    /// narrowing to pop.
+    fn push_narrowing(&mut self, call: u32) -> u8 {
         let Some((scope, plain, value)) = self.isinstance_test(call) else {
             return 0;
         };
@@ -877,13 +885,28 @@ impl<'s> Extractor<'s> {
         }
     }
 
-    /// The code after a narrowing statement directly in a body reads `x`
-    /// as the narrowed value, through a new version of the name, as an
-    /// assignment there would make one.
+    /// The code after a narrowing statement reads `x` as the narrowed
+    /// value. Directly in a body, through a new version of the name, as an
+    /// assignment there would make one. In a nested block (a loop's body,
+    /// a branch, a `with`), until the block ends: after a loop, `x` may be
+    /// something the guard let through no further.
     fn narrow_after(&mut self, call: u32) {
-        if let Some((scope, plain, value)) = self.isinstance_test(call) {
-            let target = self.new_version(scope, plain);
-            self.assign(target, value);
+        if self.at_top_of_body() {
+            if let Some((scope, plain, value)) = self.isinstance_test(call) {
+                let target = self.new_version(scope, plain);
+                self.assign(target, value);
+            }
+            return;
+        }
+        let Some(block) = self.frames.last() else {
+            return;
+        };
+        if block.kind != K::Block || block.narrowings == u8::MAX {
+            return;
+        }
+        let pushed = self.push_narrowing(call);
+        if let Some(block) = self.frames.last_mut() {
+            block.narrowings += pushed;
         }
     }
 
@@ -896,9 +919,6 @@ impl<'s> Extractor<'s> {
             }) => Some(*e),
             _ => None,
         };
-        if !self.at_top_of_body() {
-            return;
-        }
         if let Some(cond) = cond
             && let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize)
         {
@@ -910,7 +930,7 @@ impl<'s> Extractor<'s> {
     /// `break`) with no `else`: `x` is an `A` after it.
     fn narrow_guard(&mut self, node: &Node) {
         let g = &*GRAMMAR;
-        if !self.at_top_of_body() || node.child_by_field_id(g.f_alternative).is_some() {
+        if node.child_by_field_id(g.f_alternative).is_some() {
             return;
         }
         let leaves = node

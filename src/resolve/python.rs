@@ -2211,22 +2211,43 @@ impl Analysis<'_> {
         if !self.class_definers.contains_key(&self.dunder_getattr) {
             return SmallVec::new();
         }
-        let hooks = self.class_attr(c, self.dunder_getattr);
-        hooks
-            .into_iter()
+        let found = self.class_attr(c, self.dunder_getattr);
+        self.functions_among(found, DeclKind::Method)
+    }
+
+    /// The functions of `kind` among `vals`.
+    fn functions_among(&self, vals: Vals, kind: DeclKind) -> SmallVec<[DeclId; 1]> {
+        vals.into_iter()
             .filter_map(|v| match v {
-                Value::Func(f) if self.decl_kind[f as usize] == DeclKind::Method => Some(f),
+                Value::Func(f) if self.decl_kind[f as usize] == kind => Some(f),
                 _ => None,
             })
             .collect()
     }
 
+    /// Whether a lookup of `name` that found nothing may ask `__getattr__`.
+    /// Dunder names never do: the interpreter looks those up on the type,
+    /// and so do the implicit calls this resolver models.
+    fn may_ask_getattr(&self, name: GSym) -> bool {
+        !self.skip_getattr && !self.strings[name as usize].starts_with("__")
+    }
+
+    /// `name` read through `hooks`: what they return.
+    fn read_through(&mut self, hooks: SmallVec<[DeclId; 1]>, name: GSym) -> Vals {
+        let mut out = Vals::new();
+        for f in hooks {
+            self.getattr_names.insert(name);
+            for v in self.ret_values(f) {
+                push_unique(&mut out, v);
+            }
+        }
+        out
+    }
+
     /// Reading an attribute an instance of `c` does not have calls its
     /// class's `__getattr__`, and the attribute is what that returns.
-    /// Dunder names never get here: the interpreter looks those up on the
-    /// type, and so do the implicit calls this resolver models.
     fn getattr_fallback(&mut self, c: DeclId, name: GSym) -> Vals {
-        if self.skip_getattr || self.strings[name as usize].starts_with("__") {
+        if !self.may_ask_getattr(name) {
             return Vals::new();
         }
         let hooks = self.getattr_hooks(c);
@@ -2241,43 +2262,25 @@ impl Analysis<'_> {
         if has_it || self.builtin_base(c).as_deref() == Some("type") {
             return Vals::new();
         }
-        let mut out = Vals::new();
-        for f in hooks {
-            self.getattr_names.insert(name);
-            for v in self.ret_values(f) {
-                push_unique(&mut out, v);
-            }
-        }
-        out
+        self.read_through(hooks, name)
     }
 
     /// The module-level `__getattr__` functions (PEP 562) of the module in
     /// file `f`.
     fn module_getattr_hooks(&mut self, f: u32) -> SmallVec<[DeclId; 1]> {
         let decl = self.module_decl(f);
-        self.get(Slot::Var(decl, self.dunder_getattr))
-            .into_iter()
-            .filter_map(|v| match v {
-                Value::Func(g) if self.decl_kind[g as usize] == DeclKind::Function => Some(g),
-                _ => None,
-            })
-            .collect()
+        let found = self.get(Slot::Var(decl, self.dunder_getattr));
+        self.functions_among(found, DeclKind::Function)
     }
 
     /// A name a module does not define is what its `__getattr__` returns
     /// (PEP 562: lazy imports, deprecated aliases), read by calling it.
     fn module_getattr_fallback(&mut self, f: u32, name: GSym) -> Vals {
-        if self.skip_getattr || self.strings[name as usize].starts_with("__") {
+        if !self.may_ask_getattr(name) {
             return Vals::new();
         }
-        let mut out = Vals::new();
-        for g in self.module_getattr_hooks(f) {
-            self.getattr_names.insert(name);
-            for v in self.ret_values(g) {
-                push_unique(&mut out, v);
-            }
-        }
-        out
+        let hooks = self.module_getattr_hooks(f);
+        self.read_through(hooks, name)
     }
 
     /// The runtime classes `self` (or `cls`) of `func` may have, which a
@@ -3850,14 +3853,8 @@ impl Analysis<'_> {
                         self.skip_getattr = false;
                         if direct.is_empty() {
                             let importer = self.gdecl(ci, imp.scope);
-                            let confidence = if hooks.len() > 1 {
-                                Confidence::Possible
-                            } else {
-                                Confidence::Likely
-                            };
-                            for g in hooks {
-                                b.edge(importer, g, confidence, file, u32::MAX);
-                            }
+                            let mut seen = HashSet::default();
+                            implicit_edges(b, &mut seen, importer, &hooks, file);
                         }
                     }
                 }
@@ -3958,16 +3955,7 @@ impl Analysis<'_> {
             }
             let caller = self.gdecl(ci, caller);
             let accessors = self.property_accessors(ci, base, name, part);
-            let confidence = if accessors.len() > 1 {
-                Confidence::Possible
-            } else {
-                Confidence::Likely
-            };
-            for g in accessors {
-                if seen.insert((caller, g)) {
-                    b.edge(caller, g, confidence, file, u32::MAX);
-                }
-            }
+            implicit_edges(b, &mut seen, caller, &accessors, file);
         }
     }
 
@@ -4011,16 +3999,7 @@ impl Analysis<'_> {
                     }
                 }
             }
-            let confidence = if hooks.len() > 1 {
-                Confidence::Possible
-            } else {
-                Confidence::Likely
-            };
-            for g in hooks {
-                if seen.insert((caller, g)) {
-                    b.edge(caller, g, confidence, file, u32::MAX);
-                }
-            }
+            implicit_edges(b, &mut seen, caller, &hooks, file);
         }
     }
 
@@ -4263,6 +4242,28 @@ fn is_marker_base(name: &str) -> bool {
             | "typing_extensions.Generic"
             | "abc.ABC"
     )
+}
+
+/// Edges for calls the source does not spell (a property's accessor, a
+/// `__getattr__`), with no call site: `Likely`, or `Possible` when there
+/// are several candidates.
+fn implicit_edges(
+    b: &mut Builder,
+    seen: &mut HashSet<(DeclId, DeclId)>,
+    caller: DeclId,
+    callees: &[DeclId],
+    file: u32,
+) {
+    let confidence = if callees.len() > 1 {
+        Confidence::Possible
+    } else {
+        Confidence::Likely
+    };
+    for &g in callees {
+        if seen.insert((caller, g)) {
+            b.edge(caller, g, confidence, file, u32::MAX);
+        }
+    }
 }
 
 fn push_unique(out: &mut Vals, v: Value) {
