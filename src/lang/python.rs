@@ -573,6 +573,9 @@ struct Frame {
     field: u16,
     /// Names this node's entry narrowed (see `narrow_isinstance`).
     narrowings: u8,
+    /// A boolean operator that is `and`: its right operand runs only when
+    /// its left one held (`isinstance(x, A) and x.m()`).
+    and_operator: bool,
     /// The declaration this node created (defs, classes, lambdas).
     decl: Option<u32>,
     pushed_scope: bool,
@@ -842,6 +845,21 @@ impl<'s> Extractor<'s> {
             return 0;
         };
         let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
+            return 0;
+        };
+        self.push_narrowing(call)
+    }
+
+    /// Entering the right operand of `isinstance(x, A) and …`: as in the
+    /// body of an `if` on the check.
+    fn narrow_and(&mut self, parent: usize) -> u8 {
+        let frame = &self.frames[parent];
+        let Some(Lowered::Expr(left)) =
+            Self::field(self.children(frame.start), GRAMMAR.f_left).cloned()
+        else {
+            return 0;
+        };
+        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(left as usize) else {
             return 0;
         };
         self.push_narrowing(call)
@@ -2752,14 +2770,22 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             {
                 self.narrow_isinstance(parent)
             }
+            Some(parent) if field == g.f_right && self.frames[parent].and_operator => {
+                self.narrow_and(parent)
+            }
             _ => 0,
         };
+        let and_operator = kind == K::BoolOp
+            && node
+                .child_by_field_id(g.f_operator)
+                .is_some_and(|o| o.kind() == "and");
         self.frames.push(Frame {
             start: self.results.len(),
             kind,
             kind_id,
             field,
             narrowings,
+            and_operator,
             decl,
             pushed_scope,
         });
