@@ -830,36 +830,22 @@ impl<'s> Extractor<'s> {
         (self.facts.exprs.len() - 1) as ExprId
     }
 
-    /// Entering the body of `if isinstance(x, A):` (or an `elif`): while it
-    /// is lowered, `x` reads a name of its own that holds an `A` (any
+    /// Entering code that runs only when the `parent` node's already
+    /// lowered child in `check` held: the body of `if isinstance(x, A):`
+    /// (or an `elif`; `check` is the condition), or the right operand of
+    /// `isinstance(x, A) and …` (`check` is the left one). While it is
+    /// lowered, `x` reads a name of its own that holds an `A` (any
     /// subclass's instance; a tuple of classes gives each; see
-    /// [`PyExpr::Narrowed`]). Returns how
-    /// many names it narrowed, for `exit` to pop. Assigning `x` in the
-    /// body assigns that name, so code after the `if` does not see it.
-    fn narrow_isinstance(&mut self, parent: usize) -> u8 {
-        let g = &*GRAMMAR;
+    /// [`PyExpr::Narrowed`]). Returns how many names it narrowed, for
+    /// `exit` to pop. Assigning `x` there assigns that name, so code after
+    /// it does not see it.
+    fn narrow_isinstance(&mut self, parent: usize, check: u16) -> u8 {
         let frame = &self.frames[parent];
-        let Some(Lowered::Expr(cond)) =
-            Self::field(self.children(frame.start), g.f_condition).cloned()
+        let Some(Lowered::Expr(cond)) = Self::field(self.children(frame.start), check).cloned()
         else {
             return 0;
         };
         let Some(&PyExpr::Call(call)) = self.facts.exprs.get(cond as usize) else {
-            return 0;
-        };
-        self.push_narrowing(call)
-    }
-
-    /// Entering the right operand of `isinstance(x, A) and …`: as in the
-    /// body of an `if` on the check.
-    fn narrow_and(&mut self, parent: usize) -> u8 {
-        let frame = &self.frames[parent];
-        let Some(Lowered::Expr(left)) =
-            Self::field(self.children(frame.start), GRAMMAR.f_left).cloned()
-        else {
-            return 0;
-        };
-        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(left as usize) else {
             return 0;
         };
         self.push_narrowing(call)
@@ -2768,10 +2754,10 @@ impl<'t> Visitor<'t> for Extractor<'_> {
                 if field == g.f_consequence
                     && matches!(self.frames[parent].kind_id, id if id == g.if_statement || id == g.elif_clause) =>
             {
-                self.narrow_isinstance(parent)
+                self.narrow_isinstance(parent, g.f_condition)
             }
             Some(parent) if field == g.f_right && self.frames[parent].and_operator => {
-                self.narrow_and(parent)
+                self.narrow_isinstance(parent, g.f_left)
             }
             _ => 0,
         };

@@ -3816,8 +3816,8 @@ impl Analysis<'_> {
                 let text = facts.sym(imp.module);
                 let level = text.chars().take_while(|&c| c == '.').count() as u8;
                 let module = text.trim_start_matches('.').to_owned();
-                let from_module = module.clone();
                 // `from pkg import sub` imports the submodule when there is one.
+                let mut imports_submodule = false;
                 let target = match imp.name.map(|n| facts.sym(n)) {
                     Some(name) if name != "*" => {
                         let sub = if module.is_empty() {
@@ -3826,7 +3826,10 @@ impl Analysis<'_> {
                             format!("{module}.{name}")
                         };
                         match self.module_ref_str(ci, level, sub) {
-                            Some(Value::Module(m)) => Some(Value::Module(m)),
+                            Some(Value::Module(m)) => {
+                                imports_submodule = true;
+                                Some(Value::Module(m))
+                            }
                             _ => self.module_ref_str(ci, level, module),
                         }
                     }
@@ -3842,20 +3845,18 @@ impl Analysis<'_> {
                 // its `__getattr__`, calls it while importing.
                 if let (Some(Value::Module(m)), Some(name)) = (target, imp.name)
                     && facts.sym(name) != "*"
+                    && !imports_submodule
                     && !self.getattr_names.is_empty()
-                    && self.module_ref_str(ci, level, from_module) == target
                 {
                     let name = self.gsym(ci, name);
                     let hooks = self.module_getattr_hooks(m);
-                    if !hooks.is_empty() && self.getattr_names.contains(&name) {
-                        self.skip_getattr = true;
-                        let direct = self.attr_members(Value::Module(m), name, 1);
-                        self.skip_getattr = false;
-                        if direct.is_empty() {
-                            let importer = self.gdecl(ci, imp.scope);
-                            let mut seen = HashSet::default();
-                            implicit_edges(b, &mut seen, importer, &hooks, file);
-                        }
+                    if !hooks.is_empty()
+                        && self.getattr_names.contains(&name)
+                        && !self.found_without_getattr(Value::Module(m), name)
+                    {
+                        let importer = self.gdecl(ci, imp.scope);
+                        let mut seen = HashSet::default();
+                        implicit_edges(b, &mut seen, importer, &hooks, file);
                     }
                 }
             }
@@ -3959,6 +3960,14 @@ impl Analysis<'_> {
         }
     }
 
+    /// Whether `name` on `v` is found without asking a `__getattr__`.
+    fn found_without_getattr(&mut self, v: Value, name: GSym) -> bool {
+        self.skip_getattr = true;
+        let direct = self.attr_members(v, name, 1);
+        self.skip_getattr = false;
+        !direct.is_empty()
+    }
+
     /// Reading an attribute an instance lacks calls its class's
     /// `__getattr__`: an edge from the function that reads it, as for a
     /// property's getter.
@@ -3985,17 +3994,12 @@ impl Analysis<'_> {
                     Value::Module(f) => self.module_getattr_hooks(f),
                     _ => continue,
                 };
-                if found.is_empty() {
+                if found.is_empty() || self.found_without_getattr(v, name) {
                     continue;
                 }
-                self.skip_getattr = true;
-                let direct = self.attr_members(v, name, 1);
-                self.skip_getattr = false;
-                if direct.is_empty() {
-                    for f in found {
-                        if !hooks.contains(&f) {
-                            hooks.push(f);
-                        }
+                for f in found {
+                    if !hooks.contains(&f) {
+                        hooks.push(f);
                     }
                 }
             }
