@@ -66,6 +66,14 @@ pub enum GoExpr {
     Type(TypeId),
 }
 
+/// Position of a bare `return` in [`GoFacts::returns`] while its function
+/// is walked; when the function ends, it becomes one return of each named
+/// result (what was assigned to them).
+const BARE_RETURN: u8 = u8::MAX;
+/// Position of `return f()` in [`GoFacts::returns`] (also recorded at
+/// position 0): it may forward every result of `f`.
+pub const FORWARDED_RETURN: u8 = u8::MAX - 1;
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoCall {
     pub callee: ExprId,
@@ -127,7 +135,9 @@ pub struct GoFacts {
     pub bindings: Vec<(u32, Sym, Binding)>,
     /// Parallel to `FileFacts::calls`.
     pub calls: Vec<GoCall>,
-    /// `return` values: (function or closure, position, value).
+    /// `return` values: (function or closure, position, value); a bare
+    /// `return` gives each named result by name, and `return f()` is also
+    /// recorded at [`FORWARDED_RETURN`].
     pub returns: Vec<(u32, u8, ExprId)>,
     /// Parameter names in order per function or closure (`None` for unnamed).
     pub params: Vec<(u32, Vec<Option<Sym>>)>,
@@ -165,6 +175,7 @@ enum K {
     Index,
     Paren,
     Unary,
+    Slice,
     Composite,
     FuncLit,
     TypeAssert,
@@ -174,6 +185,8 @@ enum K {
     ParameterList,
     ShortVar,
     Assign,
+    /// `ch <- v`: one more value the channel holds.
+    Send,
     Return,
     VarSpec,
     ExpressionList,
@@ -223,6 +236,7 @@ struct Grammar {
     f_key: u16,
     f_element: u16,
     f_operator: u16,
+    f_channel: u16,
 }
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
@@ -238,6 +252,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "call_expression" => K::Call,
             "argument_list" => K::ArgumentList,
             "index_expression" => K::Index,
+            "slice_expression" => K::Slice,
             "parenthesized_expression" | "parenthesized_type" => K::Paren,
             "unary_expression" => K::Unary,
             "composite_literal" => K::Composite,
@@ -249,6 +264,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "parameter_list" => K::ParameterList,
             "short_var_declaration" => K::ShortVar,
             "assignment_statement" => K::Assign,
+            "send_statement" => K::Send,
             "return_statement" => K::Return,
             "var_spec" | "const_spec" => K::VarSpec,
             "expression_list" => K::ExpressionList,
@@ -308,6 +324,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         f_key: f("key"),
         f_element: f("element"),
         f_operator: f("operator"),
+        f_channel: f("channel"),
         kinds,
     }
 });
@@ -762,6 +779,31 @@ impl Extractor<'_> {
         let scope = self.scope();
         self.facts.bindings.push((scope, name, b));
     }
+    /// `target = v` where the target is a field or an element: one more
+    /// value the field, map, slice or channel holds. `r.funcs[kind] = f`
+    /// stores into a field as the elements of a composite literal do;
+    /// `handlers[k] = h` and `ch <- h` (`element`) into a local container,
+    /// recorded where it is declared.
+    fn store(&mut self, scope: u32, mut target: ExprId, v: &Lowered, mut element: bool) {
+        while let GoExpr::Index(inner) = self.facts.exprs[target as usize] {
+            target = inner;
+            element = true;
+        }
+        match self.facts.exprs[target as usize] {
+            GoExpr::Selector(..) => {
+                let value = self.as_expr(v);
+                self.facts.field_assigns.push((scope, target, value));
+            }
+            GoExpr::Ident(name) if element => {
+                let value = self.as_expr(v);
+                if self.strings.get(name) != "_" {
+                    let at = self.declaring_scope(name);
+                    self.facts.bindings.push((at, name, Binding::Value(value)));
+                }
+            }
+            _ => {}
+        }
+    }
 
     /// The function or closure that declares the variable `name` as the
     /// innermost block sees it (the current one if no block does: a
@@ -952,9 +994,17 @@ impl Extractor<'_> {
                         let e = self.as_expr(&v);
                         Lowered::Expr(self.push_expr(GoExpr::Deref(e)))
                     }
+                    // A value received from a channel is one of the values
+                    // sent on it, as a range over it yields them.
+                    (Some("<-"), Some(v)) => {
+                        let e = self.as_expr(&v);
+                        Lowered::Expr(self.push_expr(GoExpr::RangeValue(e)))
+                    }
                     _ => Lowered::None,
                 }
             }
+            // `s[1:]` holds what `s` holds.
+            K::Slice => Self::field(children, g.f_operand).unwrap_or(Lowered::None),
             K::Index => {
                 let operand = Self::field(children, g.f_operand);
                 match operand {
@@ -1029,6 +1079,7 @@ impl Extractor<'_> {
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
                     self.record_params(decl, p);
                 }
+                self.bind_named_results(decl, Self::field(children, g.f_result));
                 Lowered::Expr(self.push_expr(GoExpr::FuncLit(decl)))
             }
             K::ArgumentList | K::ExpressionList => {
@@ -1123,13 +1174,7 @@ impl Extractor<'_> {
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
                     self.record_params(decl, p);
                 }
-                if let Some(Lowered::Params(p)) = Self::field(children, g.f_result) {
-                    for (names, ty) in self.params[p as usize].clone() {
-                        for n in names {
-                            self.facts.bindings.push((decl, n, Binding::Type(ty)));
-                        }
-                    }
-                }
+                self.bind_named_results(decl, Self::field(children, g.f_result));
                 self.facts.funcs.push(GoFunc {
                     decl,
                     name,
@@ -1152,21 +1197,21 @@ impl Extractor<'_> {
                     if names.len() == values.len() {
                         let scope = self.scope();
                         for (n, v) in names.iter().zip(values.iter()) {
-                            let Lowered::Expr(mut target) = *n else {
-                                continue;
-                            };
-                            // `r.funcs[kind] = f`: an element of a field is
-                            // one more value the field holds, as the
-                            // elements of a composite literal are.
-                            while let GoExpr::Index(inner) = self.facts.exprs[target as usize] {
-                                target = inner;
-                            }
-                            if matches!(self.facts.exprs[target as usize], GoExpr::Selector(..)) {
-                                let value = self.as_expr(v);
-                                self.facts.field_assigns.push((scope, target, value));
+                            if let Lowered::Expr(target) = *n {
+                                self.store(scope, target, v, false);
                             }
                         }
                     }
+                }
+                Lowered::None
+            }
+            K::Send => {
+                let channel = Self::field(children, g.f_channel);
+                let value = Self::field(children, g.f_value);
+                if let (Some(channel), Some(v)) = (channel, value) {
+                    let scope = self.scope();
+                    let target = self.as_expr(&channel);
+                    self.store(scope, target, &v, true);
                 }
                 Lowered::None
             }
@@ -1177,11 +1222,25 @@ impl Extractor<'_> {
                     _ => vals,
                 };
                 let scope = self.scope();
+                let mut first = 0;
                 for (i, v) in vals.iter().enumerate().take(8) {
                     let e = self.as_expr(v);
+                    if i == 0 {
+                        first = e;
+                    }
                     if e != 0 {
                         self.facts.returns.push((scope, i as u8, e));
                     }
+                }
+                // Returns whose values do not sit one per result: a bare
+                // `return` (named results) and `return f()`, which may
+                // forward all of f's results.
+                if vals.is_empty() {
+                    self.facts.returns.push((scope, BARE_RETURN, 0));
+                } else if vals.len() == 1
+                    && matches!(self.facts.exprs.get(first as usize), Some(GoExpr::Call(_)))
+                {
+                    self.facts.returns.push((scope, FORWARDED_RETURN, first));
                 }
                 Lowered::None
             }
@@ -1210,10 +1269,11 @@ impl Extractor<'_> {
                             self.bind(*n, Binding::Type(t));
                         }
                     }
-                } else {
-                    let values = self.list(&value);
-                    self.bind_values(&names, &values);
                 }
+                // `var h Handler = &fileHandler{}`: the declared type says
+                // what `h` is, the value what it holds.
+                let values = self.list(&value);
+                self.bind_values(&names, &values);
                 Lowered::None
             }
             K::RangeClause => {
@@ -1409,6 +1469,29 @@ impl Extractor<'_> {
     }
 
     /// Bind each parameter in the function's scope and keep their order.
+    /// Named results are variables of the function's body; a bare
+    /// `return` in it returns what they hold.
+    fn bind_named_results(&mut self, decl: u32, results: Option<Lowered>) {
+        let mut names = Vec::new();
+        if let Some(Lowered::Params(p)) = results {
+            for (list, ty) in self.params[p as usize].clone() {
+                for n in list {
+                    self.facts.bindings.push((decl, n, Binding::Type(ty)));
+                    names.push(n);
+                }
+            }
+        }
+        let bare = |r: &(u32, u8, ExprId)| r.0 == decl && r.1 == BARE_RETURN;
+        if !self.facts.returns.iter().any(bare) {
+            return;
+        }
+        self.facts.returns.retain(|r| !bare(r));
+        for (i, n) in names.into_iter().enumerate().take(8) {
+            let e = self.push_expr(GoExpr::Ident(n));
+            self.facts.returns.push((decl, i as u8, e));
+        }
+    }
+
     fn record_params(&mut self, decl: u32, list: u32) {
         let mut order = Vec::new();
         for (names, ty) in self.params[list as usize].clone() {

@@ -12,7 +12,10 @@ use smallvec::SmallVec;
 
 use super::go_std;
 use super::{Builder, DeclId, SourceFile};
-use crate::lang::go::{Binding, ElemKey, ExprId, GoExpr, GoFacts, GoType, GoTypeBody, TypeId};
+use crate::lang::go::{
+    Binding, ElemKey, ExprId, FORWARDED_RETURN, GoExpr, GoFacts, GoField, GoType, GoTypeBody,
+    TypeId,
+};
 use crate::model::{Confidence, DeclKind, Lang, LangFacts, Sym};
 
 /// Import path of every Go file: the module path of the nearest enclosing
@@ -147,11 +150,28 @@ struct Analysis<'a> {
     returns_of: HashMap<DeclId, Vec<(usize, u32, u8, ExprId)>>,
     params_of: HashMap<DeclId, &'a [Option<Sym>]>,
     param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
-    /// Values assigned to struct fields, by (package, type, field).
+    /// Parameters passed more arguments than `param_sources` keeps.
+    param_overflow: HashSet<(DeclId, usize)>,
+    /// Values assigned to struct fields, by (package, declaring type, field).
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
+    /// Fields assigned more values than `field_sources` keeps.
+    field_overflow: HashSet<(usize, String, String)>,
+    /// (package, name) of each repository type, by its declaration.
+    type_names: HashMap<DeclId, (usize, String)>,
+    /// Whether interface calls are narrowed to the types that flow to
+    /// their receiver: off while parameter sources are being collected,
+    /// since the flow reads them.
+    narrow_interface_calls: bool,
     /// Element values of each composite literal: (file, expression) → (scope, value).
     composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
-    trace_memo: HashMap<TraceKey, Vec<DeclId>>,
+    /// Finished traces, with the depth at which one was cut short by
+    /// [`MAX_FLOW_DEPTH`] somewhere inside ([`NOT_CUT`] if nowhere): a
+    /// trace asked again from nearer the top has more depth left and is
+    /// traced again, so an answer does not depend on which question came
+    /// first.
+    trace_memo: HashMap<TraceKey, (Vec<DeclId>, u32)>,
+    /// Whether the trace being computed was cut short anywhere inside.
+    trace_cut: bool,
     /// Traces being computed, and those of them that a trace nested in
     /// them read back (the head of a cycle: `state = state(l)`).
     trace_active: HashSet<TraceKey>,
@@ -205,17 +225,46 @@ const MAX_FLOW_DEPTH: u32 = 16;
 
 type TraceKey = (usize, u32, Traced);
 
+/// In [`Analysis::trace_memo`]: a trace that went as deep as it needed.
+const NOT_CUT: u32 = u32::MAX;
+
 /// Rounds a cycle of function values goes before its value is taken as is.
 const MAX_TRACE_ROUNDS: u32 = 8;
 /// Function values one expression may hold before the rest are dropped: a
 /// lexer's state functions or a table of handlers number in the dozens.
 const MAX_FUNC_VALUES: usize = 64;
 
-/// What a function value is traced from.
+/// What a function value, or the concrete types behind an interface
+/// value, is traced from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Traced {
     Name(Sym),
     Expr(ExprId),
+    TypesOfName(Sym),
+    TypesOfExpr(ExprId),
+}
+
+/// Values or arguments kept per parameter or field; past it the list is
+/// marked overflowing (what flows there is then unknown).
+const MAX_SOURCES: usize = 64;
+
+/// In a traced set of types: some value whose type could not be traced
+/// (the set stands for every type).
+const FLOW_UNKNOWN: DeclId = EXTERNAL_VALUE - 1;
+/// In a traced set of types: a value of a type from outside the repository.
+const FLOW_EXTERNAL: DeclId = EXTERNAL_VALUE - 2;
+
+/// Add a traced type; too many, or an unknown one, make the set unknown.
+fn push_flow(out: &mut Vec<DeclId>, d: DeclId) {
+    if out.first() == Some(&FLOW_UNKNOWN) || out.contains(&d) {
+        return;
+    }
+    if d == FLOW_UNKNOWN || out.len() >= MAX_FUNC_VALUES {
+        out.clear();
+        out.push(FLOW_UNKNOWN);
+    } else {
+        out.push(d);
+    }
 }
 
 /// Where a value comes from: (file context, scope, expression).
@@ -330,9 +379,14 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         returns_of: HashMap::default(),
         params_of: HashMap::default(),
         param_sources: HashMap::default(),
+        param_overflow: HashSet::default(),
         field_sources: HashMap::default(),
+        field_overflow: HashSet::default(),
+        type_names: HashMap::default(),
+        narrow_interface_calls: false,
         composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
+        trace_cut: false,
         trace_active: HashSet::default(),
         trace_heads: HashSet::default(),
         trace_log: Vec::new(),
@@ -431,7 +485,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             }
         }
         for (ti, t) in go.type_decls.iter().enumerate() {
-            p.types.insert(facts.sym(t.name).to_owned(), (ci, ti));
+            let name = facts.sym(t.name).to_owned();
+            a.type_names.insert(base + t.decl, (pkg, name.clone()));
+            p.types.insert(name, (ci, ti));
         }
         for (scope, name, _) in &go.bindings {
             if *scope == 0 {
@@ -498,6 +554,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     a.collect_param_sources();
     a.collect_param_sources();
     crate::index::memory_trace("go: parameter sources");
+    a.narrow_interface_calls = true;
     for ci in 0..a.ctxs.len() {
         for call in 0..a.ctxs[ci].go.calls.len() {
             a.emit(b, ci, call);
@@ -1045,6 +1102,40 @@ impl<'a> Analysis<'a> {
         None
     }
 
+    /// The struct that declares `field` as `pkg.tname` sees it: the type
+    /// itself, or the embedded struct it is promoted from. Values stored in
+    /// a field are keyed by its owner, so `outer.f = v` and `inner.f` meet.
+    fn field_owner(
+        &self,
+        pkg: usize,
+        tname: &str,
+        field: &str,
+        depth: u32,
+    ) -> Option<(usize, String)> {
+        if depth > 4 {
+            return None;
+        }
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        let named = |f: &GoField| match f.name {
+            Some(n) => self.sym(tci, n) == field,
+            None => {
+                matches!(self.resolve_type(tci, f.ty, 0).deref(), RType::Named(_, n) if n == field)
+            }
+        };
+        if fields.iter().any(named) {
+            return Some((pkg, tname.to_owned()));
+        }
+        fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
+            match self.resolve_type(tci, f.ty, 0).deref() {
+                RType::Named(PkgRef::Repo(p), n) => self.field_owner(*p, n, field, depth + 1),
+                _ => None,
+            }
+        })
+    }
+
     /// Whether a repository type has method `name` taking `arity` parameters
     /// (any count when its parameters are unknown).
     fn has_method(&self, pkg: usize, tname: &str, name: &str, arity: u16) -> bool {
@@ -1425,21 +1516,32 @@ impl<'a> Analysis<'a> {
     /// Memoised tracing of function values (by name or by expression).
     fn traced(&mut self, ci: usize, scope: u32, what: Traced, depth: u32) -> Vec<DeclId> {
         if depth > MAX_FLOW_DEPTH {
-            return Vec::new();
+            self.trace_cut = true;
+            return match what {
+                Traced::TypesOfName(_) | Traced::TypesOfExpr(_) => vec![FLOW_UNKNOWN],
+                Traced::Name(_) | Traced::Expr(_) => Vec::new(),
+            };
         }
         let key = (ci, scope, what);
-        if let Some(v) = self.trace_memo.get(&key) {
-            if self.trace_active.contains(&key) {
-                self.trace_heads.insert(key);
+        if let Some((v, cut_at)) = self.trace_memo.get(&key) {
+            let active = self.trace_active.contains(&key);
+            if active || *cut_at == NOT_CUT || depth >= *cut_at {
+                if active {
+                    self.trace_heads.insert(key);
+                }
+                if *cut_at != NOT_CUT {
+                    self.trace_cut = true;
+                }
+                return v.clone();
             }
-            return v.clone();
         }
+        let outer_cut = std::mem::replace(&mut self.trace_cut, false);
         // A trace that reads itself back through a cycle (`for state :=
         // lexText; …; state = state(l)`: each state returns the next) starts
         // from what it has found so far and goes round until that stops
         // growing. What was traced inside the cycle meanwhile saw a partial
         // value and is traced again in the next round.
-        self.trace_memo.insert(key, Vec::new());
+        self.trace_memo.insert(key, (Vec::new(), NOT_CUT));
         self.trace_active.insert(key);
         let log_start = self.trace_log.len();
         let mut out;
@@ -1449,9 +1551,11 @@ impl<'a> Analysis<'a> {
             out = match what {
                 Traced::Name(name) => self.ident_func_values_uncached(ci, scope, name, depth),
                 Traced::Expr(e) => self.func_values_uncached(ci, scope, e, depth),
+                Traced::TypesOfName(name) => self.name_flow_uncached(ci, scope, name, depth),
+                Traced::TypesOfExpr(e) => self.expr_flow_uncached(ci, scope, e, depth),
             };
             rounds += 1;
-            let before = self.trace_memo.get(&key).map_or(0, |v| v.len());
+            let before = self.trace_memo.get(&key).map_or(0, |v| v.0.len());
             if !self.trace_heads.contains(&key) || out.len() <= before || rounds >= MAX_TRACE_ROUNDS
             {
                 break;
@@ -1459,11 +1563,14 @@ impl<'a> Analysis<'a> {
             for k in self.trace_log.drain(log_start..) {
                 self.trace_memo.remove(&k);
             }
-            self.trace_memo.insert(key, out.clone());
+            self.trace_memo.insert(key, (out.clone(), NOT_CUT));
         }
         self.trace_heads.remove(&key);
         self.trace_active.remove(&key);
-        self.trace_memo.insert(key, out.clone());
+        let cut = self.trace_cut;
+        self.trace_cut = outer_cut || cut;
+        self.trace_memo
+            .insert(key, (out.clone(), if cut { depth } else { NOT_CUT }));
         if self.trace_active.is_empty() {
             self.trace_log.clear();
         } else {
@@ -1673,10 +1780,341 @@ impl<'a> Analysis<'a> {
         out
     }
 
+    /// The concrete types whose values may reach `e`, for narrowing a call
+    /// through an interface to the implementations that can be behind it
+    /// (as x/tools' VTA does): repository types by declaration, plus
+    /// [`FLOW_EXTERNAL`] for a type from outside and [`FLOW_UNKNOWN`] when
+    /// some source could not be traced (a value from outside the
+    /// repository, a parameter of a function nothing in it calls, a channel
+    /// receive). Unknown means every implementation stays.
+    fn flowing_types(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
+        self.traced(ci, scope, Traced::TypesOfExpr(e), depth)
+    }
+
+    /// What the static type alone says flows: a concrete type is its own
+    /// answer; None for an interface (or an unknown type), which must be
+    /// traced to its sources.
+    fn static_flow(&self, t: &RType) -> Option<Vec<DeclId>> {
+        match t {
+            RType::Unknown | RType::TypeValue(_) => None,
+            RType::Pointer(inner) => Some(match inner.as_ref() {
+                RType::Named(PkgRef::Repo(p), n) => self.type_flow(*p, n),
+                RType::Named(PkgRef::Ext(path), _) if !path.is_empty() => vec![FLOW_EXTERNAL],
+                // A pointer to a basic type, or one no method can be called on.
+                _ => Vec::new(),
+            }),
+            RType::Named(PkgRef::Repo(p), n) => match self.type_body(*p, n) {
+                Some((_, GoTypeBody::Interface { .. })) => None,
+                Some((tci, GoTypeBody::Other(inner))) => {
+                    // `type Handler = http.Handler`, `type Any interface{}`
+                    // spelled through another name: still an interface.
+                    // A named slice, map or channel type is a concrete type
+                    // of its own, whose values may have methods.
+                    let under = self.resolve_type(tci, *inner, 0);
+                    let container =
+                        matches!(under, RType::Slice(_) | RType::Map(_) | RType::Chan(_));
+                    (container || self.static_flow(&under).is_some()).then(|| self.type_flow(*p, n))
+                }
+                Some((_, GoTypeBody::Struct(_))) => Some(self.type_flow(*p, n)),
+                None => None,
+            },
+            RType::Named(PkgRef::Ext(path), n) if path.is_empty() => {
+                (!matches!(n.as_str(), "error" | "any")).then(Vec::new)
+            }
+            RType::Named(PkgRef::Ext(path), n) => {
+                let std = go_std::std();
+                let qualified = format!("{path}.{n}");
+                (std.is_type(&qualified) && std.interface(&qualified).is_none())
+                    .then(|| vec![FLOW_EXTERNAL])
+            }
+            // A container holds what is stored in it, which is traced.
+            RType::Slice(_) | RType::Map(_) | RType::Chan(_) => None,
+            RType::Func(_) => Some(Vec::new()),
+            RType::Struct(sci, t) => match self.ctxs[*sci].go.types.get(*t as usize) {
+                Some(GoType::Interface(_)) => None,
+                // An anonymous struct may have methods promoted from its
+                // embedded fields; not worth modelling.
+                _ => Some(vec![FLOW_UNKNOWN]),
+            },
+        }
+    }
+
+    /// A repository type as a traced type: its declaration.
+    fn type_flow(&self, p: usize, name: &str) -> Vec<DeclId> {
+        match self.pkgs[p].types.get(name) {
+            Some(&(tci, ti)) => vec![self.ctxs[tci].base + self.ctxs[tci].go.type_decls[ti].decl],
+            None => vec![FLOW_UNKNOWN],
+        }
+    }
+
+    fn expr_flow_uncached(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
+        // A literal or an arithmetic expression: nothing with methods.
+        if e == 0 {
+            return Vec::new();
+        }
+        if let Some(flow) = self.static_flow(&self.type_of(ci, scope, e, 0)) {
+            return flow;
+        }
+        let unknown = vec![FLOW_UNKNOWN];
+        match self.expr(ci, e).clone() {
+            GoExpr::Ident(n) => {
+                if self.sym(ci, n) == "nil" && self.local(ci, scope, n).is_none() {
+                    return Vec::new();
+                }
+                self.traced(ci, scope, Traced::TypesOfName(n), depth + 1)
+            }
+            GoExpr::Selector(base, name) => {
+                let name = self.sym(ci, name).to_owned();
+                if let Some(pkg) = self.package_operand(ci, scope, base) {
+                    return match pkg {
+                        PkgRef::Repo(p) => match self.pkgs[p].vars.get(&name) {
+                            Some(&(vci, vname)) => {
+                                self.traced(vci, 0, Traced::TypesOfName(vname), depth + 1)
+                            }
+                            None => unknown,
+                        },
+                        PkgRef::Ext(_) => unknown,
+                    };
+                }
+                match self.type_of(ci, scope, base, 0).deref() {
+                    RType::Named(PkgRef::Repo(p), tname) => {
+                        let (p, tname) = (*p, tname.clone());
+                        self.field_flow(p, &tname, &name, depth)
+                    }
+                    _ => unknown,
+                }
+            }
+            GoExpr::Call(c) => self.call_flow(ci, scope, c, 0, depth),
+            GoExpr::Nth(inner, n) => match self.expr(ci, inner).clone() {
+                GoExpr::Call(c) => self.call_flow(ci, scope, c, n, depth),
+                // `v, ok := m[k]`
+                GoExpr::Index(_) if n == 0 => self.flowing_types(ci, scope, inner, depth + 1),
+                _ => unknown,
+            },
+            // Elements of a container are traced with the container, as
+            // function values are.
+            GoExpr::Index(inner) | GoExpr::RangeValue(inner) => {
+                self.flowing_types(ci, scope, inner, depth + 1)
+            }
+            GoExpr::Composite(_) => {
+                let mut out = Vec::new();
+                let elems = self.composite_elems.get(&(ci, e)).cloned();
+                for (escope, value) in elems.unwrap_or_default() {
+                    for d in self.flowing_types(ci, escope, value, depth + 1) {
+                        push_flow(&mut out, d);
+                    }
+                }
+                out
+            }
+            GoExpr::FuncLit(_) => Vec::new(),
+            _ => unknown,
+        }
+    }
+
+    /// Types a variable may hold: every value bound to it where it is
+    /// declared, and the arguments passed for it when it is a parameter.
+    fn name_flow_uncached(&mut self, ci: usize, scope: u32, name: Sym, depth: u32) -> Vec<DeclId> {
+        let mut out = Vec::new();
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)).cloned() else {
+                s = self.scope_parent(ci, cur);
+                continue;
+            };
+            for b in list {
+                match b {
+                    Binding::Value(e) => {
+                        for d in self.flowing_types(ci, cur, *e, depth + 1) {
+                            push_flow(&mut out, d);
+                        }
+                    }
+                    Binding::Type(_) => {
+                        let func = self.ctxs[ci].base + cur;
+                        let idx = self
+                            .params_of
+                            .get(&func)
+                            .and_then(|ps| ps.iter().position(|p| *p == Some(name)));
+                        match idx {
+                            Some(idx) => {
+                                let sources = self.param_sources.get(&(func, idx)).cloned();
+                                if self.param_overflow.contains(&(func, idx)) {
+                                    push_flow(&mut out, FLOW_UNKNOWN);
+                                }
+                                match sources {
+                                    // Called from outside, or not at all.
+                                    None => push_flow(&mut out, FLOW_UNKNOWN),
+                                    Some(sources) => {
+                                        for (sci, sscope, e) in sources {
+                                            for d in self.flowing_types(sci, sscope, e, depth + 1) {
+                                                push_flow(&mut out, d);
+                                            }
+                                        }
+                                    }
+                                }
+                            }
+                            // A type switch's case variable (`v#2`) holds
+                            // the switched value; `var x I` starts as nil.
+                            None if self.sym(ci, name).contains('#') => {
+                                push_flow(&mut out, FLOW_UNKNOWN)
+                            }
+                            None => {}
+                        }
+                    }
+                }
+            }
+            return out;
+        }
+        let text = self.sym(ci, name);
+        let pkg = self.ctxs[ci].pkg;
+        if self.pkgs[pkg].funcs.contains_key(text) {
+            return Vec::new();
+        }
+        match self.pkgs[pkg].vars.get(text) {
+            Some(&(vci, vname)) if vci != ci || scope != 0 => {
+                self.traced(vci, 0, Traced::TypesOfName(vname), depth + 1)
+            }
+            _ => vec![FLOW_UNKNOWN],
+        }
+    }
+
+    /// Types stored in a struct field anywhere in the repository.
+    fn field_flow(&mut self, p: usize, tname: &str, field: &str, depth: u32) -> Vec<DeclId> {
+        let (p, tname) = self
+            .field_owner(p, tname, field, 0)
+            .unwrap_or_else(|| (p, tname.to_owned()));
+        let key = (p, tname, field.to_owned());
+        let sources = match self.field_sources.get(&key) {
+            Some(sources) if !self.field_overflow.contains(&key) => sources.clone(),
+            // Set by reflection (a decoder), through a pointer, or never.
+            _ => return vec![FLOW_UNKNOWN],
+        };
+        let mut out = Vec::new();
+        for (sci, sscope, e) in sources {
+            for d in self.flowing_types(sci, sscope, e, depth + 1) {
+                push_flow(&mut out, d);
+            }
+        }
+        out
+    }
+
+    /// Types of the `n`-th result of a call: what the functions it reaches
+    /// return there, or the converted value of a conversion.
+    fn call_flow(&mut self, ci: usize, scope: u32, call: u32, n: u8, depth: u32) -> Vec<DeclId> {
+        let (callee, args) = {
+            let c = &self.ctxs[ci].go.calls[call as usize];
+            (c.callee, c.args.clone())
+        };
+        if n == 0 && self.is_builtin_call(ci, scope, call, "append") {
+            let mut out = Vec::new();
+            for a in args {
+                for d in self.flowing_types(ci, scope, a, depth + 1) {
+                    push_flow(&mut out, d);
+                }
+            }
+            return out;
+        }
+        // A new map or slice holds what is stored in it afterwards, which
+        // the variable or field it is assigned to records.
+        if self.is_builtin_call(ci, scope, call, "make") {
+            return Vec::new();
+        }
+        let targets = self.callees(ci, scope, callee, depth + 1);
+        if targets.is_empty() {
+            return vec![FLOW_UNKNOWN];
+        }
+        let mut out = Vec::new();
+        for t in targets {
+            match t {
+                Callee::Decl(f, _) => {
+                    let returns = self.returns_of.get(&f).cloned().unwrap_or_default();
+                    let mut found = false;
+                    for (rci, rscope, pos, e) in returns {
+                        let flow = if pos == n {
+                            self.flowing_types(rci, rscope, e, depth + 1)
+                        } else if pos == FORWARDED_RETURN && n > 0 {
+                            // `return g()` gives g's n-th result too.
+                            match self.expr(rci, e).clone() {
+                                GoExpr::Call(c) => self.call_flow(rci, rscope, c, n, depth + 1),
+                                _ => continue,
+                            }
+                        } else {
+                            continue;
+                        };
+                        found = true;
+                        for d in flow {
+                            push_flow(&mut out, d);
+                        }
+                    }
+                    if !found {
+                        push_flow(&mut out, FLOW_UNKNOWN);
+                    }
+                }
+                Callee::NotACall if n == 0 && args.len() == 1 => {
+                    for d in self.flowing_types(ci, scope, args[0], depth + 1) {
+                        push_flow(&mut out, d);
+                    }
+                }
+                _ => push_flow(&mut out, FLOW_UNKNOWN),
+            }
+        }
+        out
+    }
+
+    /// Narrow the callees of `receiver.name(…)` through an interface to
+    /// the methods of the types that flow to the receiver. When what flows
+    /// is unknown, or nothing implementing the interface is found to flow
+    /// (a gap in the tracing rather than a call that cannot happen), every
+    /// implementation stays.
+    fn narrowed(
+        &mut self,
+        callees: Vec<Callee>,
+        at: (usize, u32),
+        receiver: ExprId,
+        name: &str,
+        depth: u32,
+    ) -> Vec<Callee> {
+        let candidates = callees
+            .iter()
+            .filter(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
+            .count();
+        if !self.narrow_interface_calls || candidates < 2 {
+            return callees;
+        }
+        let (ci, scope) = at;
+        let flow = self.flowing_types(ci, scope, receiver, depth + 1);
+        if flow.contains(&FLOW_UNKNOWN) {
+            return callees;
+        }
+        let external = flow.contains(&FLOW_EXTERNAL);
+        let methods: Vec<DeclId> = flow
+            .iter()
+            .filter_map(|d| self.type_names.get(d))
+            .filter_map(|(p, t)| self.method(*p, t, name, 0))
+            .collect();
+        let kept: Vec<Callee> = callees
+            .iter()
+            .filter(|c| match c {
+                Callee::Decl(d, _) => methods.contains(d),
+                Callee::ExternalValue(..) => external,
+                _ => true,
+            })
+            .cloned()
+            .collect();
+        if kept
+            .iter()
+            .any(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
+        {
+            kept
+        } else {
+            callees
+        }
+    }
+
     /// Record, for every call with known targets, which argument expressions
     /// flow into which parameters (what a function-typed parameter may hold).
     fn collect_param_sources(&mut self) {
         let mut sources: HashMap<(DeclId, usize), Vec<ValueSource>> = HashMap::default();
+        let mut overflow: HashSet<(DeclId, usize)> = HashSet::default();
         for ci in 0..self.ctxs.len() {
             for call in 0..self.ctxs[ci].go.calls.len() {
                 let scope = self.ctxs[ci].facts.calls[call].caller;
@@ -1698,18 +2136,16 @@ impl<'a> Analysis<'a> {
                         .unwrap_or(usize::MAX);
                     for (i, &a) in args.iter().enumerate() {
                         let i = i.min(last);
-                        // Only arguments that can be functions are worth keeping.
-                        if matches!(
-                            self.expr(ci, a),
-                            GoExpr::FuncLit(_)
-                                | GoExpr::Ident(_)
-                                | GoExpr::Selector(..)
-                                | GoExpr::Call(_)
-                        ) {
-                            let list = sources.entry((f, i)).or_default();
-                            if list.len() < 64 {
-                                list.push((ci, scope, a));
-                            }
+                        // A literal (expression 0) holds no function and no
+                        // value with methods.
+                        if a == 0 {
+                            continue;
+                        }
+                        let list = sources.entry((f, i)).or_default();
+                        if list.len() < MAX_SOURCES {
+                            list.push((ci, scope, a));
+                        } else {
+                            overflow.insert((f, i));
                         }
                     }
                 }
@@ -1717,6 +2153,7 @@ impl<'a> Analysis<'a> {
         }
 
         self.param_sources = sources;
+        self.param_overflow = overflow;
         // Traced values depend on the parameter sources just replaced.
         self.trace_memo.clear();
     }
@@ -1737,13 +2174,7 @@ impl<'a> Analysis<'a> {
                         ElemKey::Other => None,
                     };
                     if let Some(field) = field {
-                        let list = self
-                            .field_sources
-                            .entry((*p, t.clone(), field))
-                            .or_default();
-                        if list.len() < 64 {
-                            list.push((ci, scope, value));
-                        }
+                        self.add_field_source(*p, t, field, (ci, scope, value));
                     }
                 }
             }
@@ -1753,13 +2184,28 @@ impl<'a> Analysis<'a> {
                 };
                 if let RType::Named(PkgRef::Repo(p), t) = self.type_of(ci, scope, *base, 0).deref()
                 {
-                    let key = (*p, t.clone(), self.sym(ci, *field).to_owned());
-                    let list = self.field_sources.entry(key).or_default();
-                    if list.len() < 64 {
-                        list.push((ci, scope, value));
-                    }
+                    let field = self.sym(ci, *field).to_owned();
+                    self.add_field_source(*p, t, field, (ci, scope, value));
                 }
             }
+        }
+    }
+
+    /// One more value stored in a field, keyed by the struct that declares
+    /// the field (`outer.f = v` may set a field promoted from `inner`).
+    fn add_field_source(&mut self, p: usize, tname: &str, field: String, source: ValueSource) {
+        if source.2 == 0 {
+            return;
+        }
+        let (p, tname) = self
+            .field_owner(p, tname, &field, 0)
+            .unwrap_or_else(|| (p, tname.to_owned()));
+        let key = (p, tname, field);
+        let list = self.field_sources.entry(key.clone()).or_default();
+        if list.len() < MAX_SOURCES {
+            list.push(source);
+        } else {
+            self.field_overflow.insert(key);
         }
     }
 
@@ -1795,7 +2241,10 @@ impl<'a> Analysis<'a> {
 
     /// Functions assigned to a struct field anywhere in the repository.
     fn field_func_values(&mut self, p: usize, tname: &str, field: &str, depth: u32) -> Vec<DeclId> {
-        let key = (p, tname.to_owned(), field.to_owned());
+        let (p, tname) = self
+            .field_owner(p, tname, field, 0)
+            .unwrap_or_else(|| (p, tname.to_owned()));
+        let key = (p, tname, field.to_owned());
         let mut out = Vec::new();
         for (sci, sscope, e) in self.field_sources.get(&key).cloned().unwrap_or_default() {
             for d in self.func_values(sci, sscope, e, depth + 1) {
@@ -1870,7 +2319,8 @@ impl<'a> Analysis<'a> {
                             return vec![Callee::Decl(m, Confidence::Certain)];
                         }
                         if let Some(out) = self.interface_call(p, &tname, name_s) {
-                            return out;
+                            let name = name_s.to_owned();
+                            return self.narrowed(out, (ci, scope), base, &name, depth);
                         }
                         if let Some(ft) = self.field_type(p, &tname, name_s, 0)
                             && self.is_func_type(&ft)
@@ -1902,7 +2352,9 @@ impl<'a> Analysis<'a> {
                             format!("{path}.{tname}")
                         };
                         if let Some(methods) = std_interface(&qualified) {
-                            let mut out = self.possible_methods(methods, name_s);
+                            let name = name_s.to_owned();
+                            let out = self.possible_methods(methods, &name);
+                            let mut out = self.narrowed(out, (ci, scope), base, &name, depth);
                             if out.is_empty() {
                                 out.push(Callee::External(if path.is_empty() {
                                     format!("({qualified}).{name_s}")
