@@ -253,7 +253,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "argument_list" => K::ArgumentList,
             "index_expression" => K::Index,
             "slice_expression" => K::Slice,
-            "parenthesized_expression" | "parenthesized_type" => K::Paren,
+            // `f(xs...)` passes the slice `xs`, which holds what `xs` does.
+            "parenthesized_expression" | "parenthesized_type" | "variadic_argument" => K::Paren,
             "unary_expression" => K::Unary,
             "composite_literal" => K::Composite,
             "func_literal" => K::FuncLit,
@@ -1194,11 +1195,23 @@ impl Extractor<'_> {
                     .is_some_and(|o| walk::text(&o, self.source) == "=")
                 {
                     self.assign_values(&names, &values);
+                    let scope = self.scope();
                     if names.len() == values.len() {
-                        let scope = self.scope();
                         for (n, v) in names.iter().zip(values.iter()) {
                             if let Lowered::Expr(target) = *n {
                                 self.store(scope, target, v, false);
+                            }
+                        }
+                    } else if let [call] = values.as_slice()
+                        && names.len() > 1
+                    {
+                        // `t.body, err = makeBody(v)`: each target holds the
+                        // call's result in its position.
+                        let call = self.as_expr(call);
+                        for (i, n) in names.iter().enumerate() {
+                            if let Lowered::Expr(target) = *n {
+                                let nth = self.push_expr(GoExpr::Nth(call, i as u8));
+                                self.store(scope, target, &Lowered::Expr(nth), false);
                             }
                         }
                     }

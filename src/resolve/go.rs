@@ -164,14 +164,9 @@ struct Analysis<'a> {
     narrow_interface_calls: bool,
     /// Element values of each composite literal: (file, expression) → (scope, value).
     composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
-    /// Finished traces, with the depth at which one was cut short by
-    /// [`MAX_FLOW_DEPTH`] somewhere inside ([`NOT_CUT`] if nowhere): a
-    /// trace asked again from nearer the top has more depth left and is
-    /// traced again, so an answer does not depend on which question came
-    /// first.
-    trace_memo: HashMap<TraceKey, (Vec<DeclId>, u32)>,
-    /// Whether the trace being computed was cut short anywhere inside.
-    trace_cut: bool,
+    trace_memo: HashMap<TraceKey, Vec<DeclId>>,
+    /// Calls inside a trace whose callees are being found from depth 0.
+    fresh_callee_nesting: u32,
     /// Traces being computed, and those of them that a trace nested in
     /// them read back (the head of a cycle: `state = state(l)`).
     trace_active: HashSet<TraceKey>,
@@ -225,9 +220,6 @@ const MAX_FLOW_DEPTH: u32 = 16;
 
 type TraceKey = (usize, u32, Traced);
 
-/// In [`Analysis::trace_memo`]: a trace that went as deep as it needed.
-const NOT_CUT: u32 = u32::MAX;
-
 /// Rounds a cycle of function values goes before its value is taken as is.
 const MAX_TRACE_ROUNDS: u32 = 8;
 /// Function values one expression may hold before the rest are dropped: a
@@ -242,6 +234,8 @@ enum Traced {
     Expr(ExprId),
     TypesOfName(Sym),
     TypesOfExpr(ExprId),
+    /// The `n`-th result of a call.
+    TypesOfCall(u32, u8),
 }
 
 /// Values or arguments kept per parameter or field; past it the list is
@@ -293,6 +287,14 @@ fn external_method(path: &str, tname: &str, method: &str) -> String {
     let std = go_std::std();
     if std.interface(&qualified).is_some() {
         return format!("({qualified}).{method}");
+    }
+    // A call of a promoted method names the method where it is declared.
+    if let Some((origin, pointer)) = std.promoted_from(&qualified, method) {
+        return if pointer {
+            format!("(*{origin}).{method}")
+        } else {
+            format!("({origin}).{method}")
+        };
     }
     match std.method(&qualified, method) {
         Some((false, _)) => format!("({qualified}).{method}"),
@@ -386,7 +388,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         narrow_interface_calls: false,
         composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
-        trace_cut: false,
+        fresh_callee_nesting: 0,
         trace_active: HashSet::default(),
         trace_heads: HashSet::default(),
         trace_log: Vec::new(),
@@ -1516,32 +1518,26 @@ impl<'a> Analysis<'a> {
     /// Memoised tracing of function values (by name or by expression).
     fn traced(&mut self, ci: usize, scope: u32, what: Traced, depth: u32) -> Vec<DeclId> {
         if depth > MAX_FLOW_DEPTH {
-            self.trace_cut = true;
             return match what {
-                Traced::TypesOfName(_) | Traced::TypesOfExpr(_) => vec![FLOW_UNKNOWN],
+                Traced::TypesOfName(_) | Traced::TypesOfExpr(_) | Traced::TypesOfCall(..) => {
+                    vec![FLOW_UNKNOWN]
+                }
                 Traced::Name(_) | Traced::Expr(_) => Vec::new(),
             };
         }
         let key = (ci, scope, what);
-        if let Some((v, cut_at)) = self.trace_memo.get(&key) {
-            let active = self.trace_active.contains(&key);
-            if active || *cut_at == NOT_CUT || depth >= *cut_at {
-                if active {
-                    self.trace_heads.insert(key);
-                }
-                if *cut_at != NOT_CUT {
-                    self.trace_cut = true;
-                }
-                return v.clone();
+        if let Some(v) = self.trace_memo.get(&key) {
+            if self.trace_active.contains(&key) {
+                self.trace_heads.insert(key);
             }
+            return v.clone();
         }
-        let outer_cut = std::mem::replace(&mut self.trace_cut, false);
         // A trace that reads itself back through a cycle (`for state :=
         // lexText; …; state = state(l)`: each state returns the next) starts
         // from what it has found so far and goes round until that stops
         // growing. What was traced inside the cycle meanwhile saw a partial
         // value and is traced again in the next round.
-        self.trace_memo.insert(key, (Vec::new(), NOT_CUT));
+        self.trace_memo.insert(key, Vec::new());
         self.trace_active.insert(key);
         let log_start = self.trace_log.len();
         let mut out;
@@ -1553,9 +1549,10 @@ impl<'a> Analysis<'a> {
                 Traced::Expr(e) => self.func_values_uncached(ci, scope, e, depth),
                 Traced::TypesOfName(name) => self.name_flow_uncached(ci, scope, name, depth),
                 Traced::TypesOfExpr(e) => self.expr_flow_uncached(ci, scope, e, depth),
+                Traced::TypesOfCall(c, n) => self.call_flow_uncached(ci, scope, c, n, depth),
             };
             rounds += 1;
-            let before = self.trace_memo.get(&key).map_or(0, |v| v.0.len());
+            let before = self.trace_memo.get(&key).map_or(0, |v| v.len());
             if !self.trace_heads.contains(&key) || out.len() <= before || rounds >= MAX_TRACE_ROUNDS
             {
                 break;
@@ -1563,14 +1560,11 @@ impl<'a> Analysis<'a> {
             for k in self.trace_log.drain(log_start..) {
                 self.trace_memo.remove(&k);
             }
-            self.trace_memo.insert(key, (out.clone(), NOT_CUT));
+            self.trace_memo.insert(key, out.clone());
         }
         self.trace_heads.remove(&key);
         self.trace_active.remove(&key);
-        let cut = self.trace_cut;
-        self.trace_cut = outer_cut || cut;
-        self.trace_memo
-            .insert(key, (out.clone(), if cut { depth } else { NOT_CUT }));
+        self.trace_memo.insert(key, out.clone());
         if self.trace_active.is_empty() {
             self.trace_log.clear();
         } else {
@@ -1884,9 +1878,9 @@ impl<'a> Analysis<'a> {
                     _ => unknown,
                 }
             }
-            GoExpr::Call(c) => self.call_flow(ci, scope, c, 0, depth),
+            GoExpr::Call(c) => self.traced(ci, scope, Traced::TypesOfCall(c, 0), depth + 1),
             GoExpr::Nth(inner, n) => match self.expr(ci, inner).clone() {
-                GoExpr::Call(c) => self.call_flow(ci, scope, c, n, depth),
+                GoExpr::Call(c) => self.traced(ci, scope, Traced::TypesOfCall(c, n), depth + 1),
                 // `v, ok := m[k]`
                 GoExpr::Index(_) if n == 0 => self.flowing_types(ci, scope, inner, depth + 1),
                 _ => unknown,
@@ -1999,7 +1993,14 @@ impl<'a> Analysis<'a> {
 
     /// Types of the `n`-th result of a call: what the functions it reaches
     /// return there, or the converted value of a conversion.
-    fn call_flow(&mut self, ci: usize, scope: u32, call: u32, n: u8, depth: u32) -> Vec<DeclId> {
+    fn call_flow_uncached(
+        &mut self,
+        ci: usize,
+        scope: u32,
+        call: u32,
+        n: u8,
+        depth: u32,
+    ) -> Vec<DeclId> {
         let (callee, args) = {
             let c = &self.ctxs[ci].go.calls[call as usize];
             (c.callee, c.args.clone())
@@ -2018,7 +2019,20 @@ impl<'a> Analysis<'a> {
         if self.is_builtin_call(ci, scope, call, "make") {
             return Vec::new();
         }
-        let targets = self.callees(ci, scope, callee, depth + 1);
+        // The call's own callees, found afresh rather than at the trace's
+        // depth (which would leave no room for them), and without narrowing
+        // its interface calls in turn, which would start another trace
+        // inside this one. Afresh only once on the stack, which bounds it.
+        let targets = if self.fresh_callee_nesting == 0 {
+            self.fresh_callee_nesting += 1;
+            let narrow = std::mem::replace(&mut self.narrow_interface_calls, false);
+            let targets = self.callees(ci, scope, callee, 0);
+            self.narrow_interface_calls = narrow;
+            self.fresh_callee_nesting -= 1;
+            targets
+        } else {
+            self.callees(ci, scope, callee, depth + 1)
+        };
         if targets.is_empty() {
             return vec![FLOW_UNKNOWN];
         }
@@ -2034,7 +2048,9 @@ impl<'a> Analysis<'a> {
                         } else if pos == FORWARDED_RETURN && n > 0 {
                             // `return g()` gives g's n-th result too.
                             match self.expr(rci, e).clone() {
-                                GoExpr::Call(c) => self.call_flow(rci, rscope, c, n, depth + 1),
+                                GoExpr::Call(c) => {
+                                    self.traced(rci, rscope, Traced::TypesOfCall(c, n), depth + 1)
+                                }
                                 _ => continue,
                             }
                         } else {

@@ -27,6 +27,9 @@ pub struct GoStd {
     interfaces: HashMap<&'static str, Vec<(&'static str, u16)>>,
     /// `reflect.Type` → `Elem` → result types of an interface method.
     interface_results: HashMap<&'static str, HashMap<&'static str, Vec<&'static str>>>,
+    /// `testing.T` → `Errorf` → (`testing.common`, pointer receiver): the
+    /// type that declares a method promoted from an embedded field.
+    promoted: HashMap<&'static str, HashMap<&'static str, (&'static str, bool)>>,
     /// `bufio.Writer` → `WriteString` → (parameter count, every result type).
     method_shapes: HashMap<&'static str, HashMap<&'static str, (u16, Vec<&'static str>)>>,
     /// Every named type the table mentions as a receiver, struct or interface.
@@ -53,6 +56,7 @@ impl GoStd {
             interfaces: HashMap::default(),
             interface_results: HashMap::default(),
             method_shapes: HashMap::default(),
+            promoted: HashMap::default(),
             types: HashSet::default(),
         };
         for line in table.lines() {
@@ -69,13 +73,19 @@ impl GoStd {
                         .entry(ty)
                         .or_default()
                         .insert(name, (*recv == "*", split_list(results)));
-                    if let [params, all_results] = shape
+                    if let [params, all_results, origin @ ..] = shape
                         && let Ok(params) = params.parse()
                     {
                         std.method_shapes
                             .entry(ty)
                             .or_default()
                             .insert(name, (params, split_list(all_results)));
+                        if let [origin] = origin {
+                            std.promoted
+                                .entry(ty)
+                                .or_default()
+                                .insert(name, (origin, *recv == "*"));
+                        }
                     }
                     std.types.insert(ty);
                 }
@@ -117,10 +127,17 @@ impl GoStd {
         self.vars.get(qualified).copied()
     }
 
-    /// (pointer receiver, result types) of a method declared on `ty`.
+    /// (pointer receiver, result types) of a method of `ty`, declared on it
+    /// or promoted to it.
     pub fn method(&self, ty: &str, name: &str) -> Option<(bool, &[&'static str])> {
         let (pointer, results) = self.methods.get(ty)?.get(name)?;
         Some((*pointer, results.as_slice()))
+    }
+
+    /// For a method of `ty` promoted from an embedded field: the type that
+    /// declares it, and whether its receiver is a pointer.
+    pub fn promoted_from(&self, ty: &str, name: &str) -> Option<(&'static str, bool)> {
+        self.promoted.get(ty)?.get(name).copied()
     }
 
     /// (parameter count, every result type) of a method declared on `ty`.
@@ -180,6 +197,11 @@ mod tests {
             std.interface_method_results("context.Context", "Done"),
             Some(&[][..])
         );
+        assert_eq!(
+            std.promoted_from("testing.T", "Errorf"),
+            Some(("testing.common", true))
+        );
+        assert_eq!(std.promoted_from("testing.T", "Run"), None);
         assert!(std.is_type("net/http.Request"));
         assert!(!std.is_type("net/http.NoSuchType"));
     }

@@ -16,9 +16,11 @@
 //
 //	F pkg.Func            results (comma-separated)
 //	V pkg.Var             type
-//	M pkg.Type  * | -     Method  results  N  all-results
+//	M pkg.Type  * | -     Method  results  N  all-results  [origin]
 //	                      (`*` for a pointer receiver; N parameters, and every
-//	                      result even of a basic type, to match interface methods)
+//	                      result even of a basic type, to match interface methods;
+//	                      a method promoted from an embedded field names the
+//	                      type that declares it, whose receiver the `*` is)
 //	S pkg.Type  Field     type              (exported struct fields)
 //	I pkg.Type  Method/N/results  …         (interface method sets, N parameters)
 package main
@@ -136,6 +138,30 @@ func describe(pkg *types.Package) []string {
 				// tells whether the method can implement an interface's.
 				shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
 				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape)
+			}
+			// Methods promoted from embedded fields (`t.Errorf` on a
+			// *testing.T is testing.common's): a call names the method
+			// where it is declared, so the line records that type.
+			mset := types.NewMethodSet(types.NewPointer(named))
+			for i := 0; i < mset.Len(); i++ {
+				sel := mset.At(i)
+				m := sel.Obj().(*types.Func)
+				if len(sel.Index()) == 1 || !m.Exported() {
+					continue
+				}
+				sig := m.Type().(*types.Signature)
+				origin := sig.Recv().Type()
+				recv := "-"
+				if p, ptr := origin.(*types.Pointer); ptr {
+					recv = "*"
+					origin = p.Elem()
+				}
+				rs := results(sig)
+				if !useful(rs) {
+					rs = ""
+				}
+				shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
+				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape+"\t"+typeString(origin))
 			}
 			if st, ok := named.Underlying().(*types.Struct); ok {
 				for i := 0; i < st.NumFields(); i++ {
