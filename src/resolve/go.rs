@@ -165,6 +165,9 @@ struct Analysis<'a> {
     /// Element values of each composite literal: (file, expression) → (scope, value).
     composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
     trace_memo: HashMap<TraceKey, Vec<DeclId>>,
+    /// Repository types handed to each package outside the repository
+    /// (as traced types), by import path.
+    handed_to_library: HashMap<String, Vec<DeclId>>,
     /// Calls inside a trace whose callees are being found from depth 0.
     fresh_callee_nesting: u32,
     /// Traces being computed, and those of them that a trace nested in
@@ -249,6 +252,8 @@ const FLOW_UNKNOWN: DeclId = EXTERNAL_VALUE - 1;
 const FLOW_EXTERNAL: DeclId = EXTERNAL_VALUE - 2;
 
 /// Add a traced type; too many, or an unknown one, make the set unknown.
+/// Types from outside the repository are named as external values are
+/// (`EXTERNAL_VALUE + index`).
 fn push_flow(out: &mut Vec<DeclId>, d: DeclId) {
     if out.first() == Some(&FLOW_UNKNOWN) || out.contains(&d) {
         return;
@@ -303,6 +308,17 @@ fn external_method(path: &str, tname: &str, method: &str) -> String {
         // address of addressable values, so a pointer is the better guess.
         _ => format!("(*{qualified}).{method}"),
     }
+}
+
+/// The import path of a function or method outside the repository, from
+/// its SSA name: `flag.Var` and `(*flag.FlagSet).Var` are package flag's.
+fn external_package(name: &str) -> Option<&str> {
+    let name = name.trim_start_matches('(').trim_start_matches('*');
+    let qualified = match name.find(')') {
+        Some(end) => &name[..end],
+        None => name,
+    };
+    qualified.rsplit_once('.').map(|(path, _)| path)
 }
 
 /// The methods (with parameter counts) of a standard-library interface.
@@ -389,6 +405,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         composite_elems: HashMap::default(),
         trace_memo: HashMap::default(),
         fresh_callee_nesting: 0,
+        handed_to_library: HashMap::default(),
         trace_active: HashSet::default(),
         trace_heads: HashSet::default(),
         trace_log: Vec::new(),
@@ -1788,12 +1805,15 @@ impl<'a> Analysis<'a> {
     /// What the static type alone says flows: a concrete type is its own
     /// answer; None for an interface (or an unknown type), which must be
     /// traced to its sources.
-    fn static_flow(&self, t: &RType) -> Option<Vec<DeclId>> {
+    fn static_flow(&mut self, t: &RType) -> Option<Vec<DeclId>> {
         match t {
             RType::Unknown | RType::TypeValue(_) => None,
             RType::Pointer(inner) => Some(match inner.as_ref() {
                 RType::Named(PkgRef::Repo(p), n) => self.type_flow(*p, n),
-                RType::Named(PkgRef::Ext(path), _) if !path.is_empty() => vec![FLOW_EXTERNAL],
+                // A type from outside, named as the external values are.
+                RType::Named(PkgRef::Ext(path), n) if !path.is_empty() => {
+                    vec![self.external_value(format!("*{path}.{n}"))]
+                }
                 // A pointer to a basic type, or one no method can be called on.
                 _ => Vec::new(),
             }),
@@ -1819,7 +1839,7 @@ impl<'a> Analysis<'a> {
                 let std = go_std::std();
                 let qualified = format!("{path}.{n}");
                 (std.is_type(&qualified) && std.interface(&qualified).is_none())
-                    .then(|| vec![FLOW_EXTERNAL])
+                    .then(|| vec![self.external_value(qualified)])
             }
             // A container holds what is stored in it, which is traced.
             RType::Slice(_) | RType::Map(_) | RType::Chan(_) => None,
@@ -1846,7 +1866,8 @@ impl<'a> Analysis<'a> {
         if e == 0 {
             return Vec::new();
         }
-        if let Some(flow) = self.static_flow(&self.type_of(ci, scope, e, 0)) {
+        let t = self.type_of(ci, scope, e, 0);
+        if let Some(flow) = self.static_flow(&t) {
             return flow;
         }
         let unknown = vec![FLOW_UNKNOWN];
@@ -1874,6 +1895,16 @@ impl<'a> Analysis<'a> {
                     RType::Named(PkgRef::Repo(p), tname) => {
                         let (p, tname) = (*p, tname.clone());
                         self.field_flow(p, &tname, &name, depth)
+                    }
+                    // A field of a standard-library struct (`goflag.Value`
+                    // on a *flag.Flag) holds what the library put there: its
+                    // own values, or the repository's it was given.
+                    RType::Named(PkgRef::Ext(path), _) if !path.is_empty() => {
+                        let mut out = vec![FLOW_EXTERNAL];
+                        for &d in self.handed_to_library.get(path).into_iter().flatten() {
+                            push_flow(&mut out, d);
+                        }
+                        out
                     }
                     _ => unknown,
                 }
@@ -2080,7 +2111,8 @@ impl<'a> Analysis<'a> {
     /// the methods of the types that flow to the receiver. When what flows
     /// is unknown, or nothing implementing the interface is found to flow
     /// (a gap in the tracing rather than a call that cannot happen), every
-    /// implementation stays.
+    /// implementation stays; but with `outside_only_leaves_none`, values
+    /// that all come from outside the repository leave none of its own.
     fn narrowed(
         &mut self,
         callees: Vec<Callee>,
@@ -2088,6 +2120,7 @@ impl<'a> Analysis<'a> {
         receiver: ExprId,
         name: &str,
         depth: u32,
+        outside_only_leaves_none: bool,
     ) -> Vec<Callee> {
         let candidates = callees
             .iter()
@@ -2102,23 +2135,85 @@ impl<'a> Analysis<'a> {
             return callees;
         }
         let external = flow.contains(&FLOW_EXTERNAL);
-        let methods: Vec<DeclId> = flow
+        let mut methods: Vec<DeclId> = flow
             .iter()
             .filter_map(|d| self.type_names.get(d))
             .filter_map(|(p, t)| self.method(*p, t, name, 0))
             .collect();
-        let kept: Vec<Callee> = callees
+        // A value made by a package outside the repository (an
+        // http.HandlerFunc, a *http.ServeMux) may pass the call on to what
+        // the repository handed that package: the handlers given to
+        // mux.Handle are served through it.
+        let mut libraries: Vec<&str> = Vec::new();
+        for &d in &flow {
+            if let Some(t) = d
+                .checked_sub(EXTERNAL_VALUE)
+                .and_then(|i| self.external_values.get(i as usize))
+                && let Some((path, _)) = t.trim_start_matches('*').rsplit_once('.')
+                && !libraries.contains(&path)
+            {
+                libraries.push(path);
+            }
+        }
+        let handed: Vec<DeclId> = libraries
+            .iter()
+            .filter_map(|path| self.handed_to_library.get(*path))
+            .flatten()
+            .copied()
+            .collect();
+        for d in handed {
+            if let Some((p, t)) = self.type_names.get(&d)
+                && let Some(m) = self.method(*p, t, name, 0)
+                && !methods.contains(&m)
+            {
+                methods.push(m);
+            }
+        }
+        // Types from outside the repository: their method, when the
+        // standard-library table has it (`*httptest.ResponseRecorder`
+        // behind an http.ResponseWriter).
+        let std = go_std::std();
+        let mut outside: Vec<String> = Vec::new();
+        for &d in &flow {
+            let Some(t) = d
+                .checked_sub(EXTERNAL_VALUE)
+                .and_then(|i| self.external_values.get(i as usize))
+            else {
+                continue;
+            };
+            let qualified = t.trim_start_matches('*');
+            let Some((path, tname)) = qualified.rsplit_once('.') else {
+                continue;
+            };
+            if std.method(qualified, name).is_some() {
+                outside.push(external_method(path, tname, name));
+            }
+        }
+        let mut kept: Vec<Callee> = callees
             .iter()
             .filter(|c| match c {
                 Callee::Decl(d, _) => methods.contains(d),
-                Callee::ExternalValue(..) => external,
+                Callee::ExternalValue(m, _) => external || outside.contains(m),
                 _ => true,
             })
             .cloned()
             .collect();
+        for m in outside {
+            if !kept
+                .iter()
+                .any(|c| matches!(c, Callee::ExternalValue(k, _) if *k == m))
+            {
+                kept.push(Callee::ExternalValue(m, Confidence::Possible));
+            }
+        }
+        let from_outside_only = methods.is_empty()
+            && flow
+                .iter()
+                .all(|&d| d == FLOW_EXTERNAL || d >= EXTERNAL_VALUE);
         if kept
             .iter()
             .any(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
+            || (outside_only_leaves_none && from_outside_only)
         {
             kept
         } else {
@@ -2142,6 +2237,10 @@ impl<'a> Analysis<'a> {
                     continue;
                 }
                 for t in self.callees(ci, scope, callee, 0) {
+                    if let Callee::External(name) = &t {
+                        self.note_handed_to_library(ci, scope, name, &args);
+                        continue;
+                    }
                     let Callee::Decl(f, _) = t else { continue };
                     // Arguments past the last parameter fill a variadic one
                     // (`NewCJK(WithA(), WithB())` into `opts ...Option`).
@@ -2172,6 +2271,31 @@ impl<'a> Analysis<'a> {
         self.param_overflow = overflow;
         // Traced values depend on the parameter sources just replaced.
         self.trace_memo.clear();
+    }
+
+    /// Repository types whose values a call gives to a package outside
+    /// the repository (`flag.Var(&list, …)`): that package may hand them
+    /// back, from a field of its own structs.
+    fn note_handed_to_library(&mut self, ci: usize, scope: u32, callee: &str, args: &[ExprId]) {
+        let Some(package) = external_package(callee) else {
+            return;
+        };
+        for &a in args {
+            if a == 0 {
+                continue;
+            }
+            let t = self.type_of(ci, scope, a, 0);
+            if let RType::Named(PkgRef::Repo(p), n) = t.deref() {
+                let flow = self.type_flow(*p, n);
+                let known = self
+                    .handed_to_library
+                    .entry(package.to_owned())
+                    .or_default();
+                for d in flow {
+                    push_flow(known, d);
+                }
+            }
+        }
     }
 
     fn collect_field_sources(&mut self) {
@@ -2336,7 +2460,7 @@ impl<'a> Analysis<'a> {
                         }
                         if let Some(out) = self.interface_call(p, &tname, name_s) {
                             let name = name_s.to_owned();
-                            return self.narrowed(out, (ci, scope), base, &name, depth);
+                            return self.narrowed(out, (ci, scope), base, &name, depth, false);
                         }
                         if let Some(ft) = self.field_type(p, &tname, name_s, 0)
                             && self.is_func_type(&ft)
@@ -2370,7 +2494,9 @@ impl<'a> Analysis<'a> {
                         if let Some(methods) = std_interface(&qualified) {
                             let name = name_s.to_owned();
                             let out = self.possible_methods(methods, &name);
-                            let mut out = self.narrowed(out, (ci, scope), base, &name, depth);
+                            // Only values from the library itself: the call
+                            // stays the interface's method, outside.
+                            let mut out = self.narrowed(out, (ci, scope), base, &name, depth, true);
                             if out.is_empty() {
                                 out.push(Callee::External(if path.is_empty() {
                                     format!("({qualified}).{name_s}")
