@@ -624,6 +624,33 @@ struct Extractor<'s> {
     /// Names an enclosing `if isinstance(x, A):` narrows, innermost last:
     /// (scope, name, the narrowed name the branch reads instead).
     narrowed: Vec<(u32, Sym, Sym)>,
+    /// Straight-line stores forwarded to later reads (see [`KnownItems`]).
+    items: KnownItems,
+}
+
+/// A dict item named by constant keys under a local name: `d["a"]["b"]`
+/// is (scope, `d`'s version, [`a`, `b`]).
+type ItemPlace = (u32, Sym, Vec<Sym>);
+
+/// What straight-line code last stored in dict items (`d["a"] = f`, or
+/// `d.update({"a": f})`): a read of the item in a later statement of the
+/// same body, with nothing in between that could change it, is the value
+/// stored, not every value the item ever holds. A statement that calls
+/// anything, stores through a place that is not constant, waits (`yield`,
+/// `await`), or is not a simple statement (`if`, `for`, `def`, `del`)
+/// forgets them all.
+#[derive(Default)]
+struct KnownItems {
+    known: Vec<(ItemPlace, ExprId)>,
+    /// Stores the current statement makes, known once it ends.
+    pending: Vec<(ItemPlace, ExprId)>,
+    /// The current statement makes the known items unknown.
+    forget: bool,
+    /// Calls before the current statement, and its `update` calls.
+    calls_before: usize,
+    updates: Vec<u32>,
+    /// Reads of known items: the subscript expression and the value stored.
+    reads: Vec<(ExprId, ExprId)>,
 }
 
 /// Whether pytest/unittest would treat a file as test code.
@@ -662,6 +689,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         versioned: Vec::new(),
         syntax_errors: 0,
         narrowed: Vec::new(),
+        items: KnownItems::default(),
     };
     ex.facts.exprs.push(PyExpr::Unknown);
     let module_name = module_display_name(rel_path);
@@ -689,6 +717,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         ex.decls[0].doc = docstring(&root, source);
         ex.syntax_errors = walk::walk(&tree, &mut ex);
     }
+    ex.forward_known_items();
     ex.finish_versions();
     ex.resolve_names();
     FileFacts {
@@ -1005,6 +1034,178 @@ impl<'s> Extractor<'s> {
     /// Whether the node being lowered is a statement directly in the body of
     /// its scope (module, function or class), outside any branch or loop:
     /// an assignment there replaces the name's value for the code after it.
+    /// Whether the frame on top of `frames[..n]` is a body that runs its
+    /// statements in order: a module's, a function's or a class's.
+    fn is_body(&self, n: usize) -> bool {
+        match n.checked_sub(1).map(|i| self.frames[i].kind) {
+            Some(K::Module) => true,
+            Some(K::Block) => {
+                n >= 2 && matches!(self.frames[n - 2].kind, K::FunctionDef | K::ClassDef)
+            }
+            _ => false,
+        }
+    }
+
+    fn item_place(&self, e: ExprId) -> Option<ItemPlace> {
+        match self.facts.exprs.get(e as usize)? {
+            PyExpr::Subscript { base, key: Some(k) } => {
+                let mut place = match self.facts.exprs.get(*base as usize)? {
+                    PyExpr::Name { scope, name } => (*scope, *name, Vec::new()),
+                    PyExpr::Subscript { .. } => self.item_place(*base)?,
+                    _ => return None,
+                };
+                place.2.push(*k);
+                Some(place)
+            }
+            _ => None,
+        }
+    }
+
+    /// A read of `e` (a subscript) inside a straight-line statement, when
+    /// its item is known: no lambda or comprehension between, which would
+    /// run it later or again.
+    fn note_item_read(&mut self, e: ExprId) {
+        if self.items.known.is_empty() {
+            return;
+        }
+        let Some(stmt) = self
+            .frames
+            .iter()
+            .rposition(|f| f.kind == K::ExpressionStatement)
+        else {
+            return;
+        };
+        if !self.is_body(stmt)
+            || self.frames[stmt..]
+                .iter()
+                .any(|f| matches!(f.kind, K::Lambda | K::Comprehension | K::DictComprehension))
+        {
+            return;
+        }
+        let Some(place) = self.item_place(e) else {
+            return;
+        };
+        if let Some(&(_, value)) = self.items.known.iter().find(|(p, _)| *p == place) {
+            self.items.reads.push((e, value));
+        }
+    }
+
+    /// `target = value` in a straight-line statement: a store to a known
+    /// place is remembered; one to an item of any other place (or an
+    /// item named by a variable) may change any item.
+    fn note_item_store(&mut self, target: ExprId, value: ExprId) {
+        // A read of the target that was noted is the store itself.
+        self.items.reads.retain(|&(e, _)| e != target);
+        match self.facts.exprs.get(target as usize) {
+            Some(PyExpr::Name { .. }) => {}
+            Some(PyExpr::Subscript { .. }) => match self.item_place(target) {
+                Some(place) => self.items.pending.push((place, value)),
+                None => self.items.forget = true,
+            },
+            _ => self.items.forget = true,
+        }
+    }
+
+    /// `d.update({"a": f})` or `d.update(a=f)` as a statement of its own:
+    /// stores to `d["a"]`.
+    fn note_item_update(&mut self, call: u32) {
+        let n = self.frames.len();
+        if n == 0 || self.frames[n - 1].kind != K::ExpressionStatement || !self.is_body(n - 1) {
+            return;
+        }
+        let c = &self.facts.calls[call as usize];
+        let Some(&PyExpr::Attr { base, name }) = self.facts.exprs.get(c.callee as usize) else {
+            return;
+        };
+        if self.strings.get(name) != "update" || !c.splats.is_empty() {
+            return;
+        }
+        let place = match self.facts.exprs.get(base as usize) {
+            Some(&PyExpr::Name { scope, name }) => (scope, name, Vec::new()),
+            Some(PyExpr::Subscript { .. }) => match self.item_place(base) {
+                Some(p) => p,
+                None => return,
+            },
+            _ => return,
+        };
+        let mut stores: Vec<(Sym, ExprId)> = c.kwargs.to_vec();
+        match c.args.as_ref() {
+            [] => {}
+            [arg] if self.facts.dict_sites.contains(arg) => {
+                let Some(PyExpr::Container { items }) = self.facts.exprs.get(*arg as usize) else {
+                    return;
+                };
+                for &(key, value) in items.iter() {
+                    match key {
+                        Some(k) => stores.push((k, value)),
+                        None => return,
+                    }
+                }
+            }
+            _ => return,
+        }
+        for (k, value) in stores {
+            let mut p = place.clone();
+            p.2.push(k);
+            self.items.pending.push((p, value));
+        }
+        self.items.updates.push(call);
+    }
+
+    fn begin_statement(&mut self, kind: K) {
+        if kind != K::ExpressionStatement {
+            self.items.known.clear();
+        }
+        self.items.pending.clear();
+        self.items.updates.clear();
+        self.items.forget = false;
+        self.items.calls_before = self.facts.calls.len();
+    }
+
+    fn end_statement(&mut self, kind: K) {
+        let calls = self.facts.calls[self.items.calls_before.min(self.facts.calls.len())..]
+            .iter()
+            .enumerate()
+            .any(|(i, c)| {
+                !matches!(c.kind, PyCallKind::Operator { .. })
+                    && !self
+                        .items
+                        .updates
+                        .contains(&((self.items.calls_before + i) as u32))
+            });
+        if kind != K::ExpressionStatement || calls || self.items.forget {
+            self.items.known.clear();
+        }
+        for (place, value) in std::mem::take(&mut self.items.pending) {
+            // A store may change the same key under another name (an
+            // alias of the same dict) and every item below the place.
+            let key = place.2.last().copied();
+            self.items.known.retain(|(p, _)| {
+                p.2.last().copied() != key
+                    && !(p.0 == place.0 && p.1 == place.1 && p.2.starts_with(&place.2))
+            });
+            self.items.known.push((place, value));
+        }
+    }
+
+    /// Reads of known items become the values stored, where those are
+    /// references (a function, a name, an attribute) that can be copied.
+    fn forward_known_items(&mut self) {
+        for (read, value) in std::mem::take(&mut self.items.reads) {
+            let copy = match self.facts.exprs.get(value as usize) {
+                Some(
+                    e @ (PyExpr::Name { .. }
+                    | PyExpr::Decl(_)
+                    | PyExpr::Attr { .. }
+                    | PyExpr::Free { .. }
+                    | PyExpr::Var { .. }),
+                ) => e.clone(),
+                _ => continue,
+            };
+            self.facts.exprs[read as usize] = copy;
+        }
+    }
+
     fn is_straight_line_statement(&self) -> bool {
         let n = self.frames.len();
         if n < 2 || self.frames[n - 1].kind != K::ExpressionStatement {
@@ -1545,6 +1746,7 @@ impl<'s> Extractor<'s> {
                                 key,
                             }),
                         };
+                        self.note_item_read(sub);
                         // `a[k]` calls `a.__getitem__(k)` (an assignment target
                         // turns this into `__setitem__`).
                         if is_value(&base) {
@@ -1899,6 +2101,14 @@ impl<'s> Extractor<'s> {
                             };
                             c.args = c.args.iter().copied().chain([value]).collect();
                         }
+                        if frame.kind == K::AugAssignment {
+                            self.items.forget = true;
+                            self.items.reads.retain(|&(e, _)| e != target);
+                        } else if self.is_straight_line_statement() {
+                            self.note_item_store(target, value);
+                        } else {
+                            self.items.reads.retain(|&(e, _)| e != target);
+                        }
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)
                     }
@@ -1958,6 +2168,8 @@ impl<'s> Extractor<'s> {
                 Lowered::None
             }
             K::Yield => {
+                // Other code runs while a generator waits.
+                self.items.forget = true;
                 let is_from = walk::text(&node, self.source)
                     .trim_start_matches("yield")
                     .trim_start()
@@ -2519,6 +2731,7 @@ impl<'s> Extractor<'s> {
                 kind: PyCallKind::Plain,
             },
         );
+        self.note_item_update(call);
         let result = self.push_expr(PyExpr::Call(call));
         match cast {
             Some(declared) => {
@@ -2765,6 +2978,12 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             && node
                 .child_by_field_id(g.f_operator)
                 .is_some_and(|o| o.kind() == "and");
+        if kind != K::Comment && self.is_body(self.frames.len()) {
+            self.begin_statement(kind);
+        }
+        if !self.items.known.is_empty() && kind == K::Other && node.kind() == "await" {
+            self.items.forget = true;
+        }
         self.frames.push(Frame {
             start: self.results.len(),
             kind,
@@ -2792,6 +3011,9 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             self.narrow_guard(&node);
         }
         let val = self.lower(node, &frame);
+        if frame.kind != K::Comment && self.is_body(self.frames.len()) {
+            self.end_statement(frame.kind);
+        }
         let kept = self
             .narrowed
             .len()
@@ -2921,5 +3143,56 @@ mod tests {
         // f() itself, and the `+` whose right operand is its result.
         assert_eq!(f.calls.iter().filter(|c| c.callee_text == "f").count(), 1);
         assert_eq!(f.calls.len(), 2);
+    }
+
+    /// Whether the call written `callee_text` calls a subscript as written
+    /// (`d["k"]`), or the value a known store forwarded in its place.
+    fn calls_forwarded_value(src: &str, callee_text: &str) -> Vec<bool> {
+        let f = facts(src);
+        let LangFacts::Python(py) = &f.lang_facts else {
+            unreachable!()
+        };
+        f.calls
+            .iter()
+            .zip(py.calls.iter())
+            .filter(|(site, c)| site.callee_text == callee_text && c.kind == PyCallKind::Plain)
+            .map(|(_, c)| !matches!(py.exprs[c.callee as usize], PyExpr::Subscript { .. }))
+            .collect()
+    }
+
+    #[test]
+    fn a_stored_item_is_read_back_until_something_could_change_it() {
+        let read = "d[\"k\"]";
+        // Read by the next statement, and by one after a plain assignment
+        // or a comment.
+        let src = "d = {\"k\": f}\nd[\"k\"] = g\nd[\"k\"]()\n";
+        assert_eq!(calls_forwarded_value(src, read), vec![true]);
+        let src = "d = {}\nd[\"k\"] = g\nx = 1\n# note\nd[\"k\"]()\n";
+        assert_eq!(calls_forwarded_value(src, read), vec![true]);
+        // `update` with a literal or keywords stores too.
+        let src = "d = {}\nd.update({\"k\": g})\nd[\"k\"]()\nd.update(k=h)\nd[\"k\"]()\n";
+        assert_eq!(calls_forwarded_value(src, read), vec![true, true]);
+        // The first read's own call may change the dict.
+        let src = "d = {}\nd[\"k\"] = g\nd[\"k\"]()\nd[\"k\"]()\n";
+        assert_eq!(calls_forwarded_value(src, read), vec![true, false]);
+        // Not after a call, a store through another name (an alias), a
+        // store under a key that is not constant, a branch, or inside a
+        // loop, a lambda or another function.
+        for src in [
+            "d = {}\nd[\"k\"] = g\nchange(d)\nd[\"k\"]()\n",
+            "d = {}\ne = d\nd[\"k\"] = g\ne[\"k\"] = h\nd[\"k\"]()\n",
+            "d = {}\nd[\"k\"] = g\nd[key] = h\nd[\"k\"]()\n",
+            "d = {}\nd[\"k\"] = g\nif c:\n    d[\"k\"] = h\nd[\"k\"]()\n",
+            "d = {}\nd[\"k\"] = g\nfor x in y:\n    d[\"k\"]()\n    d[\"k\"] = h\n",
+            "d = {}\nd[\"k\"] = g\nf = lambda: d[\"k\"]()\n",
+            "d = {}\nd[\"k\"] = g\ndef f():\n    d[\"k\"]()\n",
+            "d = {}\nd[\"k\"] += g\nd[\"k\"]()\n",
+        ] {
+            let got = calls_forwarded_value(src, read);
+            assert!(
+                !got.is_empty() && got.iter().all(|f| !f),
+                "{src:?}: {got:?}"
+            );
+        }
     }
 }
