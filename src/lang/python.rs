@@ -198,6 +198,8 @@ pub struct PyDeclInfo {
     pub is_dataclass: bool,
     /// A pytest fixture: tests receive its return (or yielded) value by naming it.
     pub is_fixture: bool,
+    /// `class C(metaclass=M)`: the metaclass expression, for classes.
+    pub metaclass: Option<ExprId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2789,7 +2791,14 @@ impl<'s> Extractor<'s> {
                 && let Lowered::Args(i) = val
             {
                 let list = std::mem::take(&mut self.arg_lists[*i as usize]);
-                self.facts.decl_info[decl as usize].bases = list.args;
+                let metaclass = list
+                    .kwargs
+                    .iter()
+                    .find(|(k, _)| self.strings.get(*k) == "metaclass")
+                    .map(|&(_, e)| e);
+                let info = &mut self.facts.decl_info[decl as usize];
+                info.bases = list.args;
+                info.metaclass = metaclass;
             }
             if *field == g.f_name
                 && let Lowered::Ident(name, scope) = val

@@ -2325,6 +2325,38 @@ impl Analysis<'_> {
         out
     }
 
+    /// The repository `__call__` of the metaclass a class has, declared
+    /// on it or inherited from a base (`class Widget(metaclass=Meta)`).
+    fn metaclass_calls(&mut self, c: DeclId) -> Vec<DeclId> {
+        let call = self.intern("__call__");
+        for &k in self.mro(c).iter() {
+            let Some((info, kci)) = self.py_info(k) else {
+                continue;
+            };
+            let Some(meta) = info.metaclass else {
+                continue;
+            };
+            let mut out = Vec::new();
+            for v in self.eval(kci, meta, 1) {
+                if let Value::Class(m) = v {
+                    out.extend(self.method_targets(m, call));
+                }
+            }
+            return out;
+        }
+        Vec::new()
+    }
+
+    /// The first parameter of `f` (a method's `self` or `cls`) holds `v`.
+    fn bind_first_param(&mut self, f: DeclId, v: Value) {
+        if let Some((info, fci)) = self.py_info(f)
+            && let Some(p) = info.params.first()
+        {
+            let slot = Slot::Var(f, self.gsym(fci, p.name));
+            self.add(slot, &[v]);
+        }
+    }
+
     fn mark_instantiated(&mut self, class: DeclId) {
         for &k in self.mro(class).iter() {
             self.add(Slot::InstAttr(k, RUNTIME), &[Value::Instance(class)]);
@@ -3007,6 +3039,15 @@ impl Analysis<'_> {
                     // has instances too, which `super()` in its bases follows.
                     if !self.solved {
                         self.mark_instantiated(c);
+                    }
+                    // A metaclass's own `__call__` runs first, with the
+                    // class as its first argument (a singleton's cache, a
+                    // registry); `type.__call__` then does the rest.
+                    for f in self.metaclass_calls(c) {
+                        if !self.solved {
+                            self.bind_first_param(f, Value::Class(c));
+                        }
+                        out.push(Target::Decl { decl: f, shift: 1 });
                     }
                     // `__new__` runs first, with the class as its first
                     // argument, then `__init__` on what it returned.
