@@ -1155,6 +1155,36 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// The embedded field of repository struct `pkg.tname` whose interface
+    /// type (of the repository) has method `name`: (field name, the
+    /// interface's package and name).
+    fn embedded_interface(
+        &self,
+        pkg: usize,
+        tname: &str,
+        name: &str,
+    ) -> Option<(String, usize, String)> {
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
+            match self.resolve_type(tci, f.ty, 0).deref() {
+                RType::Named(PkgRef::Repo(ip), iname)
+                    if matches!(
+                        self.type_body(*ip, iname),
+                        Some((_, GoTypeBody::Interface { .. }))
+                    ) && self
+                        .interface_methods(*ip, iname, 0)
+                        .is_some_and(|ms| ms.iter().any(|(m, _)| m == name)) =>
+                {
+                    Some((iname.clone(), *ip, iname.clone()))
+                }
+                _ => None,
+            }
+        })
+    }
+
     /// Whether a repository type has method `name` taking `arity` parameters
     /// (any count when its parameters are unknown).
     fn has_method(&self, pkg: usize, tname: &str, name: &str, arity: u16) -> bool {
@@ -1739,10 +1769,23 @@ impl<'a> Analysis<'a> {
                 match t.deref() {
                     RType::Named(PkgRef::Repo(p), tname) => {
                         let (p, tname) = (*p, tname.clone());
-                        match self.method(p, &tname, name_s, 0) {
-                            Some(m) => vec![m],
-                            None => self.field_func_values(p, &tname, name_s, depth),
+                        if let Some(m) = self.method(p, &tname, name_s, 0) {
+                            return vec![m];
                         }
+                        // `f := s.Get` with `s` an interface: the methods of
+                        // the types that flow to `s`.
+                        if let Some(out) = self.interface_call(p, &tname, name_s) {
+                            let name = name_s.to_owned();
+                            let out = self.narrowed(out, (ci, scope), base, &name, depth, false);
+                            let mut vals = Vec::new();
+                            for c in out {
+                                if let Callee::Decl(m, _) = c {
+                                    push_decl(&mut vals, m);
+                                }
+                            }
+                            return vals;
+                        }
+                        self.field_func_values(p, &tname, name_s, depth)
                     }
                     _ => Vec::new(),
                 }
@@ -2131,7 +2174,22 @@ impl<'a> Analysis<'a> {
         }
         let (ci, scope) = at;
         let flow = self.flowing_types(ci, scope, receiver, depth + 1);
-        if flow.contains(&FLOW_UNKNOWN) {
+        self.narrowed_by(callees, flow, name, outside_only_leaves_none)
+    }
+
+    /// [`Self::narrowed`] to what `flow` says reaches the receiver.
+    fn narrowed_by(
+        &mut self,
+        callees: Vec<Callee>,
+        flow: Vec<DeclId>,
+        name: &str,
+        outside_only_leaves_none: bool,
+    ) -> Vec<Callee> {
+        let candidates = callees
+            .iter()
+            .filter(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
+            .count();
+        if !self.narrow_interface_calls || candidates < 2 || flow.contains(&FLOW_UNKNOWN) {
             return callees;
         }
         let external = flow.contains(&FLOW_EXTERNAL);
@@ -2474,6 +2532,14 @@ impl<'a> Analysis<'a> {
                             return self.func_value_callees(vals);
                         }
                         let _ = is_type_value;
+                        // Promoted from an embedded interface (`struct{ Store }`):
+                        // a call through the interface the field holds.
+                        if let Some((field, ip, iname)) = self.embedded_interface(p, &tname, name_s)
+                            && let Some(out) = self.interface_call(ip, &iname, name_s)
+                        {
+                            let flow = self.field_flow(p, &tname, &field, depth + 1);
+                            return self.narrowed_by(out, flow, name_s, false);
+                        }
                         // Promoted from an embedded type outside the repository
                         // (`struct { bytes.Buffer }` has WriteString).
                         if let Some((path, ext)) = self.external_embedded(p, &tname, 0) {
