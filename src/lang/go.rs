@@ -184,6 +184,10 @@ enum K {
     ParameterDecl,
     ParameterList,
     ShortVar,
+    /// `case v := <-ch:` (or `=`) in a select.
+    Receive,
+    /// `[T Store]` in a generic function's signature.
+    TypeParamDecl,
     Assign,
     /// `ch <- v`: one more value the channel holds.
     Send,
@@ -253,8 +257,12 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "argument_list" => K::ArgumentList,
             "index_expression" => K::Index,
             "slice_expression" => K::Slice,
-            // `f(xs...)` passes the slice `xs`, which holds what `xs` does.
-            "parenthesized_expression" | "parenthesized_type" | "variadic_argument" => K::Paren,
+            // `f(xs...)` passes the slice `xs`, which holds what `xs` does;
+            // a constraint `[T Store]` is its type (the first of a union).
+            "parenthesized_expression"
+            | "parenthesized_type"
+            | "variadic_argument"
+            | "type_constraint" => K::Paren,
             "unary_expression" => K::Unary,
             "composite_literal" => K::Composite,
             "func_literal" => K::FuncLit,
@@ -264,6 +272,8 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "parameter_declaration" | "variadic_parameter_declaration" => K::ParameterDecl,
             "parameter_list" => K::ParameterList,
             "short_var_declaration" => K::ShortVar,
+            "receive_statement" => K::Receive,
+            "type_parameter_declaration" => K::TypeParamDecl,
             "assignment_statement" => K::Assign,
             "send_statement" => K::Send,
             "return_statement" => K::Return,
@@ -376,6 +386,9 @@ struct Extractor<'s> {
     frames: Vec<Frame>,
     results: Vec<Child>,
     scope_stack: Vec<u32>,
+    /// Type parameters of generic functions with an interface constraint:
+    /// (function, name, constraint).
+    type_params: Vec<(u32, Sym, TypeId)>,
     lists: Vec<Vec<Lowered>>,
     elem_lists: Vec<Vec<(ElemKey, ExprId)>>,
     /// Lexical scopes inside functions, innermost last: each maps a name as
@@ -404,6 +417,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         frames: Vec::new(),
         results: Vec::new(),
         scope_stack: vec![0],
+        type_params: Vec::new(),
         lists: Vec::new(),
         elem_lists: Vec::new(),
         blocks: Vec::new(),
@@ -877,7 +891,38 @@ impl Extractor<'_> {
             K::FieldIdentifier | K::PackageIdentifier => Lowered::Name(self.intern_node(&node)),
             K::TypeIdentifier => {
                 let name = self.intern_node(&node);
+                // A type parameter of an enclosing generic function stands
+                // for its constraint: `x.Get()` on an `x T` with `[T Store]`
+                // is a call through Store.
+                if let Some(&(_, _, constraint)) = self
+                    .type_params
+                    .iter()
+                    .rev()
+                    .find(|(decl, n, _)| *n == name && self.scope_stack.contains(decl))
+                {
+                    return Lowered::Type(constraint);
+                }
                 Lowered::Type(self.push_type(GoType::Named { pkg: None, name }))
+            }
+            K::TypeParamDecl => {
+                let constraint = Self::field(children, g.f_type).map(|t| self.as_type(&t));
+                let decl = self.scope();
+                let named = match self.facts.types.get(constraint.unwrap_or(0) as usize) {
+                    Some(GoType::Named { pkg, name }) => {
+                        pkg.is_some() || !matches!(self.strings.get(*name), "any" | "comparable")
+                    }
+                    _ => false,
+                };
+                if let Some(constraint) = constraint
+                    && named
+                {
+                    for c in children.iter().filter(|c| c.field == g.f_name) {
+                        if let Lowered::Name(n) = c.val {
+                            self.type_params.push((decl, n, constraint));
+                        }
+                    }
+                }
+                Lowered::None
             }
             K::StringLit => {
                 let t = walk::text(&node, self.source);
@@ -1254,6 +1299,22 @@ impl Extractor<'_> {
                     && matches!(self.facts.exprs.get(first as usize), Some(GoExpr::Call(_)))
                 {
                     self.facts.returns.push((scope, FORWARDED_RETURN, first));
+                }
+                Lowered::None
+            }
+            K::Receive => {
+                let left = Self::field(children, g.f_left);
+                let right = Self::field(children, g.f_right);
+                let names = self.list(&left);
+                let values = self.list(&right);
+                let declares = (0..node.child_count())
+                    .filter_map(|i| node.child(i))
+                    .any(|c| c.kind() == ":=");
+                if declares {
+                    let names = self.declare_all(&names);
+                    self.bind_values(&names, &values);
+                } else {
+                    self.assign_values(&names, &values);
                 }
                 Lowered::None
             }

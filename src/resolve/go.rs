@@ -1884,8 +1884,13 @@ impl<'a> Analysis<'a> {
                 (std.is_type(&qualified) && std.interface(&qualified).is_none())
                     .then(|| vec![self.external_value(qualified)])
             }
-            // A container holds what is stored in it, which is traced.
-            RType::Slice(_) | RType::Map(_) | RType::Chan(_) => None,
+            // A container stands for its elements: of a concrete type, that
+            // type (`[]memStore{{}}`, whose elements are spelled `{}`);
+            // else what is stored in it, which is traced.
+            RType::Slice(elem) | RType::Map(elem) | RType::Chan(elem) => {
+                let elem = elem.as_ref().clone();
+                self.static_flow(&elem)
+            }
             RType::Func(_) => Some(Vec::new()),
             RType::Struct(sci, t) => match self.ctxs[*sci].go.types.get(*t as usize) {
                 Some(GoType::Interface(_)) => None,
