@@ -269,6 +269,15 @@ fn push_flow(out: &mut Vec<DeclId>, d: DeclId) {
 /// Where a value comes from: (file context, scope, expression).
 type ValueSource = (usize, u32, ExprId);
 
+/// What a local variable may hold (see `Analysis::local_sources`).
+#[derive(Default)]
+struct LocalSources {
+    values: Vec<ValueSource>,
+    /// Some of it comes from where no source is known: a parameter of a
+    /// function called from outside (or with too many callers to keep).
+    opaque: bool,
+}
+
 fn push_decl(out: &mut Vec<DeclId>, d: DeclId) {
     if out.len() < MAX_FUNC_VALUES && !out.contains(&d) {
         out.push(d);
@@ -1620,6 +1629,48 @@ impl<'a> Analysis<'a> {
         out
     }
 
+    /// What a variable of an enclosing scope may hold: the values bound
+    /// to it where it is declared and, for a parameter, the arguments its
+    /// callers pass. None when no enclosing scope binds it (a package-level
+    /// name).
+    fn local_sources(&self, ci: usize, scope: u32, name: Sym) -> Option<LocalSources> {
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)) else {
+                s = self.scope_parent(ci, cur);
+                continue;
+            };
+            let mut out = LocalSources::default();
+            for b in list {
+                match b {
+                    Binding::Value(e) => out.values.push((ci, cur, *e)),
+                    Binding::Type(_) => {
+                        let func = self.ctxs[ci].base + cur;
+                        let idx = self
+                            .params_of
+                            .get(&func)
+                            .and_then(|ps| ps.iter().position(|p| *p == Some(name)));
+                        match idx {
+                            Some(idx) => {
+                                out.opaque |= self.param_overflow.contains(&(func, idx));
+                                match self.param_sources.get(&(func, idx)) {
+                                    Some(sources) => out.values.extend_from_slice(sources),
+                                    // Called from outside, or not at all.
+                                    None => out.opaque = true,
+                                }
+                            }
+                            // A type switch's case variable (`v#2`) holds
+                            // the switched value; `var x I` starts as nil.
+                            None => out.opaque |= self.sym(ci, name).contains('#'),
+                        }
+                    }
+                }
+            }
+            return Some(out);
+        }
+        None
+    }
+
     fn ident_func_values_uncached(
         &mut self,
         ci: usize,
@@ -1628,40 +1679,13 @@ impl<'a> Analysis<'a> {
         depth: u32,
     ) -> Vec<DeclId> {
         let mut out = Vec::new();
-        let mut s = Some(scope);
-        while let Some(cur) = s {
-            if let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)).cloned() {
-                for b in list {
-                    match b {
-                        Binding::Value(e) => {
-                            for d in self.func_values(ci, cur, *e, depth + 1) {
-                                push_decl(&mut out, d);
-                            }
-                        }
-                        Binding::Type(_) => {
-                            let func = self.ctxs[ci].base + cur;
-                            let idx = self
-                                .params_of
-                                .get(&func)
-                                .and_then(|ps| ps.iter().position(|p| *p == Some(name)));
-                            if let Some(idx) = idx {
-                                let sources = self
-                                    .param_sources
-                                    .get(&(func, idx))
-                                    .cloned()
-                                    .unwrap_or_default();
-                                for (sci, sscope, e) in sources {
-                                    for d in self.func_values(sci, sscope, e, depth + 1) {
-                                        push_decl(&mut out, d);
-                                    }
-                                }
-                            }
-                        }
-                    }
+        if let Some(local) = self.local_sources(ci, scope, name) {
+            for (sci, sscope, e) in local.values {
+                for d in self.func_values(sci, sscope, e, depth + 1) {
+                    push_decl(&mut out, d);
                 }
-                return out;
             }
-            s = self.scope_parent(ci, cur);
+            return out;
         }
         let text = self.sym(ci, name);
         let pkg = self.ctxs[ci].pkg;
@@ -1988,51 +2012,13 @@ impl<'a> Analysis<'a> {
     /// declared, and the arguments passed for it when it is a parameter.
     fn name_flow_uncached(&mut self, ci: usize, scope: u32, name: Sym, depth: u32) -> Vec<DeclId> {
         let mut out = Vec::new();
-        let mut s = Some(scope);
-        while let Some(cur) = s {
-            let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)).cloned() else {
-                s = self.scope_parent(ci, cur);
-                continue;
-            };
-            for b in list {
-                match b {
-                    Binding::Value(e) => {
-                        for d in self.flowing_types(ci, cur, *e, depth + 1) {
-                            push_flow(&mut out, d);
-                        }
-                    }
-                    Binding::Type(_) => {
-                        let func = self.ctxs[ci].base + cur;
-                        let idx = self
-                            .params_of
-                            .get(&func)
-                            .and_then(|ps| ps.iter().position(|p| *p == Some(name)));
-                        match idx {
-                            Some(idx) => {
-                                let sources = self.param_sources.get(&(func, idx)).cloned();
-                                if self.param_overflow.contains(&(func, idx)) {
-                                    push_flow(&mut out, FLOW_UNKNOWN);
-                                }
-                                match sources {
-                                    // Called from outside, or not at all.
-                                    None => push_flow(&mut out, FLOW_UNKNOWN),
-                                    Some(sources) => {
-                                        for (sci, sscope, e) in sources {
-                                            for d in self.flowing_types(sci, sscope, e, depth + 1) {
-                                                push_flow(&mut out, d);
-                                            }
-                                        }
-                                    }
-                                }
-                            }
-                            // A type switch's case variable (`v#2`) holds
-                            // the switched value; `var x I` starts as nil.
-                            None if self.sym(ci, name).contains('#') => {
-                                push_flow(&mut out, FLOW_UNKNOWN)
-                            }
-                            None => {}
-                        }
-                    }
+        if let Some(local) = self.local_sources(ci, scope, name) {
+            if local.opaque {
+                push_flow(&mut out, FLOW_UNKNOWN);
+            }
+            for (sci, sscope, e) in local.values {
+                for d in self.flowing_types(sci, sscope, e, depth + 1) {
+                    push_flow(&mut out, d);
                 }
             }
             return out;
