@@ -1939,7 +1939,17 @@ impl<'a> Analysis<'a> {
             return Vec::new();
         }
         let t = self.type_of(ci, scope, e, 0);
-        if let Some(flow) = self.static_flow(&t) {
+        if let Some(mut flow) = self.static_flow(&t) {
+            // `http.HandlerFunc(f)`: a function converted to a library's
+            // function type, whose methods call it (the adapter pattern).
+            if let RType::Named(PkgRef::Ext(path), _) = &t
+                && !path.is_empty()
+                && let GoExpr::Call(c) = *self.expr(ci, e)
+            {
+                for f in self.converted_functions(ci, scope, c, depth) {
+                    push_flow(&mut flow, f);
+                }
+            }
             return flow;
         }
         let unknown = vec![FLOW_UNKNOWN];
@@ -2006,6 +2016,27 @@ impl<'a> Analysis<'a> {
             GoExpr::FuncLit(_) => Vec::new(),
             _ => unknown,
         }
+    }
+
+    /// The functions a conversion call (`T(f)`, one argument) converts.
+    fn converted_functions(&mut self, ci: usize, scope: u32, call: u32, depth: u32) -> Vec<DeclId> {
+        let (callee, args) = {
+            let c = &self.ctxs[ci].go.calls[call as usize];
+            (c.callee, c.args.clone())
+        };
+        let [arg] = args.as_slice() else {
+            return Vec::new();
+        };
+        let funcs = self.func_values(ci, scope, *arg, depth + 1);
+        if funcs.is_empty()
+            || !self
+                .callees(ci, scope, callee, 0)
+                .iter()
+                .any(|c| matches!(c, Callee::NotACall))
+        {
+            return Vec::new();
+        }
+        funcs.into_iter().filter(|&f| f < EXTERNAL_VALUE).collect()
     }
 
     /// Types a variable may hold: every value bound to it where it is
@@ -2160,7 +2191,7 @@ impl<'a> Analysis<'a> {
             .iter()
             .filter(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
             .count();
-        if !self.narrow_interface_calls || candidates < 2 {
+        if !self.narrow_interface_calls || candidates == 0 {
             return callees;
         }
         let (ci, scope) = at;
@@ -2180,7 +2211,7 @@ impl<'a> Analysis<'a> {
             .iter()
             .filter(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
             .count();
-        if !self.narrow_interface_calls || candidates < 2 || flow.contains(&FLOW_UNKNOWN) {
+        if !self.narrow_interface_calls || candidates == 0 || flow.contains(&FLOW_UNKNOWN) {
             return callees;
         }
         let external = flow.contains(&FLOW_EXTERNAL);
@@ -2238,6 +2269,17 @@ impl<'a> Analysis<'a> {
                 outside.push(external_method(path, tname, name));
             }
         }
+        // Functions converted to a library's function type, whose method
+        // (`(net/http.HandlerFunc).ServeHTTP`) calls them: a trace holds
+        // nothing else but types.
+        let adapted: Vec<DeclId> = if outside.is_empty() {
+            Vec::new()
+        } else {
+            flow.iter()
+                .copied()
+                .filter(|d| *d < FLOW_EXTERNAL && !self.type_names.contains_key(d))
+                .collect()
+        };
         let mut kept: Vec<Callee> = callees
             .iter()
             .filter(|c| match c {
@@ -2254,6 +2296,9 @@ impl<'a> Analysis<'a> {
             {
                 kept.push(Callee::ExternalValue(m, Confidence::Possible));
             }
+        }
+        for f in adapted {
+            kept.push(Callee::Decl(f, Confidence::Possible));
         }
         let from_outside_only = methods.is_empty()
             && flow
