@@ -262,6 +262,30 @@ fn hostile_files_are_skipped_or_indexed_and_the_run_finishes() {
         "\"a\" +\n".repeat(7000)
     );
     std::fs::write(root.join("zipdata.go"), concat).unwrap();
+    // Types defined through each other (which Go rejects) behind an
+    // interface call: tracing what reaches it must end.
+    std::fs::write(
+        root.join("cycle.go"),
+        b"package z
+
+type I interface{ M() }
+type A B
+type B A
+type C []C
+          type x struct{}
+
+func (x) M() {}
+
+type y struct{}
+
+func (y) M() {}
+
+          func use(i I) { i.M() }
+
+func run() { var a A; var c C; use(a); use(c); use(x{}) }
+",
+    )
+    .unwrap();
     std::fs::write(root.join("big.py"), vec![b'#'; 3 * 1024 * 1024]).unwrap();
     std::fs::write(
         root.join("gen.go"),
@@ -305,6 +329,8 @@ fn hostile_files_are_skipped_or_indexed_and_the_run_finishes() {
     let (code, _, _) = ripple(&["--repo", root.to_str().unwrap(), "show", "fine"]);
     assert_eq!(code, 0);
     let (code, _, _) = ripple(&["--repo", root.to_str().unwrap(), "show", "still_here"]);
+    assert_eq!(code, 0);
+    let (code, _, _) = ripple(&["--repo", root.to_str().unwrap(), "callees", "use"]);
     assert_eq!(code, 0);
 }
 

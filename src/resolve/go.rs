@@ -1873,6 +1873,15 @@ impl<'a> Analysis<'a> {
     /// answer; None for an interface (or an unknown type), which must be
     /// traced to its sources.
     fn static_flow(&mut self, t: &RType) -> Option<Vec<DeclId>> {
+        self.static_flow_at(t, 0)
+    }
+
+    /// [`Self::static_flow`], `depth` named types in (`type A B; type B A`
+    /// does not compile, but is still read).
+    fn static_flow_at(&mut self, t: &RType, depth: u32) -> Option<Vec<DeclId>> {
+        if depth > 8 {
+            return Some(vec![FLOW_UNKNOWN]);
+        }
         match t {
             RType::Unknown | RType::TypeValue(_) => None,
             RType::Pointer(inner) => Some(match inner.as_ref() {
@@ -1894,7 +1903,8 @@ impl<'a> Analysis<'a> {
                     let under = self.resolve_type(tci, *inner, 0);
                     let container =
                         matches!(under, RType::Slice(_) | RType::Map(_) | RType::Chan(_));
-                    (container || self.static_flow(&under).is_some()).then(|| self.type_flow(*p, n))
+                    (container || self.static_flow_at(&under, depth + 1).is_some())
+                        .then(|| self.type_flow(*p, n))
                 }
                 Some((_, GoTypeBody::Struct(_))) => Some(self.type_flow(*p, n)),
                 None => None,
@@ -1913,7 +1923,7 @@ impl<'a> Analysis<'a> {
             // else what is stored in it, which is traced.
             RType::Slice(elem) | RType::Map(elem) | RType::Chan(elem) => {
                 let elem = elem.as_ref().clone();
-                self.static_flow(&elem)
+                self.static_flow_at(&elem, depth + 1)
             }
             RType::Func(_) => Some(Vec::new()),
             RType::Struct(sci, t) => match self.ctxs[*sci].go.types.get(*t as usize) {
@@ -2030,7 +2040,7 @@ impl<'a> Analysis<'a> {
         let funcs = self.func_values(ci, scope, *arg, depth + 1);
         if funcs.is_empty()
             || !self
-                .callees(ci, scope, callee, 0)
+                .callees(ci, scope, callee, depth + 1)
                 .iter()
                 .any(|c| matches!(c, Callee::NotACall))
         {
