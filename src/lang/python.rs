@@ -200,6 +200,9 @@ pub struct PyDeclInfo {
     pub is_fixture: bool,
     /// `class C(metaclass=M)`: the metaclass expression, for classes.
     pub metaclass: Option<ExprId>,
+    /// `items: list = field(default_factory=make_items)` in a class body:
+    /// the factories a generated `__init__` calls.
+    pub factories: Vec<ExprId>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -2716,6 +2719,25 @@ impl<'s> Extractor<'s> {
             }
             _ => None,
         };
+        // `field(default_factory=f)` in a dataclass's body (or attrs'
+        // `factory=`): its generated `__init__` calls `f`.
+        let scope = self.scope();
+        if matches!(
+            text.as_str(),
+            "field"
+                | "dataclasses.field"
+                | "attr.ib"
+                | "attr.attrib"
+                | "attr.field"
+                | "attrs.field"
+        ) && self.decls[scope as usize].kind == DeclKind::Class
+            && let Some(&(_, factory)) = list
+                .kwargs
+                .iter()
+                .find(|(k, _)| matches!(self.strings.get(*k), "default_factory" | "factory"))
+        {
+            self.facts.decl_info[scope as usize].factories.push(factory);
+        }
         // `getattr(obj, "name")` is keyed by the name it reads.
         let key = match text.as_str() {
             "getattr" => list.second_str,

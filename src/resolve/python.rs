@@ -3065,13 +3065,17 @@ impl Analysis<'_> {
                             ))),
                             None => {
                                 out.push(Target::NoInit(c));
-                                // A dataclass's generated `__init__` ends
-                                // by calling `__post_init__`.
-                                let post = self.intern("__post_init__");
-                                if self.is_dataclass(c)
-                                    && let Some(&f) = self.method_targets(c, post).first()
-                                {
-                                    out.push(Target::Decl { decl: f, shift: 1 });
+                                if self.is_dataclass(c) {
+                                    // A dataclass's generated `__init__` calls
+                                    // its fields' default factories, and ends
+                                    // by calling `__post_init__`.
+                                    for f in self.field_factories(c) {
+                                        out.push(Target::Implicit(f));
+                                    }
+                                    let post = self.intern("__post_init__");
+                                    if let Some(&f) = self.method_targets(c, post).first() {
+                                        out.push(Target::Decl { decl: f, shift: 1 });
+                                    }
                                 }
                             }
                         },
@@ -3281,6 +3285,27 @@ impl Analysis<'_> {
         self.mro(class)
             .iter()
             .any(|&k| self.py_info(k).is_some_and(|(info, _)| info.is_dataclass))
+    }
+
+    /// The functions a dataclass's fields name as default factories, its
+    /// own and its bases'.
+    fn field_factories(&mut self, class: DeclId) -> Vec<DeclId> {
+        let mut out = Vec::new();
+        for &k in self.mro(class).iter() {
+            let Some((info, kci)) = self.py_info(k) else {
+                continue;
+            };
+            for &e in &info.factories {
+                for v in self.eval(kci, e, 1) {
+                    if let Value::Func(f) = v
+                        && !out.contains(&f)
+                    {
+                        out.push(f);
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// A dataclass's generated `__init__` stores its arguments in the
@@ -3915,7 +3940,9 @@ impl Analysis<'_> {
                 let mut decls: Vec<DeclId> = Vec::new();
                 for t in &targets {
                     let id = match t {
-                        Target::Decl { decl, .. } | Target::Applied { decl, .. } => *decl,
+                        Target::Decl { decl, .. }
+                        | Target::Applied { decl, .. }
+                        | Target::Implicit(decl) => *decl,
                         Target::External(name) => b.external(name, crate::model::Lang::Python),
                         Target::NoInit(_) | Target::Truncated => continue,
                     };
@@ -4226,6 +4253,9 @@ enum Target {
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
     NoInit(DeclId),
+    /// A function the call runs without passing it the call's arguments
+    /// (a dataclass field's default factory).
+    Implicit(DeclId),
     /// The callee's value set is full: values past its cap were dropped,
     /// so the targets found may not be all (listed with the unresolved).
     Truncated,
