@@ -2347,6 +2347,38 @@ impl Analysis<'_> {
         Vec::new()
     }
 
+    /// `super().__call__(…)` inside a metaclass's `__call__`: `type.__call__`,
+    /// which makes an instance of each class the metaclass was called for
+    /// (what its `cls` holds). None for any other call.
+    fn metaclass_instantiation(&mut self, ci: usize, call: usize) -> Option<Vec<DeclId>> {
+        let py = self.files[ci].py;
+        let &PyExpr::Attr { base, name } = py.exprs.get(py.calls[call].callee as usize)? else {
+            return None;
+        };
+        let &PyExpr::Super { class, func } = py.exprs.get(base as usize)? else {
+            return None;
+        };
+        if self.files[ci].facts.sym(name) != "__call__" {
+            return None;
+        }
+        let (class, func) = (self.gdecl(ci, class), self.gdecl(ci, func));
+        if self.builtin_base(class).as_deref() != Some("type") {
+            return None;
+        }
+        let (info, fci) = self.py_info(func)?;
+        let cls = info.params.first()?;
+        let slot = Slot::Var(func, self.gsym(fci, cls.name));
+        let classes = self
+            .get(slot)
+            .into_iter()
+            .filter_map(|v| match v {
+                Value::Class(c) => Some(c),
+                _ => None,
+            })
+            .collect();
+        Some(classes)
+    }
+
     /// The first parameter of `f` (a method's `self` or `cls`) holds `v`.
     fn bind_first_param(&mut self, f: DeclId, v: Value) {
         if let Some((info, fci)) = self.py_info(f)
@@ -2632,6 +2664,13 @@ impl Analysis<'_> {
                 for r in self.returns_of(m) {
                     push_unique(&mut out, r);
                 }
+            }
+            return out;
+        }
+        if let Some(classes) = self.metaclass_instantiation(ci, call) {
+            for c in classes {
+                self.mark_instantiated(c);
+                push_unique(&mut out, Value::Instance(c));
             }
             return out;
         }
