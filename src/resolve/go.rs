@@ -2176,6 +2176,25 @@ impl<'a> Analysis<'a> {
                         push_flow(&mut out, d);
                     }
                 }
+                // A function outside the repository returns values its
+                // package makes, or ones the repository handed that package
+                // (`errors.New` makes an *errors.errorString; what
+                // `atomic.Value.Load` returns was given to `Store`).
+                Callee::External(name) | Callee::ExternalValue(name, _) => {
+                    push_flow(&mut out, FLOW_EXTERNAL);
+                    // Package errors unwraps what any package wrapped
+                    // (`errors.Unwrap(fmt.Errorf("…: %w", err))`).
+                    let handed: Vec<DeclId> = match external_package(&name) {
+                        Some("errors") => {
+                            self.handed_to_library.values().flatten().copied().collect()
+                        }
+                        Some(p) => self.handed_to_library.get(p).cloned().unwrap_or_default(),
+                        None => Vec::new(),
+                    };
+                    for d in handed {
+                        push_flow(&mut out, d);
+                    }
+                }
                 _ => push_flow(&mut out, FLOW_UNKNOWN),
             }
         }
