@@ -794,6 +794,7 @@ impl Extractor<'_> {
         let scope = self.scope();
         self.facts.bindings.push((scope, name, b));
     }
+
     /// `target = v` where the target is a field or an element: one more
     /// value the field, map, slice or channel holds. `r.funcs[kind] = f`
     /// stores into a field as the elements of a composite literal do;
@@ -1542,7 +1543,6 @@ impl Extractor<'_> {
         }
     }
 
-    /// Bind each parameter in the function's scope and keep their order.
     /// Named results are variables of the function's body; a bare
     /// `return` in it returns what they hold.
     fn bind_named_results(&mut self, decl: u32, results: Option<Lowered>) {
@@ -1566,6 +1566,7 @@ impl Extractor<'_> {
         }
     }
 
+    /// Bind each parameter in the function's scope and keep their order.
     fn record_params(&mut self, decl: u32, list: u32) {
         let mut order = Vec::new();
         for (names, ty) in self.params[list as usize].clone() {

@@ -1036,9 +1036,6 @@ impl<'s> Extractor<'s> {
         Some((scope, plain, value))
     }
 
-    /// Whether the node being lowered is a statement directly in the body of
-    /// its scope (module, function or class), outside any branch or loop:
-    /// an assignment there replaces the name's value for the code after it.
     /// Whether the frame on top of `frames[..n]` is a body that runs its
     /// statements in order: a module's, a function's or a class's.
     fn is_body(&self, n: usize) -> bool {
@@ -1051,14 +1048,13 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// The place `e` names: a local name, or an item of one under
+    /// constant keys (None for anything else).
     fn item_place(&self, e: ExprId) -> Option<ItemPlace> {
         match self.facts.exprs.get(e as usize)? {
+            PyExpr::Name { scope, name } => Some((*scope, *name, Vec::new())),
             PyExpr::Subscript { base, key: Some(k) } => {
-                let mut place = match self.facts.exprs.get(*base as usize)? {
-                    PyExpr::Name { scope, name } => (*scope, *name, Vec::new()),
-                    PyExpr::Subscript { .. } => self.item_place(*base)?,
-                    _ => return None,
-                };
+                let mut place = self.item_place(*base)?;
                 place.2.push(*k);
                 Some(place)
             }
@@ -1099,8 +1095,6 @@ impl<'s> Extractor<'s> {
     /// place is remembered; one to an item of any other place (or an
     /// item named by a variable) may change any item.
     fn note_item_store(&mut self, target: ExprId, value: ExprId) {
-        // A read of the target that was noted is the store itself.
-        self.items.reads.retain(|&(e, _)| e != target);
         match self.facts.exprs.get(target as usize) {
             Some(PyExpr::Name { .. }) => {}
             Some(PyExpr::Subscript { .. }) => match self.item_place(target) {
@@ -1125,13 +1119,8 @@ impl<'s> Extractor<'s> {
         if self.strings.get(name) != "update" || !c.splats.is_empty() {
             return;
         }
-        let place = match self.facts.exprs.get(base as usize) {
-            Some(&PyExpr::Name { scope, name }) => (scope, name, Vec::new()),
-            Some(PyExpr::Subscript { .. }) => match self.item_place(base) {
-                Some(p) => p,
-                None => return,
-            },
-            _ => return,
+        let Some(place) = self.item_place(base) else {
+            return;
         };
         let mut stores: Vec<(Sym, ExprId)> = c.kwargs.to_vec();
         match c.args.as_ref() {
@@ -1211,6 +1200,9 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// Whether the node being lowered is a statement directly in the body of
+    /// its scope (module, function or class), outside any branch or loop:
+    /// an assignment there replaces the name's value for the code after it.
     fn is_straight_line_statement(&self) -> bool {
         let n = self.frames.len();
         if n < 2 || self.frames[n - 1].kind != K::ExpressionStatement {
@@ -2106,13 +2098,12 @@ impl<'s> Extractor<'s> {
                             };
                             c.args = c.args.iter().copied().chain([value]).collect();
                         }
+                        // A read of the target that was noted is the store.
+                        self.items.reads.retain(|&(e, _)| e != target);
                         if frame.kind == K::AugAssignment {
                             self.items.forget = true;
-                            self.items.reads.retain(|&(e, _)| e != target);
                         } else if self.is_straight_line_statement() {
                             self.note_item_store(target, value);
-                        } else {
-                            self.items.reads.retain(|&(e, _)| e != target);
                         }
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)

@@ -1164,15 +1164,19 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// The key values stored in `field` of `pkg.tname` are kept under:
+    /// the struct that declares the field.
+    fn field_key(&self, pkg: usize, tname: &str, field: &str) -> (usize, String, String) {
+        let (p, t) = self
+            .field_owner(pkg, tname, field, 0)
+            .unwrap_or_else(|| (pkg, tname.to_owned()));
+        (p, t, field.to_owned())
+    }
+
     /// The embedded field of repository struct `pkg.tname` whose interface
-    /// type (of the repository) has method `name`: (field name, the
-    /// interface's package and name).
-    fn embedded_interface(
-        &self,
-        pkg: usize,
-        tname: &str,
-        name: &str,
-    ) -> Option<(String, usize, String)> {
+    /// type (of the repository) has method `name`: the interface's package
+    /// and name, which is also the field's.
+    fn embedded_interface(&self, pkg: usize, tname: &str, name: &str) -> Option<(usize, String)> {
         let (tci, body) = self.type_body(pkg, tname)?;
         let GoTypeBody::Struct(fields) = body else {
             return None;
@@ -1187,7 +1191,7 @@ impl<'a> Analysis<'a> {
                         .interface_methods(*ip, iname, 0)
                         .is_some_and(|ms| ms.iter().any(|(m, _)| m == name)) =>
                 {
-                    Some((iname.clone(), *ip, iname.clone()))
+                    Some((*ip, iname.clone()))
                 }
                 _ => None,
             }
@@ -1862,9 +1866,9 @@ impl<'a> Analysis<'a> {
     /// through an interface to the implementations that can be behind it
     /// (as x/tools' VTA does): repository types by declaration, plus
     /// [`FLOW_EXTERNAL`] for a type from outside and [`FLOW_UNKNOWN`] when
-    /// some source could not be traced (a value from outside the
-    /// repository, a parameter of a function nothing in it calls, a channel
-    /// receive). Unknown means every implementation stays.
+    /// some source could not be traced (a parameter of a function nothing
+    /// in the repository calls, a field set by reflection, a trace too
+    /// deep). Unknown means every implementation stays.
     fn flowing_types(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
         self.traced(ci, scope, Traced::TypesOfExpr(e), depth)
     }
@@ -1896,10 +1900,9 @@ impl<'a> Analysis<'a> {
             RType::Named(PkgRef::Repo(p), n) => match self.type_body(*p, n) {
                 Some((_, GoTypeBody::Interface { .. })) => None,
                 Some((tci, GoTypeBody::Other(inner))) => {
-                    // `type Handler = http.Handler`, `type Any interface{}`
-                    // spelled through another name: still an interface.
-                    // A named slice, map or channel type is a concrete type
-                    // of its own, whose values may have methods.
+                    // `type Handler = http.Handler` is still an interface; a
+                    // named slice, map or channel type is a concrete type of
+                    // its own, whose values may have methods.
                     let under = self.resolve_type(tci, *inner, 0);
                     let container =
                         matches!(under, RType::Slice(_) | RType::Map(_) | RType::Chan(_));
@@ -1992,11 +1995,7 @@ impl<'a> Analysis<'a> {
                     // on a *flag.Flag) holds what the library put there: its
                     // own values, or the repository's it was given.
                     RType::Named(PkgRef::Ext(path), _) if !path.is_empty() => {
-                        let mut out = vec![FLOW_EXTERNAL];
-                        for &d in self.handed_to_library.get(path).into_iter().flatten() {
-                            push_flow(&mut out, d);
-                        }
-                        out
+                        self.library_values(path)
                     }
                     _ => unknown,
                 }
@@ -2077,12 +2076,30 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// What package `path` outside the repository gives back: values it
+    /// makes, and the repository types handed to it (to any package, for
+    /// package errors, which unwraps what others wrapped:
+    /// `errors.Unwrap(fmt.Errorf("…: %w", err))`).
+    fn library_values(&self, path: &str) -> Vec<DeclId> {
+        let mut out = vec![FLOW_EXTERNAL];
+        let handed: Vec<&DeclId> = if path == "errors" {
+            self.handed_to_library.values().flatten().collect()
+        } else {
+            self.handed_to_library
+                .get(path)
+                .into_iter()
+                .flatten()
+                .collect()
+        };
+        for &d in handed {
+            push_flow(&mut out, d);
+        }
+        out
+    }
+
     /// Types stored in a struct field anywhere in the repository.
     fn field_flow(&mut self, p: usize, tname: &str, field: &str, depth: u32) -> Vec<DeclId> {
-        let (p, tname) = self
-            .field_owner(p, tname, field, 0)
-            .unwrap_or_else(|| (p, tname.to_owned()));
-        let key = (p, tname, field.to_owned());
+        let key = self.field_key(p, tname, field);
         let sources = match self.field_sources.get(&key) {
             Some(sources) if !self.field_overflow.contains(&key) => sources.clone(),
             // Set by reflection (a decoder), through a pointer, or never.
@@ -2181,17 +2198,9 @@ impl<'a> Analysis<'a> {
                 // (`errors.New` makes an *errors.errorString; what
                 // `atomic.Value.Load` returns was given to `Store`).
                 Callee::External(name) | Callee::ExternalValue(name, _) => {
-                    push_flow(&mut out, FLOW_EXTERNAL);
-                    // Package errors unwraps what any package wrapped
-                    // (`errors.Unwrap(fmt.Errorf("…: %w", err))`).
-                    let handed: Vec<DeclId> = match external_package(&name) {
-                        Some("errors") => {
-                            self.handed_to_library.values().flatten().copied().collect()
-                        }
-                        Some(p) => self.handed_to_library.get(p).cloned().unwrap_or_default(),
-                        None => Vec::new(),
-                    };
-                    for d in handed {
+                    let made = external_package(&name)
+                        .map_or(vec![FLOW_EXTERNAL], |p| self.library_values(p));
+                    for d in made {
                         push_flow(&mut out, d);
                     }
                 }
@@ -2216,16 +2225,20 @@ impl<'a> Analysis<'a> {
         depth: u32,
         outside_only_leaves_none: bool,
     ) -> Vec<Callee> {
-        let candidates = callees
-            .iter()
-            .filter(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
-            .count();
-        if !self.narrow_interface_calls || candidates == 0 {
+        if !self.may_narrow(&callees) {
             return callees;
         }
         let (ci, scope) = at;
         let flow = self.flowing_types(ci, scope, receiver, depth + 1);
         self.narrowed_by(callees, flow, name, outside_only_leaves_none)
+    }
+
+    /// Whether narrowing is on and some callee is a method it could keep.
+    fn may_narrow(&self, callees: &[Callee]) -> bool {
+        self.narrow_interface_calls
+            && callees
+                .iter()
+                .any(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
     }
 
     /// [`Self::narrowed`] to what `flow` says reaches the receiver.
@@ -2236,11 +2249,7 @@ impl<'a> Analysis<'a> {
         name: &str,
         outside_only_leaves_none: bool,
     ) -> Vec<Callee> {
-        let candidates = callees
-            .iter()
-            .filter(|c| matches!(c, Callee::Decl(..) | Callee::ExternalValue(..)))
-            .count();
-        if !self.narrow_interface_calls || candidates == 0 || flow.contains(&FLOW_UNKNOWN) {
+        if !self.may_narrow(&callees) || flow.contains(&FLOW_UNKNOWN) {
             return callees;
         }
         let external = flow.contains(&FLOW_EXTERNAL);
@@ -2253,15 +2262,28 @@ impl<'a> Analysis<'a> {
         // http.HandlerFunc, a *http.ServeMux) may pass the call on to what
         // the repository handed that package: the handlers given to
         // mux.Handle are served through it.
+        // Types from outside the repository add their method, when the
+        // standard-library table has it (`*httptest.ResponseRecorder`
+        // behind an http.ResponseWriter).
+        let std = go_std::std();
         let mut libraries: Vec<&str> = Vec::new();
+        let mut outside: Vec<String> = Vec::new();
         for &d in &flow {
-            if let Some(t) = d
+            let Some(t) = d
                 .checked_sub(EXTERNAL_VALUE)
                 .and_then(|i| self.external_values.get(i as usize))
-                && let Some((path, _)) = t.trim_start_matches('*').rsplit_once('.')
-                && !libraries.contains(&path)
-            {
+            else {
+                continue;
+            };
+            let qualified = t.trim_start_matches('*');
+            let Some((path, tname)) = qualified.rsplit_once('.') else {
+                continue;
+            };
+            if !libraries.contains(&path) {
                 libraries.push(path);
+            }
+            if std.method(qualified, name).is_some() {
+                outside.push(external_method(path, tname, name));
             }
         }
         let handed: Vec<DeclId> = libraries
@@ -2276,26 +2298,6 @@ impl<'a> Analysis<'a> {
                 && !methods.contains(&m)
             {
                 methods.push(m);
-            }
-        }
-        // Types from outside the repository: their method, when the
-        // standard-library table has it (`*httptest.ResponseRecorder`
-        // behind an http.ResponseWriter).
-        let std = go_std::std();
-        let mut outside: Vec<String> = Vec::new();
-        for &d in &flow {
-            let Some(t) = d
-                .checked_sub(EXTERNAL_VALUE)
-                .and_then(|i| self.external_values.get(i as usize))
-            else {
-                continue;
-            };
-            let qualified = t.trim_start_matches('*');
-            let Some((path, tname)) = qualified.rsplit_once('.') else {
-                continue;
-            };
-            if std.method(qualified, name).is_some() {
-                outside.push(external_method(path, tname, name));
             }
         }
         // Functions converted to a library's function type, whose method
@@ -2437,7 +2439,7 @@ impl<'a> Analysis<'a> {
                         ElemKey::Other => None,
                     };
                     if let Some(field) = field {
-                        self.add_field_source(*p, t, field, (ci, scope, value));
+                        self.add_field_source(*p, t, &field, (ci, scope, value));
                     }
                 }
             }
@@ -2447,7 +2449,7 @@ impl<'a> Analysis<'a> {
                 };
                 if let RType::Named(PkgRef::Repo(p), t) = self.type_of(ci, scope, *base, 0).deref()
                 {
-                    let field = self.sym(ci, *field).to_owned();
+                    let field = self.sym(ci, *field);
                     self.add_field_source(*p, t, field, (ci, scope, value));
                 }
             }
@@ -2456,14 +2458,11 @@ impl<'a> Analysis<'a> {
 
     /// One more value stored in a field, keyed by the struct that declares
     /// the field (`outer.f = v` may set a field promoted from `inner`).
-    fn add_field_source(&mut self, p: usize, tname: &str, field: String, source: ValueSource) {
+    fn add_field_source(&mut self, p: usize, tname: &str, field: &str, source: ValueSource) {
         if source.2 == 0 {
             return;
         }
-        let (p, tname) = self
-            .field_owner(p, tname, &field, 0)
-            .unwrap_or_else(|| (p, tname.to_owned()));
-        let key = (p, tname, field);
+        let key = self.field_key(p, tname, field);
         let list = self.field_sources.entry(key.clone()).or_default();
         if list.len() < MAX_SOURCES {
             list.push(source);
@@ -2504,10 +2503,7 @@ impl<'a> Analysis<'a> {
 
     /// Functions assigned to a struct field anywhere in the repository.
     fn field_func_values(&mut self, p: usize, tname: &str, field: &str, depth: u32) -> Vec<DeclId> {
-        let (p, tname) = self
-            .field_owner(p, tname, field, 0)
-            .unwrap_or_else(|| (p, tname.to_owned()));
-        let key = (p, tname, field.to_owned());
+        let key = self.field_key(p, tname, field);
         let mut out = Vec::new();
         for (sci, sscope, e) in self.field_sources.get(&key).cloned().unwrap_or_default() {
             for d in self.func_values(sci, sscope, e, depth + 1) {
@@ -2599,10 +2595,10 @@ impl<'a> Analysis<'a> {
                         let _ = is_type_value;
                         // Promoted from an embedded interface (`struct{ Store }`):
                         // a call through the interface the field holds.
-                        if let Some((field, ip, iname)) = self.embedded_interface(p, &tname, name_s)
+                        if let Some((ip, iname)) = self.embedded_interface(p, &tname, name_s)
                             && let Some(out) = self.interface_call(ip, &iname, name_s)
                         {
-                            let flow = self.field_flow(p, &tname, &field, depth + 1);
+                            let flow = self.field_flow(p, &tname, &iname, depth + 1);
                             return self.narrowed_by(out, flow, name_s, false);
                         }
                         // Promoted from an embedded type outside the repository

@@ -2365,11 +2365,8 @@ impl Analysis<'_> {
         if self.builtin_base(class).as_deref() != Some("type") {
             return None;
         }
-        let (info, fci) = self.py_info(func)?;
-        let cls = info.params.first()?;
-        let slot = Slot::Var(func, self.gsym(fci, cls.name));
         let classes = self
-            .get(slot)
+            .get(self.first_param_slot(func)?)
             .into_iter()
             .filter_map(|v| match v {
                 Value::Class(c) => Some(c),
@@ -2379,12 +2376,16 @@ impl Analysis<'_> {
         Some(classes)
     }
 
-    /// The first parameter of `f` (a method's `self` or `cls`) holds `v`.
+    /// The slot of `f`'s first parameter (a method's `self` or `cls`).
+    fn first_param_slot(&self, f: DeclId) -> Option<Slot> {
+        let (info, fci) = self.py_info(f)?;
+        let p = info.params.first()?;
+        Some(Slot::Var(f, self.gsym(fci, p.name)))
+    }
+
+    /// The first parameter of `f` holds `v`.
     fn bind_first_param(&mut self, f: DeclId, v: Value) {
-        if let Some((info, fci)) = self.py_info(f)
-            && let Some(p) = info.params.first()
-        {
-            let slot = Slot::Var(f, self.gsym(fci, p.name));
+        if let Some(slot) = self.first_param_slot(f) {
             self.add(slot, &[v]);
         }
     }
