@@ -518,3 +518,42 @@ fn a_go_function_passed_to_the_standard_library_is_listed_as_handed_out() {
     assert_eq!(sites("byLen$1"), [("sort.Slice".to_owned(), 11)]);
     assert!(sites("helper").is_empty());
 }
+
+#[test]
+fn go_source_tree_packages_are_named_by_their_import_paths() {
+    // Go's own `src/go.mod` says `module std`, and its packages are
+    // imported as `errors`, `fmt`: named `std/errors`, a call from `fmt`
+    // to `errors.New` reached the standard library's external leaf
+    // instead of the declaration beside it.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    for pkg in ["errors", "fmt"] {
+        std::fs::create_dir_all(src.join(pkg)).unwrap();
+    }
+    std::fs::write(src.join("go.mod"), "module std\n\ngo 1.19\n").unwrap();
+    std::fs::write(
+        src.join("errors/errors.go"),
+        "package errors\n\ntype errorString struct{ s string }\n\n\
+         func (e *errorString) Error() string { return e.s }\n\n\
+         func New(text string) error { return &errorString{text} }\n",
+    )
+    .unwrap();
+    std::fs::write(
+        src.join("fmt/errors.go"),
+        "package fmt\n\nimport \"errors\"\n\n\
+         func Errorf(format string) error {\n\terr := errors.New(format)\n\t_ = err.Error()\n\treturn err\n}\n",
+    )
+    .unwrap();
+    let edges = json(&[
+        "--repo",
+        dir.path().to_str().unwrap(),
+        "edges",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(
+        edges["fmt.Errorf"],
+        serde_json::json!(["(*errors.errorString).Error", "errors.New"])
+    );
+    assert!(edges.get("std/errors.New").is_none(), "{edges}");
+}

@@ -59,7 +59,8 @@ pub enum GoExpr {
     AddrOf(ExprId),
     Composite(TypeId),
     FuncLit(u32),
-    TypeAssert(TypeId),
+    /// `x.(T)`: the operand and the asserted type.
+    TypeAssert(ExprId, TypeId),
     /// The element a `range` over the inner expression yields as its value.
     RangeValue(ExprId),
     /// A type used as an expression (`(*T).M`, conversions).
@@ -1119,7 +1120,10 @@ impl Extractor<'_> {
                 let t = Self::field(children, g.f_type)
                     .map(|t| self.as_type(&t))
                     .unwrap_or(0);
-                Lowered::Expr(self.push_expr(GoExpr::TypeAssert(t)))
+                let operand = Self::field(children, g.f_operand)
+                    .map(|v| self.as_expr(&v))
+                    .unwrap_or(0);
+                Lowered::Expr(self.push_expr(GoExpr::TypeAssert(operand, t)))
             }
             K::FuncLit => {
                 let decl = frame.decl.unwrap_or(0);

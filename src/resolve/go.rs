@@ -47,6 +47,10 @@ pub fn package_paths(
                     .trim_start_matches('/');
                 if rest.is_empty() {
                     mpath.clone()
+                } else if mpath == "std" {
+                    // Go's own source tree (`src/go.mod` says `module std`):
+                    // its packages are imported as `fmt`, `net/http`.
+                    rest.to_owned()
                 } else {
                     format!("{mpath}/{rest}")
                 }
@@ -168,6 +172,10 @@ struct Analysis<'a> {
     /// Repository types handed to each package outside the repository
     /// (as traced types), by import path.
     handed_to_library: HashMap<String, Vec<DeclId>>,
+    /// Functions (declarations and literals) handed to each package
+    /// outside the repository (`cache.Store(t, encoderFunc(f))`), which its
+    /// containers may give back.
+    funcs_handed_to_library: HashMap<String, Vec<DeclId>>,
     /// Calls inside a trace whose callees are being found from depth 0.
     fresh_callee_nesting: u32,
     /// Traces being computed, and those of them that a trace nested in
@@ -330,6 +338,32 @@ fn external_package(name: &str) -> Option<&str> {
     qualified.rsplit_once('.').map(|(path, _)| path)
 }
 
+/// Whether result `n` of the function or method `name` outside the
+/// repository may be any value (`any`, or a library the standard-library
+/// table does not know), rather than one of a type the library makes
+/// (`context.WithCancel`'s CancelFunc).
+fn library_result_may_hold_anything(name: &str, n: u8) -> bool {
+    let std = go_std::std();
+    let results = match name.strip_prefix('(') {
+        Some(method) => {
+            let Some((ty, m)) = method.split_once(").") else {
+                return true;
+            };
+            match std.method_shape(ty.trim_start_matches('*'), m) {
+                Some((_, results)) => results,
+                None => return !std.is_type(ty.trim_start_matches('*')),
+            }
+        }
+        None => match std.func_results(name) {
+            Some(results) => results,
+            None => return true,
+        },
+    };
+    results
+        .get(n as usize)
+        .is_none_or(|t| matches!(*t, "any" | "interface{}"))
+}
+
 /// The methods (with parameter counts) of a standard-library interface.
 fn std_interface(qualified: &str) -> Option<&'static [(&'static str, u16)]> {
     if qualified == "error" {
@@ -415,6 +449,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         trace_memo: HashMap::default(),
         fresh_callee_nesting: 0,
         handed_to_library: HashMap::default(),
+        funcs_handed_to_library: HashMap::default(),
         trace_active: HashSet::default(),
         trace_heads: HashSet::default(),
         trace_log: Vec::new(),
@@ -825,10 +860,10 @@ impl<'a> Analysis<'a> {
                     let call = &self.ctxs[ci].go.calls[*c as usize];
                     self.call_result(ci, scope, call.callee, &call.args, *n as usize, depth)
                 }
-                GoExpr::TypeAssert(_) | GoExpr::Index(_) if *n == 0 => {
+                GoExpr::TypeAssert(..) | GoExpr::Index(_) if *n == 0 => {
                     self.type_of(ci, scope, *inner, depth + 1)
                 }
-                GoExpr::TypeAssert(_) => RType::Unknown,
+                GoExpr::TypeAssert(..) => RType::Unknown,
                 _ if *n == 0 => self.type_of(ci, scope, *inner, depth + 1),
                 _ => RType::Unknown,
             },
@@ -851,7 +886,7 @@ impl<'a> Analysis<'a> {
             GoExpr::AddrOf(inner) => {
                 RType::Pointer(Box::new(self.type_of(ci, scope, *inner, depth + 1)))
             }
-            GoExpr::Composite(t) | GoExpr::TypeAssert(t) => self.resolve_type(ci, *t, 0),
+            GoExpr::Composite(t) | GoExpr::TypeAssert(_, t) => self.resolve_type(ci, *t, 0),
             GoExpr::RangeValue(inner) => match self.type_of(ci, scope, *inner, depth + 1) {
                 RType::Slice(t) | RType::Map(t) | RType::Chan(t) => *t,
                 RType::Pointer(p) => match *p {
@@ -1770,7 +1805,7 @@ impl<'a> Analysis<'a> {
         match self.expr(ci, e).clone() {
             GoExpr::FuncLit(d) => vec![self.ctxs[ci].base + d],
             GoExpr::Ident(n) => self.ident_func_values(ci, scope, n, depth + 1),
-            GoExpr::Index(inner) | GoExpr::RangeValue(inner) => {
+            GoExpr::Index(inner) | GoExpr::RangeValue(inner) | GoExpr::TypeAssert(inner, _) => {
                 self.func_values(ci, scope, inner, depth + 1)
             }
             // A map, slice or array literal of functions: any of its elements.
@@ -1832,6 +1867,10 @@ impl<'a> Analysis<'a> {
             GoExpr::Call(c) => self.returned_func_values(ci, scope, c, 0, depth),
             GoExpr::Nth(inner, n) => match self.expr(ci, inner).clone() {
                 GoExpr::Call(c) => self.returned_func_values(ci, scope, c, n, depth),
+                // `f, ok := m[k]`, `f, ok := v.(func())`
+                GoExpr::Index(_) | GoExpr::TypeAssert(..) if n == 0 => {
+                    self.func_values(ci, scope, inner, depth + 1)
+                }
                 _ => Vec::new(),
             },
             _ => Vec::new(),
@@ -1847,10 +1886,38 @@ impl<'a> Analysis<'a> {
         n: u8,
         depth: u32,
     ) -> Vec<DeclId> {
-        let callee = self.ctxs[ci].go.calls[call as usize].callee;
+        let (callee, args) = {
+            let c = &self.ctxs[ci].go.calls[call as usize];
+            (c.callee, c.args.clone())
+        };
         let mut out = Vec::new();
         for t in self.callees(ci, scope, callee, depth + 1) {
-            let Callee::Decl(f, _) = t else { continue };
+            let f = match t {
+                Callee::Decl(f, _) => f,
+                // `encoderFunc(func(…) {…})`: a conversion keeps the function.
+                Callee::NotACall if n == 0 && args.len() == 1 => {
+                    for d in self.func_values(ci, scope, args[0], depth + 1) {
+                        push_decl(&mut out, d);
+                    }
+                    continue;
+                }
+                // What a library container gives back (`sync.Map.Load`,
+                // `atomic.Value.Load`, `sync.Pool.Get`) may be a function
+                // the repository handed that package.
+                Callee::External(name) | Callee::ExternalValue(name, _)
+                    if library_result_may_hold_anything(&name, n) =>
+                {
+                    if let Some(funcs) =
+                        external_package(&name).and_then(|p| self.funcs_handed_to_library.get(p))
+                    {
+                        for &d in funcs {
+                            push_decl(&mut out, d);
+                        }
+                    }
+                    continue;
+                }
+                _ => continue,
+            };
             for (rci, rscope, pos, e) in self.returns_of.get(&f).cloned().unwrap_or_default() {
                 if pos == n {
                     for d in self.func_values(rci, rscope, e, depth + 1) {
@@ -2003,10 +2070,15 @@ impl<'a> Analysis<'a> {
             GoExpr::Call(c) => self.traced(ci, scope, Traced::TypesOfCall(c, 0), depth + 1),
             GoExpr::Nth(inner, n) => match self.expr(ci, inner).clone() {
                 GoExpr::Call(c) => self.traced(ci, scope, Traced::TypesOfCall(c, n), depth + 1),
-                // `v, ok := m[k]`
-                GoExpr::Index(_) if n == 0 => self.flowing_types(ci, scope, inner, depth + 1),
+                // `v, ok := m[k]`, `v, ok := x.(I)`
+                GoExpr::Index(_) | GoExpr::TypeAssert(..) if n == 0 => {
+                    self.flowing_types(ci, scope, inner, depth + 1)
+                }
                 _ => unknown,
             },
+            // `x.(I)` with `I` an interface: what `x` holds (that has
+            // I's methods, which the call's lookup checks).
+            GoExpr::TypeAssert(operand, _) => self.flowing_types(ci, scope, operand, depth + 1),
             // Elements of a container are traced with the container, as
             // function values are.
             GoExpr::Index(inner) | GoExpr::RangeValue(inner) => {
@@ -2409,9 +2481,30 @@ impl<'a> Analysis<'a> {
             if a == 0 {
                 continue;
             }
+            let funcs = self.func_values(ci, scope, a, 0);
+            if !funcs.is_empty() {
+                let known = self
+                    .funcs_handed_to_library
+                    .entry(package.to_owned())
+                    .or_default();
+                for d in funcs {
+                    push_decl(known, d);
+                }
+            }
             let t = self.type_of(ci, scope, a, 0);
-            if let RType::Named(PkgRef::Repo(p), n) = t.deref() {
-                let flow = self.type_flow(*p, n);
+            let flow = match t.deref() {
+                // An interface value (`last.Store(err)`): the repository
+                // types traced to it, once a first pass has found what
+                // callers pass.
+                _ if self.static_flow(&t).is_none() => self
+                    .flowing_types(ci, scope, a, 0)
+                    .into_iter()
+                    .filter(|d| self.type_names.contains_key(d))
+                    .collect(),
+                RType::Named(PkgRef::Repo(p), n) => self.type_flow(*p, n),
+                _ => Vec::new(),
+            };
+            if !flow.is_empty() {
                 let known = self
                     .handed_to_library
                     .entry(package.to_owned())
