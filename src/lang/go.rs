@@ -63,6 +63,9 @@ pub enum GoExpr {
     TypeAssert(ExprId, TypeId),
     /// The element a `range` over the inner expression yields as its value.
     RangeValue(ExprId),
+    /// The first variable of a `range` over the inner expression: a
+    /// channel's element (an index or a map key otherwise).
+    RangeKey(ExprId),
     /// A type used as an expression (`(*T).M`, conversions).
     Type(TypeId),
 }
@@ -1363,10 +1366,16 @@ impl Extractor<'_> {
                 if node.children(&mut cursor).any(|c| c.kind() == ":=") {
                     names = self.declare_all(&names);
                 }
-                if let (Some(Lowered::Name(v)), Some(right)) = (names.get(1).cloned(), right) {
+                if let Some(right) = right {
                     let r = self.as_expr(&right);
-                    let value = self.push_expr(GoExpr::RangeValue(r));
-                    self.bind(v, Binding::Value(value));
+                    if let Some(Lowered::Name(k)) = names.first().cloned() {
+                        let key = self.push_expr(GoExpr::RangeKey(r));
+                        self.bind(k, Binding::Value(key));
+                    }
+                    if let Some(Lowered::Name(v)) = names.get(1).cloned() {
+                        let value = self.push_expr(GoExpr::RangeValue(r));
+                        self.bind(v, Binding::Value(value));
+                    }
                 }
                 Lowered::None
             }

@@ -685,9 +685,14 @@ impl<'a> Analysis<'a> {
         while let Some(cur) = s {
             if let Some(list) = self.ctxs[ci].bindings.get(&(cur, name)) {
                 // A declared type (parameter, `var x T`) is authoritative; else
-                // the first value assigned.
+                // the first value assigned, other than a range's first
+                // variable (bindings are per function, and `for i := range
+                // xs` is mostly an index, whose type is not tracked).
                 let typed = list.iter().find(|b| matches!(b, Binding::Type(_)));
-                return typed.or(list.first()).map(|b| (ci, *b));
+                let assigned = list.iter().find(|b| {
+                    !matches!(b, Binding::Value(e) if matches!(self.expr(ci, *e), GoExpr::RangeKey(_)))
+                });
+                return typed.or(assigned).or(list.first()).map(|b| (ci, *b));
             }
             s = self.scope_parent(ci, cur);
         }
@@ -867,7 +872,7 @@ impl<'a> Analysis<'a> {
                 _ if *n == 0 => self.type_of(ci, scope, *inner, depth + 1),
                 _ => RType::Unknown,
             },
-            GoExpr::Index(inner) => match self.type_of(ci, scope, *inner, depth + 1) {
+            GoExpr::Index(inner) => match self.underlying_type_of(ci, scope, *inner, depth + 1) {
                 RType::Slice(t) | RType::Map(t) => *t,
                 RType::Pointer(p) => match *p {
                     RType::Slice(t) => *t,
@@ -887,14 +892,24 @@ impl<'a> Analysis<'a> {
                 RType::Pointer(Box::new(self.type_of(ci, scope, *inner, depth + 1)))
             }
             GoExpr::Composite(t) | GoExpr::TypeAssert(_, t) => self.resolve_type(ci, *t, 0),
-            GoExpr::RangeValue(inner) => match self.type_of(ci, scope, *inner, depth + 1) {
-                RType::Slice(t) | RType::Map(t) | RType::Chan(t) => *t,
-                RType::Pointer(p) => match *p {
-                    RType::Slice(t) => *t,
+            // `for v := range ch`: the channel's element; an index or a
+            // map key (not tracked) otherwise.
+            GoExpr::RangeKey(inner) => {
+                match self.underlying_type_of(ci, scope, *inner, depth + 1) {
+                    RType::Chan(t) => *t,
                     _ => RType::Unknown,
-                },
-                _ => RType::Unknown,
-            },
+                }
+            }
+            GoExpr::RangeValue(inner) => {
+                match self.underlying_type_of(ci, scope, *inner, depth + 1) {
+                    RType::Slice(t) | RType::Map(t) | RType::Chan(t) => *t,
+                    RType::Pointer(p) => match *p {
+                        RType::Slice(t) => *t,
+                        _ => RType::Unknown,
+                    },
+                    _ => RType::Unknown,
+                }
+            }
             GoExpr::Type(t) => RType::TypeValue(Box::new(self.resolve_type(ci, *t, 0))),
             GoExpr::FuncLit(_) | GoExpr::Unknown => RType::Unknown,
         }
@@ -1808,6 +1823,9 @@ impl<'a> Analysis<'a> {
             GoExpr::Index(inner) | GoExpr::RangeValue(inner) | GoExpr::TypeAssert(inner, _) => {
                 self.func_values(ci, scope, inner, depth + 1)
             }
+            GoExpr::RangeKey(inner) if self.is_channel(ci, scope, inner) => {
+                self.func_values(ci, scope, inner, depth + 1)
+            }
             // A map, slice or array literal of functions: any of its elements.
             GoExpr::Composite(_) => {
                 let mut out = Vec::new();
@@ -1969,12 +1987,14 @@ impl<'a> Analysis<'a> {
                 Some((tci, GoTypeBody::Other(inner))) => {
                     // `type Handler = http.Handler` is still an interface; a
                     // named slice, map or channel type is a concrete type of
-                    // its own, whose values may have methods.
+                    // its own, whose values may have methods; of interfaces,
+                    // it also stands for what is stored in it, which is
+                    // traced (see `expr_flow_uncached`).
                     let under = self.resolve_type(tci, *inner, 0);
-                    let container =
-                        matches!(under, RType::Slice(_) | RType::Map(_) | RType::Chan(_));
-                    (container || self.static_flow_at(&under, depth + 1).is_some())
-                        .then(|| self.type_flow(*p, n))
+                    let own = self.type_flow(*p, n);
+                    self.static_flow_at(&under, depth + 1)
+                        .is_some()
+                        .then_some(own)
                 }
                 Some((_, GoTypeBody::Struct(_))) => Some(self.type_flow(*p, n)),
                 None => None,
@@ -2032,6 +2052,22 @@ impl<'a> Analysis<'a> {
             }
             return flow;
         }
+        let mut flow = self.traced_expr_flow(ci, scope, e, depth);
+        // A named container of interfaces (`type nodes chan Node`) holds
+        // what was stored in it, traced above, and is a type of its own.
+        if let RType::Named(PkgRef::Repo(p), n) = &t
+            && !matches!(self.underlying(t.clone()), RType::Named(..))
+        {
+            for d in self.type_flow(*p, n) {
+                push_flow(&mut flow, d);
+            }
+        }
+        flow
+    }
+
+    /// [`Self::expr_flow_uncached`] for a value whose static type does not
+    /// answer: its sources.
+    fn traced_expr_flow(&mut self, ci: usize, scope: u32, e: ExprId, depth: u32) -> Vec<DeclId> {
         let unknown = vec![FLOW_UNKNOWN];
         match self.expr(ci, e).clone() {
             GoExpr::Ident(n) => {
@@ -2083,6 +2119,15 @@ impl<'a> Analysis<'a> {
             // function values are.
             GoExpr::Index(inner) | GoExpr::RangeValue(inner) => {
                 self.flowing_types(ci, scope, inner, depth + 1)
+            }
+            // A channel's element; else an index or a map key, which is
+            // not tracked (and was bound only to find channel elements).
+            GoExpr::RangeKey(inner) => {
+                if self.is_channel(ci, scope, inner) {
+                    self.flowing_types(ci, scope, inner, depth + 1)
+                } else {
+                    Vec::new()
+                }
             }
             GoExpr::Composite(_) => {
                 let mut out = Vec::new();
@@ -2562,6 +2607,38 @@ impl<'a> Analysis<'a> {
         } else {
             self.field_overflow.insert(key);
         }
+    }
+
+    /// A named slice, map or channel type of the repository as the type it
+    /// is declared over (`type nodeStack []Node`: `(*s)[i]` is a Node);
+    /// any other type as it is.
+    fn underlying(&self, t: RType) -> RType {
+        let mut t = t;
+        for _ in 0..8 {
+            let RType::Named(PkgRef::Repo(p), name) = &t else {
+                return t;
+            };
+            let Some((tci, GoTypeBody::Other(inner))) = self.type_body(*p, name) else {
+                return t;
+            };
+            let under = self.resolve_type(tci, *inner, 0);
+            match under {
+                RType::Slice(_) | RType::Map(_) | RType::Chan(_) | RType::Named(..) => t = under,
+                _ => return t,
+            }
+        }
+        t
+    }
+
+    /// Whether `e` is a channel (of a named channel type or not).
+    fn is_channel(&self, ci: usize, scope: u32, e: ExprId) -> bool {
+        matches!(self.underlying_type_of(ci, scope, e, 0), RType::Chan(_))
+    }
+
+    /// [`Self::type_of`], a named container type as the one it is declared over.
+    fn underlying_type_of(&self, ci: usize, scope: u32, e: ExprId, depth: u32) -> RType {
+        let t = self.type_of(ci, scope, e, depth);
+        self.underlying(t)
     }
 
     /// A function type, directly or as a named type over one (`type HandlerFunc func(…)`).
