@@ -1157,6 +1157,16 @@ impl Extractor<'_> {
                 let callee = self.as_expr(&callee);
                 let args: Vec<Lowered> = self.list(&args);
                 let args: Vec<ExprId> = args.iter().map(|a| self.as_expr(a)).collect();
+                // `copy(dst, src)` stores src's elements in dst (io's
+                // MultiReader copies its readers into the slice it keeps).
+                if let (GoExpr::Ident(name), [dst, src]) =
+                    (&self.facts.exprs[callee as usize], args.as_slice())
+                    && self.strings.get(*name) == "copy"
+                {
+                    let (dst, src) = (*dst, *src);
+                    let scope = self.scope();
+                    self.store(scope, dst, &Lowered::Expr(src), true);
+                }
                 let call = self.add_call(&node, callee, args);
                 Lowered::Expr(self.push_expr(GoExpr::Call(call)))
             }
