@@ -170,16 +170,21 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         .traverse(res, root, Direction::Callers, depth, Confidence::Possible);
     let mut hops: Vec<Hop> = Vec::new();
     let mut total = Counts::default();
-    let mut files = BTreeSet::new();
-    let mut packages = BTreeSet::new();
+    // Files by id first: thousands of callers sit in a few hundred files,
+    // and naming each file (and its package) once is most of the work.
+    let mut in_files = vec![false; index.files.len()];
+    let mut file_ids = Vec::new();
+    let mut note_file = |f: u32| {
+        if let Some(seen) = in_files.get_mut(f as usize)
+            && !*seen
+        {
+            *seen = true;
+            file_ids.push(f);
+        }
+    };
     let mut tests = Vec::new();
     if let Some(f) = res.decls[root as usize].file {
-        files.insert(index.files[f as usize].path.clone());
-        packages.insert(Graph::package_of_file(
-            res,
-            f,
-            &index.files[f as usize].path,
-        ));
+        note_file(f);
     }
     for r in &reached {
         while hops.len() < r.hop as usize {
@@ -195,16 +200,18 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         h.decls.push(ReachedRef::of(index, r));
         let d = &res.decls[r.decl as usize];
         if let Some(f) = d.file {
-            files.insert(index.files[f as usize].path.clone());
-            packages.insert(Graph::package_of_file(
-                res,
-                f,
-                &index.files[f as usize].path,
-            ));
+            note_file(f);
         }
         if d.is_test {
             tests.push(DeclRef::of(index, r.decl));
         }
+    }
+    let mut files = BTreeSet::new();
+    let mut packages = BTreeSet::new();
+    for f in file_ids {
+        let path = &index.files[f as usize].path;
+        packages.insert(Graph::package_of_file(res, f, path));
+        files.insert(path.clone());
     }
     for h in &mut hops {
         h.decls.sort_by(|a, b| {
