@@ -117,6 +117,8 @@ pub struct GoFunc {
     pub name: Sym,
     /// Receiver: (base type name, pointer receiver).
     pub recv: Option<(Sym, bool)>,
+    /// The receiver's variable (`mw` in `func (mw MiddlewareFunc) …`).
+    pub recv_name: Option<Sym>,
     pub results: Vec<TypeId>,
 }
 
@@ -1223,6 +1225,7 @@ impl Extractor<'_> {
                 let results = Self::field(children, g.f_result);
                 let results = self.result_types(results);
                 let mut recv = None;
+                let mut recv_name = None;
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_receiver)
                     && let Some((names, ty)) = self.params[p as usize].first().cloned()
                 {
@@ -1230,6 +1233,7 @@ impl Extractor<'_> {
                         let pointer = matches!(self.facts.types[ty as usize], GoType::Pointer(_));
                         let base = self.type_name_text(ty);
                         recv = Some((self.strings.intern(&base), pointer));
+                        recv_name = names.first().copied();
                         for n in names {
                             self.facts.bindings.push((decl, n, Binding::Type(ty)));
                         }
@@ -1243,6 +1247,7 @@ impl Extractor<'_> {
                     decl,
                     name,
                     recv,
+                    recv_name,
                     results,
                 });
                 Lowered::None

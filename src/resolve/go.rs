@@ -154,6 +154,12 @@ struct Analysis<'a> {
     returns_of: HashMap<DeclId, Vec<(usize, u32, u8, ExprId)>>,
     params_of: HashMap<DeclId, &'a [Option<Sym>]>,
     param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
+    /// Methods on a named function type, by their receiver's variable
+    /// (`mw` in `func (mw MiddlewareFunc) Middleware(h) { return mw(h) }`).
+    func_receivers: HashMap<DeclId, Sym>,
+    /// The receivers such methods are called on (`r.middlewares[i]` in
+    /// `r.middlewares[i].Middleware(h)`): the functions `mw(h)` calls.
+    receiver_sources: HashMap<DeclId, Vec<ValueSource>>,
     /// Parameters passed more arguments than `param_sources` keeps.
     param_overflow: HashSet<(DeclId, usize)>,
     /// Values assigned to struct fields, by (package, declaring type, field).
@@ -440,6 +446,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         returns_of: HashMap::default(),
         params_of: HashMap::default(),
         param_sources: HashMap::default(),
+        func_receivers: HashMap::default(),
+        receiver_sources: HashMap::default(),
         param_overflow: HashSet::default(),
         field_sources: HashMap::default(),
         field_overflow: HashSet::default(),
@@ -612,6 +620,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     crate::index::memory_trace("go: symbol tables");
     a.collect_field_sources();
     crate::index::memory_trace("go: field sources");
+    a.find_func_receivers();
     // Function values passed as arguments: two passes let values travel
     // through one function into another.
     a.collect_param_sources();
@@ -1733,6 +1742,14 @@ impl<'a> Analysis<'a> {
         depth: u32,
     ) -> Vec<DeclId> {
         let mut out = Vec::new();
+        if let Some(f) = self.func_receiver_of(ci, scope, name) {
+            for (sci, sscope, e) in self.receiver_sources.get(&f).cloned().unwrap_or_default() {
+                for d in self.func_values(sci, sscope, e, depth + 1) {
+                    push_decl(&mut out, d);
+                }
+            }
+            return out;
+        }
         if let Some(local) = self.local_sources(ci, scope, name) {
             for (sci, sscope, e) in local.values {
                 for d in self.func_values(sci, sscope, e, depth + 1) {
@@ -2463,11 +2480,43 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// Methods whose receiver is of a named function type.
+    fn find_func_receivers(&mut self) {
+        for ci in 0..self.ctxs.len() {
+            let (pkg, base, go) = (self.ctxs[ci].pkg, self.ctxs[ci].base, self.ctxs[ci].go);
+            for f in &go.funcs {
+                let (Some((recv, _)), Some(name)) = (f.recv, f.recv_name) else {
+                    continue;
+                };
+                let recv = self.sym(ci, recv);
+                let recv = recv.split('[').next().unwrap_or(recv).to_owned();
+                if self.is_func_type(&RType::Named(PkgRef::Repo(pkg), recv)) {
+                    self.func_receivers.insert(base + f.decl, name);
+                }
+            }
+        }
+    }
+
+    /// The method whose receiver `name` is, seen from `scope` (a closure
+    /// inside the method included), when it is one of [`Self::func_receivers`].
+    fn func_receiver_of(&self, ci: usize, scope: u32, name: Sym) -> Option<DeclId> {
+        let mut s = Some(scope);
+        while let Some(cur) = s {
+            if self.ctxs[ci].bindings.contains_key(&(cur, name)) {
+                let f = self.ctxs[ci].base + cur;
+                return (self.func_receivers.get(&f) == Some(&name)).then_some(f);
+            }
+            s = self.scope_parent(ci, cur);
+        }
+        None
+    }
+
     /// Record, for every call with known targets, which argument expressions
     /// flow into which parameters (what a function-typed parameter may hold).
     fn collect_param_sources(&mut self) {
         let mut sources: HashMap<(DeclId, usize), Vec<ValueSource>> = HashMap::default();
         let mut overflow: HashSet<(DeclId, usize)> = HashSet::default();
+        let mut receivers: HashMap<DeclId, Vec<ValueSource>> = HashMap::default();
         for ci in 0..self.ctxs.len() {
             for call in 0..self.ctxs[ci].go.calls.len() {
                 let scope = self.ctxs[ci].facts.calls[call].caller;
@@ -2484,6 +2533,14 @@ impl<'a> Analysis<'a> {
                         continue;
                     }
                     let Callee::Decl(f, _) = t else { continue };
+                    if self.func_receivers.contains_key(&f)
+                        && let GoExpr::Selector(recv, _) = *self.expr(ci, callee)
+                    {
+                        let list = receivers.entry(f).or_default();
+                        if list.len() < MAX_SOURCES && !list.contains(&(ci, scope, recv)) {
+                            list.push((ci, scope, recv));
+                        }
+                    }
                     // Arguments past the last parameter fill a variadic one
                     // (`NewCJK(WithA(), WithB())` into `opts ...Option`).
                     let last = self
@@ -2511,6 +2568,7 @@ impl<'a> Analysis<'a> {
 
         self.param_sources = sources;
         self.param_overflow = overflow;
+        self.receiver_sources = receivers;
         // Traced values depend on the parameter sources just replaced.
         self.trace_memo.clear();
     }
