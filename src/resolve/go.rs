@@ -1926,7 +1926,21 @@ impl<'a> Analysis<'a> {
             (c.callee, c.args.clone())
         };
         let mut out = Vec::new();
-        for t in self.callees(ci, scope, callee, depth + 1) {
+        // Found afresh once on the stack, as a call's results are for the
+        // type trace (`call_flow_uncached`): at the trace's depth a callee
+        // reached through a chain of function values (a middleware calling
+        // the handler it wraps) ran out of room.
+        let targets = if self.fresh_callee_nesting == 0 {
+            self.fresh_callee_nesting += 1;
+            let narrow = std::mem::replace(&mut self.narrow_interface_calls, false);
+            let targets = self.callees(ci, scope, callee, 0);
+            self.narrow_interface_calls = narrow;
+            self.fresh_callee_nesting -= 1;
+            targets
+        } else {
+            self.callees(ci, scope, callee, depth + 1)
+        };
+        for t in targets {
             let f = match t {
                 Callee::Decl(f, _) => f,
                 // `encoderFunc(func(…) {…})`: a conversion keeps the function.
