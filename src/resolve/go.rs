@@ -1912,6 +1912,24 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// The callees of a call whose results a trace follows, found afresh
+    /// rather than at the trace's depth, which would leave no room for them
+    /// (a callee reached through a chain of function values, such as a
+    /// middleware calling the handler it wraps, was lost), and without
+    /// narrowing its interface calls in turn, which would start another
+    /// trace inside this one. Afresh only once on the stack, which bounds it.
+    fn fresh_callees(&mut self, ci: usize, scope: u32, callee: ExprId, depth: u32) -> Vec<Callee> {
+        if self.fresh_callee_nesting > 0 {
+            return self.callees(ci, scope, callee, depth + 1);
+        }
+        self.fresh_callee_nesting += 1;
+        let narrow = std::mem::replace(&mut self.narrow_interface_calls, false);
+        let targets = self.callees(ci, scope, callee, 0);
+        self.narrow_interface_calls = narrow;
+        self.fresh_callee_nesting -= 1;
+        targets
+    }
+
     /// Functions returned (at position `n`) by the functions a call reaches.
     fn returned_func_values(
         &mut self,
@@ -1926,21 +1944,7 @@ impl<'a> Analysis<'a> {
             (c.callee, c.args.clone())
         };
         let mut out = Vec::new();
-        // Found afresh once on the stack, as a call's results are for the
-        // type trace (`call_flow_uncached`): at the trace's depth a callee
-        // reached through a chain of function values (a middleware calling
-        // the handler it wraps) ran out of room.
-        let targets = if self.fresh_callee_nesting == 0 {
-            self.fresh_callee_nesting += 1;
-            let narrow = std::mem::replace(&mut self.narrow_interface_calls, false);
-            let targets = self.callees(ci, scope, callee, 0);
-            self.narrow_interface_calls = narrow;
-            self.fresh_callee_nesting -= 1;
-            targets
-        } else {
-            self.callees(ci, scope, callee, depth + 1)
-        };
-        for t in targets {
+        for t in self.fresh_callees(ci, scope, callee, depth) {
             let f = match t {
                 Callee::Decl(f, _) => f,
                 // `encoderFunc(func(…) {…})`: a conversion keeps the function.
@@ -2290,20 +2294,7 @@ impl<'a> Analysis<'a> {
         if self.is_builtin_call(ci, scope, call, "make") {
             return Vec::new();
         }
-        // The call's own callees, found afresh rather than at the trace's
-        // depth (which would leave no room for them), and without narrowing
-        // its interface calls in turn, which would start another trace
-        // inside this one. Afresh only once on the stack, which bounds it.
-        let targets = if self.fresh_callee_nesting == 0 {
-            self.fresh_callee_nesting += 1;
-            let narrow = std::mem::replace(&mut self.narrow_interface_calls, false);
-            let targets = self.callees(ci, scope, callee, 0);
-            self.narrow_interface_calls = narrow;
-            self.fresh_callee_nesting -= 1;
-            targets
-        } else {
-            self.callees(ci, scope, callee, depth + 1)
-        };
+        let targets = self.fresh_callees(ci, scope, callee, depth);
         if targets.is_empty() {
             return vec![FLOW_UNKNOWN];
         }
