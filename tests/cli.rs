@@ -263,7 +263,8 @@ fn hostile_files_are_skipped_or_indexed_and_the_run_finishes() {
     );
     std::fs::write(root.join("zipdata.go"), concat).unwrap();
     // Types defined through each other (which Go rejects) behind an
-    // interface call: tracing what reaches it must end.
+    // interface call, ranged over, copied and called as receivers:
+    // tracing what reaches them must end.
     std::fs::write(
         root.join("cycle.go"),
         b"package z
@@ -283,6 +284,19 @@ func (y) M() {}
           func use(i I) { i.M() }
 
 func run() { var a A; var c C; use(a); use(c); use(x{}) }
+
+type Ch chan Ch
+type F func() F
+
+func (f F) Call() F { return f() }
+
+func more(ch Ch, c C, a A) {
+	for v := range ch { for w := range v { _ = w } }
+	copy(c, c)
+	var f F
+	f.Call().Call()()
+	_ = interface{}(a).(A)
+}
 ",
     )
     .unwrap();
