@@ -344,6 +344,11 @@ fn external_package(name: &str) -> Option<&str> {
     qualified.rsplit_once('.').map(|(path, _)| path)
 }
 
+/// A receiver's type without its type parameters (`Stack[T]` is `Stack`).
+fn receiver_type_name(recv: &str) -> &str {
+    recv.split('[').next().unwrap_or(recv)
+}
+
 /// Whether result `n` of the function or method `name` outside the
 /// repository may be any value (`any`, or a library the standard-library
 /// table does not know), rather than one of a type the library makes
@@ -541,8 +546,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             a.func_results.insert(id, (ci, f.results.as_slice()));
             match &f.recv {
                 Some((recv, _)) => {
-                    let recv = facts.sym(*recv);
-                    let recv = recv.split('[').next().unwrap_or(recv).to_owned();
+                    let recv = receiver_type_name(facts.sym(*recv)).to_owned();
                     p.methods.entry(recv).or_default().insert(name, id);
                 }
                 None if name == "init" => {
@@ -2026,10 +2030,9 @@ impl<'a> Analysis<'a> {
                     // it also stands for what is stored in it, which is
                     // traced (see `expr_flow_uncached`).
                     let under = self.resolve_type(tci, *inner, 0);
-                    let own = self.type_flow(*p, n);
                     self.static_flow_at(&under, depth + 1)
                         .is_some()
-                        .then_some(own)
+                        .then(|| self.type_flow(*p, n))
                 }
                 Some((_, GoTypeBody::Struct(_))) => Some(self.type_flow(*p, n)),
                 None => None,
@@ -2091,7 +2094,10 @@ impl<'a> Analysis<'a> {
         // A named container of interfaces (`type nodes chan Node`) holds
         // what was stored in it, traced above, and is a type of its own.
         if let RType::Named(PkgRef::Repo(p), n) = &t
-            && !matches!(self.underlying(t.clone()), RType::Named(..))
+            && matches!(
+                self.underlying(t.clone()),
+                RType::Slice(_) | RType::Map(_) | RType::Chan(_)
+            )
         {
             for d in self.type_flow(*p, n) {
                 push_flow(&mut flow, d);
@@ -2493,8 +2499,7 @@ impl<'a> Analysis<'a> {
                 let (Some((recv, _)), Some(name)) = (f.recv, f.recv_name) else {
                     continue;
                 };
-                let recv = self.sym(ci, recv);
-                let recv = recv.split('[').next().unwrap_or(recv).to_owned();
+                let recv = receiver_type_name(self.sym(ci, recv)).to_owned();
                 if self.is_func_type(&RType::Named(PkgRef::Repo(pkg), recv)) {
                     self.func_receivers.insert(base + f.decl, name);
                 }
@@ -2600,18 +2605,16 @@ impl<'a> Analysis<'a> {
                 }
             }
             let t = self.type_of(ci, scope, a, 0);
-            let flow = match t.deref() {
-                // An interface value (`last.Store(err)`): the repository
-                // types traced to it, once a first pass has found what
-                // callers pass.
-                _ if self.static_flow(&t).is_none() => self
-                    .flowing_types(ci, scope, a, 0)
-                    .into_iter()
-                    .filter(|d| self.type_names.contains_key(d))
-                    .collect(),
-                RType::Named(PkgRef::Repo(p), n) => self.type_flow(*p, n),
-                _ => Vec::new(),
-            };
+            // The argument's own type, or for an interface value
+            // (`last.Store(err)`) the types traced to it, once a first pass
+            // has found what callers pass; the repository's only.
+            let flow: Vec<DeclId> = match self.static_flow(&t) {
+                Some(flow) => flow,
+                None => self.flowing_types(ci, scope, a, 0),
+            }
+            .into_iter()
+            .filter(|d| self.type_names.contains_key(d))
+            .collect();
             if !flow.is_empty() {
                 let known = self
                     .handed_to_library
