@@ -281,6 +281,10 @@ struct Analysis<'a> {
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
+    /// Slot id of each `Var` expression (by site), once first looked up:
+    /// a name's slot never changes, and reading it is the solver's most
+    /// frequent step, which would otherwise hash the slot every time.
+    var_slot_ids: Vec<u32>,
     /// Memo of [`Analysis::module_ref`]: (file context, level, path) → module.
     module_refs: HashMap<(usize, u8, Sym), Option<Value>>,
     /// Memo of submodule lookups: (package file, name) → the submodule's file.
@@ -374,6 +378,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         passthrough: HashMap::default(),
         passthrough_flows: HashSet::default(),
         packed_base: 0,
+        var_slot_ids: Vec::new(),
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
@@ -436,6 +441,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.module_name_of.insert(fi, module);
     }
     a.packed_base = expr_base;
+    a.var_slot_ids = vec![NO_SLOT; expr_base as usize];
     for ci in 0..a.files.len() {
         a.find_filled_sites(ci);
         let facts = a.files[ci].facts;
@@ -616,13 +622,36 @@ impl<'a> Analysis<'a> {
         Some((info, ci))
     }
 
+    /// The slot of the `Var` expression `expr` of file context `ci`.
+    fn var_slot_id(&mut self, ci: usize, expr: ExprId, scope: u32, name: Sym) -> usize {
+        let site = self.site(ci, expr) as usize;
+        match self.var_slot_ids.get(site) {
+            Some(&id) if id != NO_SLOT => id as usize,
+            _ => {
+                let slot = Slot::Var(self.gdecl(ci, scope), self.gsym(ci, name));
+                let id = self.slots.get_mut().id(slot);
+                if let Some(cached) = self.var_slot_ids.get_mut(site) {
+                    *cached = id;
+                }
+                id as usize
+            }
+        }
+    }
+
     fn add(&mut self, slot: Slot, vals: &[Value]) {
+        if vals.is_empty() {
+            return;
+        }
+        let id = self.slots.get_mut().id(slot) as usize;
+        self.add_id(id, vals);
+    }
+
+    fn add_id(&mut self, id: usize, vals: &[Value]) {
         if vals.is_empty() {
             return;
         }
         let grew_id = {
             let mut table = self.slots.borrow_mut();
-            let id = table.id(slot) as usize;
             let set = &mut table.vals[id];
             let mut grew = false;
             for v in vals {
@@ -674,8 +703,22 @@ impl<'a> Analysis<'a> {
     }
 
     fn get(&self, slot: Slot) -> Vals {
+        let id = self.slots.borrow_mut().id(slot) as usize;
+        self.get_id(id)
+    }
+
+    /// [`Analysis::get`] added to `out` (each value once), without a copy.
+    fn read_into(&self, slot: Slot, out: &mut Vals) {
         let mut table = self.slots.borrow_mut();
         let id = table.id(slot) as usize;
+        table.record(id, self.current.get());
+        for v in &table.vals[id] {
+            push_unique(out, *v);
+        }
+    }
+
+    fn get_id(&self, id: usize) -> Vals {
+        let mut table = self.slots.borrow_mut();
         table.record(id, self.current.get());
         table.vals[id].clone()
     }
@@ -1182,8 +1225,8 @@ impl<'a> Analysis<'a> {
         let py = self.files[ci].py;
         match py.exprs[target as usize] {
             PyExpr::Var { scope, name } => {
-                let slot = Slot::Var(self.gdecl(ci, scope), self.gsym(ci, name));
-                self.add(slot, vals);
+                let id = self.var_slot_id(ci, target, scope, name);
+                self.add_id(id, vals);
             }
             PyExpr::Attr { base, name } => {
                 let name = self.gsym(ci, name);
@@ -1253,8 +1296,8 @@ impl<'a> Analysis<'a> {
         match e {
             PyExpr::Unknown | PyExpr::Name { .. } => Vals::new(),
             PyExpr::Var { scope, name } => {
-                let slot = Slot::Var(self.gdecl(ci, *scope), self.gsym(ci, *name));
-                let vals = self.get(slot);
+                let id = self.var_slot_id(ci, expr, *scope, *name);
+                let vals = self.get_id(id);
                 if vals.is_empty() && *scope == 0 {
                     // A module-level name bound only by a star import elsewhere in the file.
                     return self.free_name(ci, *name);
@@ -1527,9 +1570,7 @@ impl<'a> Analysis<'a> {
                 None => true,
             };
             if matches {
-                for v in self.get(Slot::Elem(site, k)) {
-                    push_unique(&mut out, v);
-                }
+                self.read_into(Slot::Elem(site, k), &mut out);
             }
         }
         // A key that was never written literally: any element may come out.
@@ -1583,9 +1624,7 @@ impl<'a> Analysis<'a> {
                                 }
                             }
                             Value::Generator(g) => {
-                                for r in self.get(Slot::Yield(g)) {
-                                    push_unique(&mut out, r);
-                                }
+                                self.read_into(Slot::Yield(g), &mut out);
                             }
                             other => {
                                 for r in self.iterate_shallow(other) {
@@ -1656,9 +1695,7 @@ impl<'a> Analysis<'a> {
         let mut out = self.get(Slot::Ret(func));
         if let Some(params) = self.passthrough.get(&func) {
             for &p in params {
-                for v in self.get(Slot::Var(func, p)) {
-                    push_unique(&mut out, v);
-                }
+                self.read_into(Slot::Var(func, p), &mut out);
             }
         }
         out
@@ -2065,9 +2102,7 @@ impl Analysis<'_> {
                 if !found_upward {
                     self.touch(Slot::InstAttr(ANY_CLASS, name));
                     for &s in self.definers_below(c, name, true).iter() {
-                        for v in self.get(Slot::InstAttr(s, name)) {
-                            push_unique(&mut out, v);
-                        }
+                        self.read_into(Slot::InstAttr(s, name), &mut out);
                     }
                 }
                 if out.is_empty() {
@@ -2189,9 +2224,7 @@ impl Analysis<'_> {
         let mro = self.mro(c);
         let mut inst = Vals::new();
         for k in mro.iter() {
-            for v in self.get(Slot::InstAttr(*k, name)) {
-                push_unique(&mut inst, v);
-            }
+            self.read_into(Slot::InstAttr(*k, name), &mut inst);
         }
         if !inst.is_empty() {
             return inst;
@@ -4193,6 +4226,8 @@ impl Analysis<'_> {
 }
 
 const NO_CONSTRAINT: u32 = u32::MAX;
+/// A `Var` expression whose slot has not been looked up yet.
+const NO_SLOT: u32 = u32::MAX;
 
 /// Points-to sets and their readers, by dense slot id (one hash lookup per access).
 #[derive(Default)]
