@@ -60,7 +60,8 @@ pub enum PyExpr {
     Decl(u32),
     /// An element drawn by iterating the inner value.
     Iter(ExprId),
-    /// An instance of the classes the inner value names (`except E as e`).
+    /// An instance of the classes the inner value names, or of a subclass
+    /// (`except E as e`).
     Instance(ExprId),
     /// What a type annotation names: instances of its classes or of their
     /// subclasses (or, without `instance`, the classes: `type[T]`).
@@ -240,6 +241,21 @@ pub struct PyFacts {
     /// Attributes deleted (`del obj.name`): deleting a property calls its
     /// deleter.
     pub attr_deletes: Vec<(u32, ExprId)>,
+    /// What the module's `__all__` says `from module import *` brings in.
+    pub exports: Exports,
+}
+
+/// A module's `__all__`, as far as its literals tell.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Exports {
+    /// No `__all__`: a star import takes every name without a leading underscore.
+    #[default]
+    Public,
+    /// `__all__` is a literal list or tuple of strings (or several, `+=`).
+    Listed(Vec<Sym>),
+    /// `__all__` is computed (`a.__all__ + b.__all__`, `__all__.extend(…)`):
+    /// any name may be exported.
+    Computed,
 }
 
 pub const UNKNOWN: ExprId = 0;
@@ -613,6 +629,9 @@ struct Extractor<'s> {
     /// The `__getitem__` call of each subscript expression, turned into
     /// `__setitem__` when the subscript is an assignment target.
     subscript_calls: HashMap<ExprId, u32>,
+    /// List and tuple literals whose elements are all string literals (an
+    /// `__all__`'s names).
+    string_lists: HashMap<ExprId, Vec<Sym>>,
     scope_stack: Vec<u32>,
     frames: Vec<Frame>,
     results: Vec<Child>,
@@ -684,6 +703,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         nonlocals: HashSet::default(),
         lambda_counts: HashMap::default(),
         subscript_calls: HashMap::default(),
+        string_lists: HashMap::default(),
         scope_stack: Vec::new(),
         frames: Vec::new(),
         results: Vec::new(),
@@ -1494,6 +1514,69 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// `[a] + rest`, `(a,) + rest` or `base | {"k": f}`, with a literal on
+    /// one side: a new list, tuple or dict holding both sides' elements (at
+    /// unknown positions; a dict's under unknown keys). Without a literal
+    /// the operands may be numbers, and the operator call stands alone.
+    fn joined_containers(&mut self, op: &str, l: ExprId, r: ExprId) -> Option<ExprId> {
+        let literal = |e: ExprId| {
+            matches!(
+                self.facts.exprs.get(e as usize),
+                Some(PyExpr::Container { .. })
+            )
+        };
+        if !(literal(l) || literal(r)) {
+            return None;
+        }
+        let is_dict = |e: ExprId| self.facts.dict_sites.contains(&e);
+        let tuple = self.facts.tuple_sites.contains(&l) || self.facts.tuple_sites.contains(&r);
+        let dict = match op {
+            "+" if !is_dict(l) && !is_dict(r) => false,
+            "|" if is_dict(l) || is_dict(r) => true,
+            _ => return None,
+        };
+        let items: Vec<(Option<Sym>, ExprId)> = [l, r]
+            .into_iter()
+            .map(|side| {
+                let elements = if dict {
+                    PyExpr::Subscript {
+                        base: side,
+                        key: None,
+                    }
+                } else {
+                    PyExpr::Iter(side)
+                };
+                (None, self.push_expr(elements))
+            })
+            .collect();
+        let joined = self.push_expr(PyExpr::Container {
+            items: items.into(),
+        });
+        if dict {
+            self.facts.dict_sites.push(joined);
+        } else if tuple {
+            self.facts.tuple_sites.push(joined);
+        }
+        Some(joined)
+    }
+
+    /// `__all__ = value` (or, with `extend`, `__all__ += value`) at module level.
+    fn note_exports(&mut self, extend: bool, value: Option<&Lowered>) {
+        let listed = match value {
+            Some(Lowered::Expr(e)) => self.string_lists.get(e).cloned(),
+            _ => None,
+        };
+        self.facts.exports = match (listed, std::mem::take(&mut self.facts.exports)) {
+            // Assigned in several places (platform branches): any of them.
+            (Some(names), Exports::Listed(mut old)) => {
+                old.extend(names);
+                Exports::Listed(old)
+            }
+            (Some(names), Exports::Public) if !extend => Exports::Listed(names),
+            _ => Exports::Computed,
+        };
+    }
+
     fn operator_call(
         &mut self,
         node: &Node,
@@ -1694,6 +1777,12 @@ impl<'s> Extractor<'s> {
                     .children(start)
                     .iter()
                     .any(|c| c.field == g.f_object && c.kind == K::String);
+                if let Some(Lowered::Ident(b, 0)) = &base
+                    && self.strings.get(*b) == "__all__"
+                {
+                    // `__all__.extend(…)`, `__all__.append(…)`.
+                    self.facts.exports = Exports::Computed;
+                }
                 match (base, name) {
                     (Some(base), Some(Lowered::Ident(name, _))) => {
                         // `" ".join(…)`: a method of the builtin str type,
@@ -1745,12 +1834,16 @@ impl<'s> Extractor<'s> {
                         };
                         self.note_item_read(sub);
                         // `a[k]` calls `a.__getitem__(k)` (an assignment target
-                        // turns this into `__setitem__`).
+                        // turns this into `__setitem__`, `del a[k]` into
+                        // `__delitem__`).
                         if is_value(&base) {
                             let index = Self::field(self.children(start), g.f_subscript).cloned();
                             let index = index.map_or(UNKNOWN, |i| self.as_expr(&i));
-                            let call =
-                                self.operator_call(&node, "__getitem__", None, base_expr, index);
+                            let method = match attribute_access(&self.frames, frame.field) {
+                                AttrAccess::Delete => "__delitem__",
+                                _ => "__getitem__",
+                            };
+                            let call = self.operator_call(&node, method, None, base_expr, index);
                             self.subscript_calls.insert(sub, call);
                         }
                         Lowered::Expr(sub)
@@ -1777,7 +1870,13 @@ impl<'s> Extractor<'s> {
                     {
                         let (l, r) = (self.as_expr(&l), self.as_expr(&r));
                         let call = self.operator_call(&node, method, Some(reflected), l, r);
-                        Lowered::Expr(self.push_expr(PyExpr::Call(call)))
+                        let result = self.push_expr(PyExpr::Call(call));
+                        match self.joined_containers(op.trim(), l, r) {
+                            Some(joined) => Lowered::Expr(
+                                self.push_expr(PyExpr::Union(vec![result, joined].into())),
+                            ),
+                            None => Lowered::Expr(result),
+                        }
                     }
                     _ => Lowered::None,
                 }
@@ -1883,6 +1982,16 @@ impl<'s> Extractor<'s> {
                 let e = self.push_expr(PyExpr::Container {
                     items: items.into(),
                 });
+                let names: Vec<Sym> = vals
+                    .iter()
+                    .filter_map(|v| match v {
+                        Lowered::Str(s) if !self.strings.get(*s).starts_with('#') => Some(*s),
+                        _ => None,
+                    })
+                    .collect();
+                if names.len() == vals.len() {
+                    self.string_lists.insert(e, names);
+                }
                 match node.kind() {
                     "set" => self.facts.set_sites.push(e),
                     "tuple" | "expression_list" => self.facts.tuple_sites.push(e),
@@ -1891,15 +2000,27 @@ impl<'s> Extractor<'s> {
                 Lowered::Expr(e)
             }
             K::Dictionary => {
-                let items = self
-                    .children(start)
-                    .iter()
-                    .filter_map(|c| match c.val {
-                        Lowered::Pair(k, v) => Some((k, v)),
-                        _ => None,
-                    })
-                    .collect();
-                let e = self.push_expr(PyExpr::Container { items });
+                let parts: Vec<Lowered> =
+                    self.children(start).iter().map(|c| c.val.clone()).collect();
+                let mut items = Vec::with_capacity(parts.len());
+                for part in parts {
+                    match part {
+                        Lowered::Pair(k, v) => items.push((k, v)),
+                        // `{**base, "k": f}` holds base's values too, under
+                        // keys it cannot say.
+                        Lowered::Splat(splat) if splat.expr != UNKNOWN => {
+                            let values = self.push_expr(PyExpr::Subscript {
+                                base: splat.expr,
+                                key: None,
+                            });
+                            items.push((None, values));
+                        }
+                        _ => {}
+                    }
+                }
+                let e = self.push_expr(PyExpr::Container {
+                    items: items.into(),
+                });
                 self.facts.dict_sites.push(e);
                 Lowered::Expr(e)
             }
@@ -2041,6 +2162,11 @@ impl<'s> Extractor<'s> {
                 // `name: T` / `name: T = v` in a class body: a field, in order
                 // (what a dataclass's generated `__init__` assigns).
                 let scope = self.scope();
+                if let Some(Lowered::Ident(name, 0)) = &left
+                    && self.strings.get(*name) == "__all__"
+                {
+                    self.note_exports(frame.kind == K::AugAssignment, right.as_ref());
+                }
                 if frame.kind == K::Assignment
                     && node.child_by_field_id(GRAMMAR.f_type).is_some()
                     && self.decls[scope as usize].kind == DeclKind::Class
@@ -2180,6 +2306,22 @@ impl<'s> Extractor<'s> {
                     if let Some(val) = val {
                         let mut value = self.as_expr(&val);
                         if is_from {
+                            // `yield from obj` iterates obj, as `for` does.
+                            let text = walk::text(&node, self.source);
+                            let operand = text.trim_start_matches("yield").trim_start();
+                            let operand = operand.trim_start_matches("from").trim_start();
+                            self.add_call(
+                                &node,
+                                format!("iter({})", walk::one_line(operand, 100)),
+                                PyCall {
+                                    callee: value,
+                                    args: Box::default(),
+                                    kwargs: Box::default(),
+                                    splats: Box::default(),
+                                    key: None,
+                                    kind: PyCallKind::Iter,
+                                },
+                            );
                             value = self.push_expr(PyExpr::Iter(value));
                         }
                         self.facts.flows.push(PyFlow::Yield { func, value });

@@ -15,7 +15,9 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use smallvec::{SmallVec, smallvec};
 
 use super::{Builder, DeclId, SourceFile};
-use crate::lang::python::{ExprId, ParamKind, PropertyPart, PyCallKind, PyExpr, PyFacts, PyFlow};
+use crate::lang::python::{
+    Exports, ExprId, ParamKind, PropertyPart, PyCallKind, PyExpr, PyFacts, PyFlow,
+};
 use crate::model::{Confidence, DeclKind, FileFacts, LangFacts, Sym};
 
 /// Python module names for every Python file: dotted path from the package
@@ -1241,6 +1243,7 @@ impl<'a> Analysis<'a> {
                             self.add(Slot::InstAttr(c, name), vals)
                         }
                         Value::Class(c) => self.add(Slot::Var(c, name), vals),
+                        Value::Func(f) => self.add(Slot::InstAttr(f, name), vals),
                         // Tests monkeypatch other modules (`os.path.join = fake`);
                         // letting that flow would reroute every real call.
                         Value::Module(f) if self.files[ci].is_test && f != self.files[ci].file => {}
@@ -1435,15 +1438,17 @@ impl<'a> Analysis<'a> {
                 }
                 out
             }
+            // `except E as e`: what is caught may be any subclass of E,
+            // as a parameter annotated with E may be.
             PyExpr::Instance(inner) => {
                 let mut out = Vals::new();
                 for v in self.eval(ci, *inner, depth + 1) {
                     match v {
-                        Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
+                        Value::Class(c) => push_unique(&mut out, Value::Cone(c)),
                         Value::Container(site) => {
                             for e in self.elements(site, None) {
                                 if let Value::Class(c) = e {
-                                    push_unique(&mut out, Value::Instance(c));
+                                    push_unique(&mut out, Value::Cone(c));
                                 }
                             }
                         }
@@ -1828,6 +1833,9 @@ impl<'a> Analysis<'a> {
         seen.push(file);
         let mut out = Vals::new();
         for &f in self.star_sources(file).iter() {
+            if !self.star_exports(f, name) {
+                continue;
+            }
             let decl = self.module_decl(f);
             let mut vals = self.get(Slot::Var(decl, name));
             if vals.is_empty() {
@@ -1846,6 +1854,20 @@ impl<'a> Analysis<'a> {
             }
         }
         out
+    }
+
+    /// Whether `from module import *` of `file`'s module binds `name`:
+    /// a name its literal `__all__` lists, or without one, any name
+    /// without a leading underscore.
+    fn star_exports(&self, file: u32, name: GSym) -> bool {
+        let Some(&ci) = self.ctx_of_file.get(&file) else {
+            return true;
+        };
+        match &self.files[ci].py.exports {
+            Exports::Public => !self.strings[name as usize].starts_with('_'),
+            Exports::Listed(names) => names.iter().any(|&s| self.gsym(ci, s) == name),
+            Exports::Computed => true,
+        }
     }
 
     /// The repository modules whose names `file`'s module-level star
@@ -1956,9 +1978,17 @@ impl<'a> Analysis<'a> {
             return Some(Value::Module(f));
         }
         if level == 0 {
-            // A script imports its siblings by bare name (its directory is on sys.path).
+            // A script imports its siblings by bare name (its directory is
+            // on sys.path). A module of a package does not: in Python 3 a
+            // bare `import json` in `service/api.py` is the standard
+            // library's, even beside `service/json.py`.
             let me = self.module_name_of.get(&file).cloned().unwrap_or_default();
-            if let Some((pkg, _)) = me.rsplit_once('.') {
+            if let Some((pkg, _)) = me.rsplit_once('.')
+                && !self
+                    .modules
+                    .get(pkg)
+                    .is_some_and(|f| self.module_is_init.contains(f))
+            {
                 let sibling = format!("{pkg}.{full}");
                 if let Some(&f) = self.modules.get(&sibling) {
                     return Some(Value::Module(f));
@@ -2210,6 +2240,14 @@ impl Analysis<'_> {
                         .unwrap_or_else(|| "object".to_owned());
                     out = self.builtin_class_member(&base, name);
                 }
+                out
+            }
+            // `wrapper.original = fn` stores on the function object, and
+            // `functools.wraps` sets `__wrapped__`; a bound method reads
+            // its function's attributes.
+            Value::Func(f) | Value::Bound { func: f, .. } => {
+                let mut out = Vals::new();
+                self.read_into(Slot::InstAttr(f, name), &mut out);
                 out
             }
             _ => Vals::new(),
@@ -2897,7 +2935,10 @@ impl Analysis<'_> {
             // `set()`, `[]`'s twin `list()`, `dict()`: a new, empty container,
             // which `add`, `append` or `d[k] = v` may fill. It is numbered
             // by the site of the call's callee, an expression of its own.
-            "list" | "set" | "dict" if args.is_empty() && py.calls[call].kwargs.is_empty() => {
+            // `dict(k=v)` and `dict(other)` too, filled by `bind_call`.
+            "list" | "set" | "dict"
+                if name == "dict" || (args.is_empty() && py.calls[call].kwargs.is_empty()) =>
+            {
                 let site = self.site(ci, py.calls[call].callee);
                 if name == "set" {
                     self.set_sites.insert(site);
@@ -3207,6 +3248,20 @@ impl Analysis<'_> {
                     if HIGHER_ORDER.contains(&self.strings[b as usize].as_str()) {
                         self.push_applied(ci, call, b, &mut out);
                     }
+                    // `iter(read_chunk, "")` calls read_chunk, with no
+                    // arguments, until it returns the sentinel.
+                    if self.strings[b as usize] == "iter"
+                        && let [callable, _sentinel] = self.files[ci].py.calls[call].args[..]
+                    {
+                        for v in self.eval(ci, callable, 1) {
+                            if let Value::Func(f)
+                            | Value::Bound { func: f, .. }
+                            | Value::Partial { func: f, .. } = v
+                            {
+                                out.push(Target::Implicit(f));
+                            }
+                        }
+                    }
                 }
                 _ => {}
             }
@@ -3411,6 +3466,7 @@ impl Analysis<'_> {
     }
 
     fn bind_call(&mut self, ci: usize, call: usize) {
+        self.bind_wrapped(ci, call);
         self.bind_dict_update(ci, call);
         self.bind_sequence_insert(ci, call);
         let targets = self.call_targets(ci, call);
@@ -3437,6 +3493,27 @@ impl Analysis<'_> {
                 && name == "functools.partial"
             {
                 self.bind_partial_arguments(&args, &kwargs);
+                continue;
+            }
+            // `dict(k=v)` holds v under "k"; `dict(other)` other's values.
+            if let Target::External(name) = t
+                && name == "<builtin>.dict"
+            {
+                let site = self.site(ci, c.callee);
+                for (k, vals) in &kwargs {
+                    self.add_elem(site, *k, vals);
+                }
+                if let Some(first) = args.first() {
+                    let mut values = Vals::new();
+                    for v in first {
+                        if let Value::Container(from) = *v {
+                            for x in self.elements(from, None) {
+                                push_unique(&mut values, x);
+                            }
+                        }
+                    }
+                    self.add_elem(site, ANY_KEY, &values);
+                }
                 continue;
             }
             if let Target::Applied {
@@ -3725,6 +3802,40 @@ impl Analysis<'_> {
     /// `d.update(other)` and `d.update(k=v)` on a dict literal `d`: the
     /// entries join `d`'s, key by key (flow-insensitively, so an
     /// overwritten value stays possible too).
+    /// `@functools.wraps(fn)` on `wrapper` sets `wrapper.__wrapped__ = fn`
+    /// (tests call the undecorated function through it).
+    fn bind_wrapped(&mut self, ci: usize, call: usize) {
+        let py = self.files[ci].py;
+        let c = &py.calls[call];
+        if c.kind != PyCallKind::Decorator {
+            return;
+        }
+        let (Some(PyExpr::Call(inner)), Some(&wrapper)) =
+            (py.exprs.get(c.callee as usize), c.args.first())
+        else {
+            return;
+        };
+        let Some(inner) = py.calls.get(*inner as usize) else {
+            return;
+        };
+        let Some(&wrapped) = inner.args.first() else {
+            return;
+        };
+        let is_wraps = self.eval(ci, inner.callee, 1).iter().any(
+            |v| matches!(v, Value::External(p) if self.strings[*p as usize] == "functools.wraps"),
+        );
+        if !is_wraps {
+            return;
+        }
+        let wrapped = self.eval(ci, wrapped, 1);
+        let key = self.intern("__wrapped__");
+        for v in self.eval(ci, wrapper, 1) {
+            if let Value::Func(w) = v {
+                self.add(Slot::InstAttr(w, key), &wrapped);
+            }
+        }
+    }
+
     fn bind_dict_update(&mut self, ci: usize, call: usize) {
         let py = self.files[ci].py;
         let c = &py.calls[call];
