@@ -2825,6 +2825,23 @@ impl<'s> Extractor<'s> {
                     kind: PyCallKind::Plain,
                 },
             );
+            // `super(Middle, self)` starts after Middle in self's MRO (a
+            // class of this file named by its first argument); the common
+            // `super(ThisClass, self)` is `super()`.
+            let named = match args {
+                Some(Lowered::Args(i)) => self.arg_lists[i as usize].args.first().copied(),
+                _ => None,
+            };
+            let named = named.and_then(|e| match self.facts.exprs.get(e as usize) {
+                Some(PyExpr::Name { name, .. } | PyExpr::Var { name, .. }) => {
+                    let name = self.strings.get(*name).to_owned();
+                    self.decls
+                        .iter()
+                        .position(|d| d.kind == DeclKind::Class && d.local_name == name)
+                }
+                _ => None,
+            });
+            let class = named.map_or(class, |c| c as u32);
             return Lowered::Expr(self.push_expr(PyExpr::Super { class, func }));
         }
         let callee_expr = self.as_expr(&callee);

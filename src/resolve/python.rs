@@ -184,6 +184,8 @@ const MAX_SLICE_OFFSET: u32 = 4;
 const ANY_KEY: GSym = u32::MAX;
 /// Pseudo-key whose readers depend on a container's set of keys.
 const KEYS: GSym = u32::MAX - 1;
+/// Pseudo-key of a defaultdict's element slot: what its factory makes.
+const MISSING_KEY: GSym = u32::MAX - 3;
 /// Pseudo-class whose instance-attribute slots stand for "some class gained this attribute".
 const ANY_CLASS: DeclId = u32::MAX;
 /// Pseudo-slot read by everything that walks the class hierarchy.
@@ -283,6 +285,9 @@ struct Analysis<'a> {
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
+    /// Sites of defaultdicts, whose `MISSING_KEY` element holds what a
+    /// missing key gives.
+    defaultdict_sites: HashSet<u32>,
     /// Slot id of each `Var` expression (by site), once first looked up:
     /// a name's slot never changes, and reading it is the solver's most
     /// frequent step, which would otherwise hash the slot every time.
@@ -381,6 +386,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         passthrough_flows: HashSet::default(),
         packed_base: 0,
         var_slot_ids: Vec::new(),
+        defaultdict_sites: HashSet::default(),
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
@@ -1565,6 +1571,44 @@ impl<'a> Analysis<'a> {
         Some(self.intern(&format!("#{shifted}")))
     }
 
+    /// `collections.defaultdict(factory)`: a dict (numbered by the site
+    /// of the call's callee) whose every key may hold what `factory()`
+    /// makes: a list, set or dict numbered by the factory's site, an
+    /// instance, or a function's return values.
+    fn defaultdict(&mut self, ci: usize, call: usize) -> Value {
+        let py = self.files[ci].py;
+        let site = self.site(ci, py.calls[call].callee);
+        self.dict_sites.insert(site);
+        if let Some(&factory) = py.calls[call].args.first() {
+            let made = self.site(ci, factory);
+            let mut defaults = Vals::new();
+            for v in self.eval(ci, factory, 1) {
+                match v {
+                    Value::Builtin(b)
+                        if matches!(self.strings[b as usize].as_str(), "list" | "set" | "dict") =>
+                    {
+                        match self.strings[b as usize].as_str() {
+                            "set" => self.set_sites.insert(made),
+                            "dict" => self.dict_sites.insert(made),
+                            _ => false,
+                        };
+                        push_unique(&mut defaults, Value::Container(made));
+                    }
+                    Value::Class(c) => push_unique(&mut defaults, Value::Instance(c)),
+                    Value::Func(f) => {
+                        for r in self.returns_of(f) {
+                            push_unique(&mut defaults, r);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            self.defaultdict_sites.insert(site);
+            self.add(Slot::Elem(site, MISSING_KEY), &defaults);
+        }
+        Value::Container(site)
+    }
+
     fn elements(&self, site: u32, key: Option<GSym>) -> Vals {
         self.touch(Slot::Elem(site, KEYS));
         let mut out = Vals::new();
@@ -1598,6 +1642,10 @@ impl<'a> Analysis<'a> {
                     .is_some_and(|k| k.starts_with('#')))
         {
             return self.elements(site, None);
+        }
+        // A defaultdict's missing key holds what its factory makes.
+        if self.defaultdict_sites.contains(&site) {
+            self.read_into(Slot::Elem(site, MISSING_KEY), &mut out);
         }
         out
     }
@@ -2799,6 +2847,9 @@ impl Analysis<'_> {
                         push_unique(&mut out, v);
                     }
                 }
+                Value::External(p) if self.strings[p as usize] == "collections.defaultdict" => {
+                    push_unique(&mut out, self.defaultdict(ci, call));
+                }
                 Value::External(p) => {
                     // `requests.Session()` is an instance of an external class
                     // (PyCG names its methods `requests.Session.get`); the result
@@ -3307,7 +3358,16 @@ impl Analysis<'_> {
         let mut out = Vec::new();
         // Most operators apply to numbers, strings and containers: when no
         // class in the repository defines the method, nothing is evaluated.
-        let defined = self.operator_defined(method);
+        let mut defined = self.operator_defined(method);
+        // `d[k]` on a dict subclass without `__getitem__` of its own calls
+        // its `__missing__` for a key the dict lacks.
+        let missing = if self.strings[method as usize] == "__getitem__" {
+            let missing = self.intern("__missing__");
+            self.operator_defined(missing).then_some(missing)
+        } else {
+            None
+        };
+        defined |= missing.is_some();
         // A free name (a builtin or a star import) as an operand is almost
         // never an instance of a repository class, and is costly to look up.
         let py = self.files[ci].py;
@@ -3320,7 +3380,14 @@ impl Analysis<'_> {
         };
         for v in receiver_values {
             if let Value::Instance(c) | Value::Cone(c) = v {
-                for m in self.special_method(c, method) {
+                let mut methods = self.special_method(c, method);
+                if methods.is_empty()
+                    && let Some(missing) = missing
+                    && self.builtin_base(c).as_deref() == Some("dict")
+                {
+                    methods = self.special_method(c, missing);
+                }
+                for m in methods {
                     if !out.contains(&(m, 1)) {
                         out.push((m, 1));
                     }
