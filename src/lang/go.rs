@@ -152,6 +152,11 @@ pub struct GoFacts {
     /// Elements of composite literals (`T{f: v}`, `T{v}`, `map[K]F{"k": v}`):
     /// (scope, the `Composite` expression, which element, value).
     pub composite_elems: Vec<(u32, ExprId, ElemKey, ExprId)>,
+    /// Values a function or closure stores in a package-level variable
+    /// (`now = fixed`, `hooks = append(hooks, f)`, `handlers[k] = h`):
+    /// (the writing scope, the variable, value). Any file of the package
+    /// may write a variable another declares, and every reader sees it.
+    pub global_writes: Vec<(u32, Sym, ExprId)>,
 }
 
 /// Which element of a composite literal a value initialises.
@@ -409,6 +414,10 @@ struct Extractor<'s> {
     shadow_counts: HashMap<Sym, u32>,
     params: Vec<Vec<(Vec<Sym>, TypeId)>>,
     closure_counts: HashMap<u32, u32>,
+    /// Names a function or closure's signature binds (receiver,
+    /// parameters, named results), by its decl: variables of its scope
+    /// that no block declares.
+    signatures: HashMap<u32, Vec<Sym>>,
     syntax_errors: u32,
 }
 
@@ -432,6 +441,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         shadow_counts: HashMap::default(),
         params: Vec::new(),
         closure_counts: HashMap::default(),
+        signatures: HashMap::default(),
         syntax_errors: 0,
     };
     ex.facts.types.push(GoType::Unknown);
@@ -819,8 +829,10 @@ impl Extractor<'_> {
             GoExpr::Ident(name) if element => {
                 let value = self.as_expr(v);
                 if self.strings.get(name) != "_" {
-                    let at = self.declaring_scope(name);
-                    self.facts.bindings.push((at, name, Binding::Value(value)));
+                    match self.declaring_scope(name) {
+                        Some(at) => self.facts.bindings.push((at, name, Binding::Value(value))),
+                        None => self.facts.global_writes.push((scope, name, value)),
+                    }
                 }
             }
             _ => {}
@@ -828,15 +840,55 @@ impl Extractor<'_> {
     }
 
     /// The function or closure that declares the variable `name` as the
-    /// innermost block sees it (the current one if no block does: a
-    /// parameter, a package-level variable).
-    fn declaring_scope(&self, name: Sym) -> u32 {
-        self.blocks
+    /// innermost block sees it, or whose signature binds it; None for a
+    /// package-level variable written inside a function.
+    fn declaring_scope(&self, name: Sym) -> Option<u32> {
+        let in_block = self
+            .blocks
             .iter()
             .zip(&self.block_scopes)
             .rev()
-            .find(|(block, _)| block.contains_key(&name) || block.values().any(|&d| d == name))
-            .map_or(self.scope(), |(_, &scope)| scope)
+            .find(|(block, _)| block.contains_key(&name) || block.values().any(|&d| d == name));
+        if let Some((_, &scope)) = in_block {
+            return Some(scope);
+        }
+        let written = self.shadowed.get(&name).copied().unwrap_or(name);
+        let mut scopes = self.block_scopes.iter().rev().peekable();
+        while let Some(&scope) = scopes.next() {
+            if scopes.peek() == Some(&&scope) {
+                continue;
+            }
+            if self
+                .signatures
+                .get(&scope)
+                .is_some_and(|names| names.contains(&written))
+            {
+                return Some(scope);
+            }
+        }
+        (self.scope() == 0).then_some(0)
+    }
+
+    /// Remember the names `node`'s signature (a function, method or
+    /// function literal) binds in `decl`.
+    fn note_signature(&mut self, node: Node, decl: u32) {
+        let mut names = Vec::new();
+        for field in ["receiver", "parameters", "result"] {
+            let Some(list) = node.child_by_field_name(field) else {
+                continue;
+            };
+            let mut cursor = list.walk();
+            for param in list.named_children(&mut cursor) {
+                let mut c = param.walk();
+                for n in param.children_by_field_name("name", &mut c) {
+                    let text = walk::text(&n, self.source).into_owned();
+                    names.push(self.strings.intern(&text));
+                }
+            }
+        }
+        if !names.is_empty() {
+            self.signatures.insert(decl, names);
+        }
     }
 
     /// `x = v` adds a value to the variable `x` where it is declared: a
@@ -845,9 +897,15 @@ impl Extractor<'_> {
     fn assign_values(&mut self, names: &[Lowered], values: &[Lowered]) {
         let start = self.facts.bindings.len();
         self.bind_values(names, values);
-        for i in start..self.facts.bindings.len() {
-            let name = self.facts.bindings[i].1;
-            self.facts.bindings[i].0 = self.declaring_scope(name);
+        let written = self.facts.bindings.split_off(start);
+        for (scope, name, b) in written {
+            match (self.declaring_scope(name), b) {
+                (Some(at), b) => self.facts.bindings.push((at, name, b)),
+                (None, Binding::Value(value)) => {
+                    self.facts.global_writes.push((scope, name, value))
+                }
+                (None, Binding::Type(_)) => {}
+            }
         }
     }
 
@@ -1669,6 +1727,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
                 };
                 let d = self.new_decl(&node, kind, local, 0);
                 self.scope_stack.push(d);
+                self.note_signature(node, d);
                 Some(d)
             }
             K::FuncLit => {
@@ -1684,6 +1743,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
                     parent,
                 );
                 self.scope_stack.push(d);
+                self.note_signature(node, d);
                 Some(d)
             }
             K::TypeSpec => {

@@ -142,6 +142,9 @@ struct Package {
     /// lookup borrows its keys instead of building a pair of strings).
     methods: HashMap<String, HashMap<String, DeclId>>,
     vars: HashMap<String, (usize, u32)>,
+    /// What functions of any of its files store in each package-level
+    /// variable (`GoFacts::global_writes`).
+    var_writes: HashMap<String, Vec<ValueSource>>,
     init: Option<DeclId>,
 }
 
@@ -568,6 +571,12 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             if *scope == 0 {
                 p.vars.insert(facts.sym(*name).to_owned(), (ci, *name));
             }
+        }
+        for &(scope, name, value) in &go.global_writes {
+            p.var_writes
+                .entry(facts.sym(name).to_owned())
+                .or_default()
+                .push((ci, scope, value));
         }
     }
     // The synthetic package initializer calls each source `init()`.
@@ -1732,6 +1741,15 @@ impl<'a> Analysis<'a> {
                         }
                     }
                 }
+            }
+            // A package-level variable also holds what any function of the
+            // package stores in it.
+            if cur == 0
+                && let Some(writes) = self.pkgs[self.ctxs[ci].pkg]
+                    .var_writes
+                    .get(self.sym(ci, name))
+            {
+                out.values.extend_from_slice(writes);
             }
             return Some(out);
         }
