@@ -1273,11 +1273,48 @@ impl<'a> Analysis<'a> {
     /// Whether a repository type has method `name` taking `arity` parameters
     /// (any count when its parameters are unknown).
     fn has_method(&self, pkg: usize, tname: &str, name: &str, arity: u16) -> bool {
-        self.method(pkg, tname, name, 0).is_some_and(|m| {
-            self.params_of
+        match self.method(pkg, tname, name, 0) {
+            Some(m) => self
+                .params_of
                 .get(&m)
-                .is_none_or(|params| params.len() == arity as usize)
-        })
+                .is_none_or(|params| params.len() == arity as usize),
+            // Promoted from an embedded interface: `struct{ ResponseWriter }`
+            // implements ResponseWriter, with a method of its own or not.
+            None => self.embedded_interface(pkg, tname, name).is_some(),
+        }
+    }
+
+    /// The methods `name` of the types in `flow`. A type that has no such
+    /// method but embeds an interface that does passes the call on to
+    /// what its embedded field holds (a wrapper overriding one method of
+    /// an http.ResponseWriter, say). None when some field's values are
+    /// not known.
+    fn flow_methods(&mut self, flow: &[DeclId], name: &str, hops: u32) -> Option<Vec<DeclId>> {
+        let mut out = Vec::new();
+        for d in flow {
+            let Some((p, t)) = self.type_names.get(d).cloned() else {
+                continue;
+            };
+            if let Some(m) = self.method(p, &t, name, 0) {
+                if !out.contains(&m) {
+                    out.push(m);
+                }
+                continue;
+            }
+            let Some((_, iname)) = self.embedded_interface(p, &t, name) else {
+                continue;
+            };
+            let held = self.field_flow(p, &t, &iname, 1);
+            if hops >= 3 || held.contains(&FLOW_UNKNOWN) {
+                return None;
+            }
+            for m in self.flow_methods(&held, name, hops + 1)? {
+                if !out.contains(&m) {
+                    out.push(m);
+                }
+            }
+        }
+        Some(out)
     }
 
     /// A method of a repository type, own or promoted from an embedded field.
@@ -2416,11 +2453,9 @@ impl<'a> Analysis<'a> {
             return callees;
         }
         let external = flow.contains(&FLOW_EXTERNAL);
-        let mut methods: Vec<DeclId> = flow
-            .iter()
-            .filter_map(|d| self.type_names.get(d))
-            .filter_map(|(p, t)| self.method(*p, t, name, 0))
-            .collect();
+        let Some(mut methods) = self.flow_methods(&flow, name, 0) else {
+            return callees;
+        };
         // A value made by a package outside the repository (an
         // http.HandlerFunc, a *http.ServeMux) may pass the call on to what
         // the repository handed that package: the handlers given to
