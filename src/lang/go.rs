@@ -402,6 +402,10 @@ struct Extractor<'s> {
     type_params: Vec<(u32, Sym, TypeId)>,
     lists: Vec<Vec<Lowered>>,
     elem_lists: Vec<Vec<(ElemKey, ExprId)>>,
+    /// Composite literals whose type is elided (`{"trim", trimLower}` in
+    /// `[]step{…}`): their element lists, until the enclosing literal's
+    /// type says theirs.
+    elided: HashMap<ExprId, u32>,
     /// Lexical scopes inside functions, innermost last: each maps a name as
     /// written to the variable it means there. A declaration that shadows a
     /// variable of an enclosing block gets its own name (`c#1`), so
@@ -435,6 +439,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         type_params: Vec::new(),
         lists: Vec::new(),
         elem_lists: Vec::new(),
+        elided: HashMap::default(),
         blocks: Vec::new(),
         block_scopes: Vec::new(),
         shadowed: HashMap::default(),
@@ -798,6 +803,42 @@ impl Extractor<'_> {
         }
     }
 
+    /// A literal without a type of its own, as an element of another: a
+    /// composite whose type the enclosing literal fills in.
+    fn elided_literal(&mut self, list: u32) -> ExprId {
+        let e = self.push_expr(GoExpr::Composite(0));
+        self.elided.insert(e, list);
+        e
+    }
+
+    /// The elements of literal `composite` of type `t`; elided literals
+    /// among them get the element type of `t` (a slice's or array's
+    /// element, a map's value; through a pointer, `[]*T{{…}}` being
+    /// `&T{…}`s) and their own elements recorded in turn.
+    fn record_elems(&mut self, composite: ExprId, t: TypeId, list: u32, depth: u32) {
+        let scope = self.scope();
+        let elems = std::mem::take(&mut self.elem_lists[list as usize]);
+        for (key, value) in elems {
+            self.facts
+                .composite_elems
+                .push((scope, composite, key, value));
+            let Some(inner) = self.elided.remove(&value) else {
+                continue;
+            };
+            let mut elem = match self.facts.types.get(t as usize) {
+                Some(&GoType::Slice(e) | &GoType::Map(_, e)) => e,
+                _ => 0,
+            };
+            if let Some(&GoType::Pointer(pointee)) = self.facts.types.get(elem as usize) {
+                elem = pointee;
+            }
+            self.facts.exprs[value as usize] = GoExpr::Composite(elem);
+            if depth < 16 {
+                self.record_elems(value, elem, inner, depth + 1);
+            }
+        }
+    }
+
     fn intern_text(&mut self, n: &Node) -> Sym {
         let text = walk::text(n, self.source).into_owned();
         self.strings.intern(&text)
@@ -1134,13 +1175,7 @@ impl Extractor<'_> {
                     .unwrap_or(0);
                 let composite = self.push_expr(GoExpr::Composite(t));
                 if let Some(Lowered::Elems(list)) = Self::field(children, g.f_body) {
-                    let scope = self.scope();
-                    let elems = std::mem::take(&mut self.elem_lists[list as usize]);
-                    for (key, value) in elems {
-                        self.facts
-                            .composite_elems
-                            .push((scope, composite, key, value));
-                    }
+                    self.record_elems(composite, t, list, 0);
                 }
                 Lowered::Expr(composite)
             }
@@ -1155,6 +1190,7 @@ impl Extractor<'_> {
                     Some(v @ (Lowered::Name(_) | Lowered::Expr(_))) => {
                         Lowered::Keyed(key, self.as_expr(&v))
                     }
+                    Some(Lowered::Elems(list)) => Lowered::Keyed(key, self.elided_literal(list)),
                     _ => Lowered::None,
                 }
             }
@@ -1169,6 +1205,11 @@ impl Extractor<'_> {
                         }
                         v @ (Lowered::Name(_) | Lowered::Expr(_)) => {
                             let value = self.as_expr(&v.clone());
+                            elems.push((ElemKey::Position(position), value));
+                            position += 1;
+                        }
+                        &Lowered::Elems(list) => {
+                            let value = self.elided_literal(list);
                             elems.push((ElemKey::Position(position), value));
                             position += 1;
                         }

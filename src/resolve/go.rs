@@ -1944,6 +1944,10 @@ impl<'a> Analysis<'a> {
                         }
                         self.field_func_values(p, &tname, name_s, depth)
                     }
+                    &RType::Struct(sci, t) => match self.anonymous_struct(sci, t) {
+                        Some((p, pseudo, _)) => self.field_func_values(p, &pseudo, name_s, depth),
+                        None => Vec::new(),
+                    },
                     _ => Vec::new(),
                 }
             }
@@ -2190,6 +2194,10 @@ impl<'a> Analysis<'a> {
                         let (p, tname) = (*p, tname.clone());
                         self.field_flow(p, &tname, &name, depth)
                     }
+                    &RType::Struct(sci, t) => match self.anonymous_struct(sci, t) {
+                        Some((p, pseudo, _)) => self.field_flow(p, &pseudo, &name, depth),
+                        None => unknown,
+                    },
                     // A field of a standard-library struct (`goflag.Value`
                     // on a *flag.Flag) holds what the library put there: its
                     // own values, or the repository's it was given.
@@ -2687,27 +2695,47 @@ impl<'a> Analysis<'a> {
                     .entry((ci, composite))
                     .or_default()
                     .push((scope, value));
-                if let RType::Named(PkgRef::Repo(p), t) =
-                    self.type_of(ci, scope, composite, 0).deref()
-                {
-                    let field = match key {
-                        ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
-                        ElemKey::Position(i) => self.field_name_at(*p, t, i as usize),
-                        ElemKey::Other => None,
-                    };
-                    if let Some(field) = field {
-                        self.add_field_source(*p, t, &field, (ci, scope, value));
+                match self.type_of(ci, scope, composite, 0).deref() {
+                    RType::Named(PkgRef::Repo(p), t) => {
+                        let field = match key {
+                            ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
+                            ElemKey::Position(i) => self.field_name_at(*p, t, i as usize),
+                            ElemKey::Other => None,
+                        };
+                        if let Some(field) = field {
+                            self.add_field_source(*p, t, &field, (ci, scope, value));
+                        }
                     }
+                    &RType::Struct(sci, t) => {
+                        if let Some((p, pseudo, names)) = self.anonymous_struct(sci, t) {
+                            let field = match key {
+                                ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
+                                ElemKey::Position(i) => names.get(i as usize).cloned(),
+                                ElemKey::Other => None,
+                            };
+                            if let Some(field) = field {
+                                self.add_field_source(p, &pseudo, &field, (ci, scope, value));
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
             for &(scope, target, value) in &self.ctxs[ci].go.field_assigns {
                 let GoExpr::Selector(base, field) = self.expr(ci, target) else {
                     continue;
                 };
-                if let RType::Named(PkgRef::Repo(p), t) = self.type_of(ci, scope, *base, 0).deref()
-                {
-                    let field = self.sym(ci, *field);
-                    self.add_field_source(*p, t, field, (ci, scope, value));
+                let field = self.sym(ci, *field);
+                match self.type_of(ci, scope, *base, 0).deref() {
+                    RType::Named(PkgRef::Repo(p), t) => {
+                        self.add_field_source(*p, t, field, (ci, scope, value));
+                    }
+                    &RType::Struct(sci, t) => {
+                        if let Some((p, pseudo, _)) = self.anonymous_struct(sci, t) {
+                            self.add_field_source(p, &pseudo, field, (ci, scope, value));
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -2775,6 +2803,29 @@ impl<'a> Analysis<'a> {
     }
 
     /// The name of a struct's n-th field (an embedded field is named by its type).
+    /// An anonymous struct type (`[]struct{ name string; fn func() }`, a
+    /// test table) as a pseudo type name whose fields can hold sources:
+    /// its package and its field names. Two such types of one package
+    /// with the same field names share their fields, as Go's identical
+    /// types do (the literal's type and a variable's, written twice).
+    fn anonymous_struct(&self, sci: usize, t: TypeId) -> Option<(usize, String, Vec<String>)> {
+        let Some(GoType::Struct(fields)) = self.ctxs[sci].go.types.get(t as usize) else {
+            return None;
+        };
+        let names: Vec<String> = fields
+            .iter()
+            .map(|f| match f.name {
+                Some(n) => self.sym(sci, n).to_owned(),
+                None => match self.resolve_type(sci, f.ty, 0).deref() {
+                    RType::Named(_, name) => name.clone(),
+                    _ => String::new(),
+                },
+            })
+            .collect();
+        let pseudo = format!("struct{{{}}}", names.join("; "));
+        Some((self.ctxs[sci].pkg, pseudo, names))
+    }
+
     fn field_name_at(&self, pkg: usize, tname: &str, n: usize) -> Option<String> {
         let (tci, body) = self.type_body(pkg, tname)?;
         let GoTypeBody::Struct(fields) = body else {
@@ -2949,9 +3000,22 @@ impl<'a> Analysis<'a> {
                     }
                     RType::Struct(sci, t) => match self.anonymous_struct_method(sci, t, name_s) {
                         Some(callee) => vec![callee],
-                        None => vec![Callee::Unresolved(format!(
-                            "`.{name_s}` of an anonymous struct could not be resolved"
-                        ))],
+                        None => {
+                            // A function-valued field (`tt.fn()` of a test table).
+                            let vals = match self.anonymous_struct(sci, t) {
+                                Some((p, pseudo, _)) => {
+                                    self.field_func_values(p, &pseudo, name_s, depth)
+                                }
+                                None => Vec::new(),
+                            };
+                            if vals.is_empty() {
+                                vec![Callee::Unresolved(format!(
+                                    "`.{name_s}` of an anonymous struct could not be resolved"
+                                ))]
+                            } else {
+                                self.func_value_callees(vals)
+                            }
+                        }
                     },
                     _ => vec![Callee::Unresolved(format!(
                         "the receiver of `.{name_s}` has no known type"
