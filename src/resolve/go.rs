@@ -978,11 +978,107 @@ impl<'a> Analysis<'a> {
                 _ => {}
             }
         }
-        match self.type_of(ci, scope, callee, depth + 1) {
+        let result = match self.type_of(ci, scope, callee, depth + 1) {
             RType::Func(results) => results.into_iter().nth(n).unwrap_or(RType::Unknown),
             RType::TypeValue(t) if n == 0 => *t,
             _ => RType::Unknown,
+        };
+        if result == RType::Unknown
+            && let Some((fci, fi)) = self.repo_func(ci, scope, callee)
+            && let Some(t) = self.inferred_result(fci, fi, n, (ci, scope), args, depth)
+        {
+            return t;
         }
+        result
+    }
+
+    /// The repository function a callee names (`F`, `pkg.F`, `F[int]`).
+    fn repo_func(&self, ci: usize, scope: u32, callee: ExprId) -> Option<(usize, u32)> {
+        match *self.expr(ci, callee) {
+            GoExpr::Ident(name) if self.local(ci, scope, name).is_none() => self.pkgs
+                [self.ctxs[ci].pkg]
+                .funcs
+                .get(self.sym(ci, name))
+                .copied(),
+            GoExpr::Selector(base, name) => match self.package_operand(ci, scope, base)? {
+                PkgRef::Repo(p) => self.pkgs[p].funcs.get(self.sym(ci, name)).copied(),
+                PkgRef::Ext(_) => None,
+            },
+            GoExpr::Index(inner) => self.repo_func(ci, scope, inner),
+            _ => None,
+        }
+    }
+
+    /// The n-th result of a call to generic function `fi` of file `fci`
+    /// when it is a type parameter (`T`, `*T` or `[]T`) that a parameter
+    /// (`x T`, `xs []T`, `p *T`) binds to its argument's type:
+    /// `Ident(ID(4))` is an ID, `First(ids)` an element of ids.
+    fn inferred_result(
+        &self,
+        fci: usize,
+        fi: u32,
+        n: usize,
+        (ci, scope): (usize, u32),
+        args: &[ExprId],
+        depth: u32,
+    ) -> Option<RType> {
+        let go = self.ctxs[fci].go;
+        let f = go.funcs.get(fi as usize)?;
+        let type_param = |t: TypeId| -> Option<&str> {
+            let GoType::Named { pkg: None, name } = go.types.get(t as usize)? else {
+                return None;
+            };
+            let name = self.sym(fci, *name);
+            let declared = self.pkgs[self.ctxs[fci].pkg].types.contains_key(name);
+            (!declared && !BUILTIN_TYPES.contains(&name)).then_some(name)
+        };
+        // How a type is built from a type parameter: 0 as is, 1 a pointer
+        // to it, 2 a slice of it.
+        let shape = |t: TypeId| -> Option<(&str, u8)> {
+            match go.types.get(t as usize)? {
+                GoType::Pointer(inner) => Some((type_param(*inner)?, 1)),
+                GoType::Slice(inner) => Some((type_param(*inner)?, 2)),
+                _ => Some((type_param(t)?, 0)),
+            }
+        };
+        let (wanted, result_shape) = shape(*f.results.get(n)?)?;
+        let params = self.params_of.get(&(self.ctxs[fci].base + f.decl))?;
+        for (i, p) in params.iter().enumerate() {
+            let Some(p) = p else { continue };
+            let Some(&arg) = args.get(i) else { break };
+            let ty = self.ctxs[fci]
+                .bindings
+                .get(&(f.decl, *p))?
+                .iter()
+                .find_map(|b| match b {
+                    Binding::Type(t) => Some(*t),
+                    Binding::Value(_) => None,
+                })?;
+            let Some((name, param_shape)) = shape(ty) else {
+                continue;
+            };
+            if name != wanted {
+                continue;
+            }
+            let mut arg_type = self.type_of(ci, scope, arg, depth + 1);
+            if param_shape == 2 {
+                arg_type = self.underlying(arg_type);
+            }
+            let bound = match (param_shape, arg_type) {
+                (0, t) => t,
+                (1, RType::Pointer(t)) | (2, RType::Slice(t)) => *t,
+                _ => continue,
+            };
+            if bound == RType::Unknown {
+                continue;
+            }
+            return Some(match result_shape {
+                0 => bound,
+                1 => RType::Pointer(Box::new(bound)),
+                _ => RType::Slice(Box::new(bound)),
+            });
+        }
+        None
     }
 
     /// A type as the standard-library table writes it (`*net/http.Request`,
