@@ -285,6 +285,11 @@ struct Analysis<'a> {
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
+    /// Constraints that read a decorated name whose decorator's returns
+    /// were not known yet, and whether they have been run again since the
+    /// rest was solved (they then take the undecorated definition).
+    pending_decorated: HashSet<u32>,
+    late_decorators: bool,
     /// Sites of defaultdicts, whose `MISSING_KEY` element holds what a
     /// missing key gives.
     defaultdict_sites: HashSet<u32>,
@@ -387,6 +392,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         packed_base: 0,
         var_slot_ids: Vec::new(),
         defaultdict_sites: HashSet::default(),
+        pending_decorated: HashSet::default(),
+        late_decorators: false,
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
@@ -508,6 +515,18 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             }
         }
         if !a.hierarchy_dirty || steps > budget {
+            if steps <= budget && !a.late_decorators && !a.pending_decorated.is_empty() {
+                a.late_decorators = true;
+                let mut pending: Vec<u32> = a.pending_decorated.drain().collect();
+                pending.sort_unstable();
+                for id in pending.into_iter().rev() {
+                    if !a.queued[id as usize] {
+                        a.queued[id as usize] = true;
+                        a.worklist.push(id);
+                    }
+                }
+                continue;
+            }
             a.exhausted = steps > budget;
             break;
         }
@@ -1190,10 +1209,11 @@ impl<'a> Analysis<'a> {
             }
             ConsKind::ClassBases => {
                 let class = self.gdecl(ci, c.idx);
-                let bases = self.bases(class);
+                // In the order the class statement names them, whichever
+                // resolved first (an imported base may resolve later).
+                let mut merged = self.bases(class);
                 let old = self.class_bases.get(&class).cloned().unwrap_or_default();
-                let mut merged = old.clone();
-                for b in bases {
+                for &b in &old {
                     if !merged.contains(&b) {
                         merged.push(b);
                     }
@@ -1554,6 +1574,17 @@ impl<'a> Analysis<'a> {
                 });
                 if callable {
                     vals
+                } else if !self.late_decorators && self.decorator_pending(ci, *result) {
+                    // A repository decorator whose returns are not known
+                    // yet (defined in a module solved later): the name
+                    // waits for them, rather than keep the undecorated
+                    // function for good. Those still without a callable
+                    // result once the rest is solved fall back to it.
+                    let id = self.current.get();
+                    if id != NO_CONSTRAINT {
+                        self.pending_decorated.insert(id);
+                    }
+                    Vals::new()
                 } else {
                     self.eval(ci, *original, depth + 1)
                 }
@@ -1562,6 +1593,38 @@ impl<'a> Analysis<'a> {
     }
 
     /// Key `#i` of a slice starting at `offset`: the container's `#(i + offset)`.
+    /// Whether decorator call `result` may still turn out to return a
+    /// callable: its decorator is not known yet, or is a repository
+    /// function that returns nothing yet.
+    fn decorator_pending(&mut self, ci: usize, result: ExprId) -> bool {
+        let py = self.files[ci].py;
+        let Some(&PyExpr::Call(call)) = py.exprs.get(result as usize) else {
+            return false;
+        };
+        let callee = py.calls[call as usize].callee;
+        self.may_still_decorate(ci, callee, 0)
+    }
+
+    /// Whether decorator expression `e` names nothing yet (a name imported
+    /// through a package not solved yet) or a repository function that
+    /// returns nothing yet; for `@factory(args)`, whether the factory does.
+    fn may_still_decorate(&mut self, ci: usize, e: ExprId, depth: u32) -> bool {
+        let decorators = self.eval(ci, e, 1);
+        if !decorators.is_empty() {
+            return decorators
+                .iter()
+                .any(|v| matches!(v, Value::Func(f) if self.returns_of(*f).is_empty()));
+        }
+        let py = self.files[ci].py;
+        match py.exprs.get(e as usize) {
+            Some(&PyExpr::Call(call)) if depth < 4 => {
+                self.may_still_decorate(ci, py.calls[call as usize].callee, depth + 1)
+            }
+            Some(PyExpr::Var { .. } | PyExpr::Free { .. } | PyExpr::Attr { .. }) => true,
+            _ => false,
+        }
+    }
+
     fn shifted_key(&mut self, key: GSym, offset: u32) -> Option<GSym> {
         if offset == 0 {
             return Some(key);
@@ -2812,6 +2875,9 @@ impl Analysis<'_> {
                     Value::External(p) if self.external_is_class(p) => {
                         push_unique(&mut out, Value::External(p));
                     }
+                    // `with transaction(db) as tx` of a `@contextmanager`
+                    // generator: what it yields.
+                    Value::Generator(g) => self.read_into(Slot::Yield(g), &mut out),
                     _ => {}
                 }
             }
@@ -3087,6 +3153,8 @@ impl Analysis<'_> {
         // `sorted`, `min` and `max` call only their `key=`;
         // what else they are given is data (`max(f, g, key=…)`).
         let data_args = matches!(self.strings[b as usize].as_str(), "sorted" | "min" | "max");
+        // `reduce(f, items, initial)` calls f alone: the initial value is data.
+        let first_only = self.strings[b as usize] == "reduce";
         let facts = self.files[ci].facts;
         let args: Vec<(usize, ExprId)> = c
             .args
@@ -3095,6 +3163,9 @@ impl Analysis<'_> {
             .chain(c.kwargs.iter().map(|(_, e)| *e))
             .enumerate()
             .filter(|&(i, _)| {
+                if first_only {
+                    return i == 0;
+                }
                 !data_args
                     || c.kwargs
                         .get(i.wrapping_sub(c.args.len()))
@@ -3199,6 +3270,24 @@ impl Analysis<'_> {
                     decl: func,
                     shift: shift as usize,
                 }),
+                // `Color("red")` looks a member up: no `__init__` runs (the
+                // members were made with the class), only `_missing_`
+                // for a value that is not one.
+                Value::Class(c) if self.is_enum(c) => {
+                    let before = out.len();
+                    // The metaclass's `__call__` does the lookup (the
+                    // standard library's own EnumType, when it is indexed).
+                    for f in self.metaclass_calls(c) {
+                        out.push(Target::Decl { decl: f, shift: 1 });
+                    }
+                    let missing = self.intern("_missing_");
+                    if let Some(&f) = self.method_targets(c, missing).first() {
+                        out.push(Target::Decl { decl: f, shift: 1 });
+                    }
+                    if out.len() == before {
+                        out.push(Target::NoInit(c));
+                    }
+                }
                 Value::Class(c) => {
                     // A class called for its side effects alone (`App()`)
                     // has instances too, which `super()` in its bases follows.
@@ -3263,11 +3352,18 @@ impl Analysis<'_> {
                     "<**PyDict**>.{}",
                     self.strings[name as usize]
                 ))),
-                Value::SeqMethod { site, name } => out.push(Target::External(format!(
-                    "{}.{}",
-                    self.sequence_type(site).0,
-                    self.strings[name as usize]
-                ))),
+                Value::SeqMethod { site, name } => {
+                    out.push(Target::External(format!(
+                        "{}.{}",
+                        self.sequence_type(site).0,
+                        self.strings[name as usize]
+                    )));
+                    // `rows.sort(key=…)` calls its key, as `sorted` does.
+                    if self.strings[name as usize] == "sort" {
+                        let sorted = self.intern("sorted");
+                        self.push_applied(ci, call, sorted, &mut out);
+                    }
+                }
                 Value::Builtin(b) => {
                     out.push(Target::External(format!(
                         "<builtin>.{}",
@@ -3285,13 +3381,26 @@ impl Analysis<'_> {
                     {
                         let dunder = self.intern(dunder);
                         for v in self.eval(ci, arg, 1) {
-                            if let Value::Instance(c) | Value::Cone(c) = v {
-                                for m in self.method_targets(c, dunder) {
-                                    out.push(Target::Decl {
-                                        decl: m,
-                                        shift: NO_BIND,
-                                    });
+                            let (Value::Instance(c) | Value::Cone(c)) = v else {
+                                continue;
+                            };
+                            let mut methods = self.method_targets(c, dunder);
+                            // `str(e)` of an `except AppError as e` may be a
+                            // subclass's override.
+                            if matches!(v, Value::Cone(_)) {
+                                for &s in self.definers_below(c, dunder, false).iter() {
+                                    for m in self.method_targets(s, dunder) {
+                                        if !methods.contains(&m) {
+                                            methods.push(m);
+                                        }
+                                    }
                                 }
+                            }
+                            for m in methods {
+                                out.push(Target::Decl {
+                                    decl: m,
+                                    shift: NO_BIND,
+                                });
                             }
                         }
                     }
