@@ -4236,6 +4236,7 @@ impl Analysis<'_> {
             let file = self.files[ci].file;
             let facts = self.files[ci].facts;
             let py = self.files[ci].py;
+            self.emit_init_subclass(b, ci);
             // Module-level imports between repository modules (for import cycles).
             let mut imported: Vec<u32> = Vec::new();
             for imp in &py.imports {
@@ -4361,6 +4362,39 @@ impl Analysis<'_> {
     /// Reading a property calls its getter and assigning it its setter: an
     /// edge from the function that does it, with no call site of its own
     /// (the access is not a call in the source).
+    /// Defining a subclass calls `__init_subclass__` of the first base
+    /// above it that has one: an edge from the code that runs the class
+    /// statement (a module, or the function it is in).
+    fn emit_init_subclass(&mut self, b: &mut Builder, ci: usize) {
+        let facts = self.files[ci].facts;
+        let file = self.files[ci].file;
+        let hook = self.intern("__init_subclass__");
+        if !self.class_definers.contains_key(&hook) {
+            return;
+        }
+        let mut seen = HashSet::default();
+        for (local, d) in facts.decls.iter().enumerate() {
+            if d.kind != DeclKind::Class {
+                continue;
+            }
+            let class = self.gdecl(ci, local as u32);
+            let bases = self.class_bases.get(&class).cloned().unwrap_or_default();
+            let mut hooks: Vec<DeclId> = Vec::new();
+            for base in bases {
+                for m in self.method_targets(base, hook) {
+                    if !hooks.contains(&m) {
+                        hooks.push(m);
+                    }
+                }
+            }
+            if hooks.is_empty() {
+                continue;
+            }
+            let runner = self.gdecl(ci, d.parent.unwrap_or(0));
+            implicit_edges(b, &mut seen, runner, &hooks, file);
+        }
+    }
+
     fn emit_property_reads(&mut self, b: &mut Builder, ci: usize) {
         if self.property_names.is_empty() {
             return;
