@@ -289,6 +289,8 @@ struct Analysis<'a> {
     /// were not known yet, and whether they have been run again since the
     /// rest was solved (they then take the undecorated definition).
     pending_decorated: HashSet<u32>,
+    /// `class_body_names` by class, for the emit pass.
+    class_body_by_class: HashMap<DeclId, Vec<GSym>>,
     late_decorators: bool,
     /// Sites of defaultdicts, whose `MISSING_KEY` element holds what a
     /// missing key gives.
@@ -393,6 +395,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         var_slot_ids: Vec::new(),
         defaultdict_sites: HashSet::default(),
         pending_decorated: HashSet::default(),
+        class_body_by_class: HashMap::default(),
         late_decorators: false,
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
@@ -3064,6 +3067,27 @@ impl Analysis<'_> {
                 }
                 smallvec![Value::Container(site)]
             }
+            // `iter(obj)` is what obj's `__iter__` returns (an iterator
+            // object of another class, whose `__next__` a `next()` calls).
+            "iter" if args.len() == 1 => {
+                let mut out = Vals::new();
+                let iter = self.intern("__iter__");
+                for v in self.eval(ci, args[0], 1) {
+                    let methods = match v {
+                        Value::Instance(c) | Value::Cone(c) => self.method_targets(c, iter),
+                        _ => Vec::new(),
+                    };
+                    if methods.is_empty() {
+                        push_unique(&mut out, v);
+                    }
+                    for m in methods {
+                        for r in self.returns_of(m) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                }
+                out
+            }
             "iter" | "reversed" | "sorted" | "list" | "tuple" | "set" | "frozenset" => {
                 let mut out = Vals::new();
                 if let Some(&a) = args.first() {
@@ -4232,11 +4256,21 @@ impl Analysis<'_> {
     }
 
     fn emit(&mut self, b: &mut Builder) {
+        let mut body_names: HashMap<DeclId, Vec<GSym>> = HashMap::default();
+        for &(class, name) in &self.class_body_names {
+            body_names.entry(class).or_default().push(name);
+        }
+        for names in body_names.values_mut() {
+            names.sort_unstable();
+        }
+        self.class_body_by_class = body_names;
         for ci in 0..self.files.len() {
             let file = self.files[ci].file;
             let facts = self.files[ci].facts;
             let py = self.files[ci].py;
             self.emit_init_subclass(b, ci);
+            self.emit_descriptor_accesses(b, ci);
+            self.emit_set_name(b, ci);
             // Module-level imports between repository modules (for import cycles).
             let mut imported: Vec<u32> = Vec::new();
             for imp in &py.imports {
@@ -4392,6 +4426,92 @@ impl Analysis<'_> {
             }
             let runner = self.gdecl(ci, d.parent.unwrap_or(0));
             implicit_edges(b, &mut seen, runner, &hooks, file);
+        }
+    }
+
+    /// Making a class calls `__set_name__` of each class-body value that
+    /// has one (a descriptor learning its attribute's name): an edge from
+    /// the code running the class statement.
+    fn emit_set_name(&mut self, b: &mut Builder, ci: usize) {
+        let hook = self.intern("__set_name__");
+        if !self.class_definers.contains_key(&hook) {
+            return;
+        }
+        let facts = self.files[ci].facts;
+        let file = self.files[ci].file;
+        let mut seen = HashSet::default();
+        for (local, d) in facts.decls.iter().enumerate() {
+            if d.kind != DeclKind::Class {
+                continue;
+            }
+            let class = self.gdecl(ci, local as u32);
+            let names = self
+                .class_body_by_class
+                .get(&class)
+                .cloned()
+                .unwrap_or_default();
+            let mut hooks: Vec<DeclId> = Vec::new();
+            for name in names {
+                for v in self.get(Slot::Var(class, name)) {
+                    if let Value::Instance(k) = v {
+                        for m in self.method_targets(k, hook) {
+                            if !hooks.contains(&m) {
+                                hooks.push(m);
+                            }
+                        }
+                    }
+                }
+            }
+            let runner = self.gdecl(ci, d.parent.unwrap_or(0));
+            implicit_edges(b, &mut seen, runner, &hooks, file);
+        }
+    }
+
+    /// A class attribute holding an instance of a class with `__get__`,
+    /// `__set__` or `__delete__` (a descriptor: an ORM's field) turns
+    /// reading, assigning and deleting the attribute into calls of them.
+    fn emit_descriptor_accesses(&mut self, b: &mut Builder, ci: usize) {
+        let hooks = ["__get__", "__set__", "__delete__"].map(|h| self.intern(h));
+        if !hooks.iter().any(|h| self.class_definers.contains_key(h)) {
+            return;
+        }
+        let py = self.files[ci].py;
+        let file = self.files[ci].file;
+        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        let accesses = py
+            .attr_loads
+            .iter()
+            .map(|&a| (a, hooks[0]))
+            .chain(py.attr_stores.iter().map(|&a| (a, hooks[1])))
+            .chain(py.attr_deletes.iter().map(|&a| (a, hooks[2])));
+        for ((caller, expr), hook) in accesses {
+            if !self.class_definers.contains_key(&hook) {
+                continue;
+            }
+            let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
+                continue;
+            };
+            let name = self.gsym(ci, name);
+            let mut called: Vec<DeclId> = Vec::new();
+            for v in self.eval(ci, base, 1) {
+                let c = match v {
+                    Value::Instance(c) | Value::Cone(c) => c,
+                    // `Model.field` calls `__get__` too (with no instance).
+                    Value::Class(c) if hook == hooks[0] => c,
+                    _ => continue,
+                };
+                for held in self.class_attr(c, name) {
+                    if let Value::Instance(k) = held {
+                        for m in self.method_targets(k, hook) {
+                            if !called.contains(&m) {
+                                called.push(m);
+                            }
+                        }
+                    }
+                }
+            }
+            let caller = self.gdecl(ci, caller);
+            implicit_edges(b, &mut seen, caller, &called, file);
         }
     }
 
