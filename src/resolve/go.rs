@@ -1286,13 +1286,14 @@ impl<'a> Analysis<'a> {
         // Fields promoted from embedded structs; an embedded field is also named by its type.
         for f in fields.iter().filter(|f| f.name.is_none()) {
             let t = self.resolve_type(tci, f.ty, 0);
-            if let RType::Named(PkgRef::Repo(p), n) = t.deref() {
-                if n == field {
-                    return Some(t.clone());
+            match t.deref() {
+                RType::Named(_, n) if n == field => return Some(t.clone()),
+                RType::Named(PkgRef::Repo(p), n) => {
+                    if let Some(ft) = self.field_type(*p, n, field, depth + 1) {
+                        return Some(ft);
+                    }
                 }
-                if let Some(ft) = self.field_type(*p, n, field, depth + 1) {
-                    return Some(ft);
-                }
+                _ => {}
             }
         }
         None
@@ -1375,9 +1376,34 @@ impl<'a> Analysis<'a> {
                 .get(&m)
                 .is_none_or(|params| params.len() == arity as usize),
             // Promoted from an embedded interface: `struct{ ResponseWriter }`
-            // implements ResponseWriter, with a method of its own or not.
-            None => self.embedded_interface(pkg, tname, name).is_some(),
+            // implements ResponseWriter, with a method of its own or not;
+            // `struct{ io.Writer }` has Write.
+            None => {
+                self.embedded_interface(pkg, tname, name).is_some()
+                    || self.embedded_std_interface(pkg, tname, name).is_some()
+            }
         }
+    }
+
+    /// The embedded standard-library interface of `pkg.tname` that has
+    /// method `name` (`io.Writer` in `struct{ io.Writer }`): its name,
+    /// which is also the field's.
+    fn embedded_std_interface(&self, pkg: usize, tname: &str, name: &str) -> Option<String> {
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
+            match self.resolve_type(tci, f.ty, 0).deref() {
+                RType::Named(PkgRef::Ext(path), ext) if !path.is_empty() => {
+                    let qualified = format!("{path}.{ext}");
+                    std_interface(&qualified)
+                        .is_some_and(|methods| methods.iter().any(|(m, _)| *m == name))
+                        .then(|| ext.clone())
+                }
+                _ => None,
+            }
+        })
     }
 
     /// The methods `name` of the types in `flow`. A type that has no such
@@ -1397,7 +1423,11 @@ impl<'a> Analysis<'a> {
                 }
                 continue;
             }
-            let Some((_, iname)) = self.embedded_interface(p, &t, name) else {
+            let Some(iname) = self
+                .embedded_interface(p, &t, name)
+                .map(|(_, iname)| iname)
+                .or_else(|| self.embedded_std_interface(p, &t, name))
+            else {
                 continue;
             };
             let held = self.field_flow(p, &t, &iname, 1);

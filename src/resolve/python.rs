@@ -2249,10 +2249,11 @@ impl Analysis<'_> {
                         self.read_into(Slot::InstAttr(s, name), &mut out);
                     }
                 }
-                if out.is_empty() {
+                if !found_upward {
                     // A mixin calling what another base of the concrete class
                     // provides: `self.template_text()` in `RenderMixin.render`,
-                    // found through `class Page(RenderMixin, TextSource)`.
+                    // found through `class Page(RenderMixin, TextSource)`
+                    // (even where another host overrides it).
                     for &m in self.mixin_hosts(c).iter() {
                         for v in self.class_attr(m, name) {
                             match v {
@@ -2719,6 +2720,12 @@ impl Analysis<'_> {
             return Vals::new();
         }
         let full = format!("{}.{attr}", self.strings[p as usize]);
+        // A namespace package (a directory without `__init__.py`) is no
+        // module of the repository, but its modules are: `jobs.factory`
+        // of `from jobs import factory`.
+        if let Some(&f) = self.modules.get(&full) {
+            return smallvec![Value::Module(f)];
+        }
         smallvec![Value::External(self.intern(&full))]
     }
 
