@@ -289,6 +289,8 @@ struct Analysis<'a> {
     /// were not known yet, and whether they have been run again since the
     /// rest was solved (they then take the undecorated definition).
     pending_decorated: HashSet<u32>,
+    /// Class-body names holding descriptors, once the emit pass asks.
+    descriptor_names: Option<HashSet<GSym>>,
     /// `class_body_names` by class, for the emit pass.
     class_body_by_class: HashMap<DeclId, Vec<GSym>>,
     late_decorators: bool,
@@ -396,6 +398,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         defaultdict_sites: HashSet::default(),
         pending_decorated: HashSet::default(),
         class_body_by_class: HashMap::default(),
+        descriptor_names: None,
         late_decorators: false,
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
@@ -735,6 +738,16 @@ impl<'a> Analysis<'a> {
     fn get(&self, slot: Slot) -> Vals {
         let id = self.slots.borrow_mut().id(slot) as usize;
         self.get_id(id)
+    }
+
+    /// What `slot` holds, without making it or recording a reader: for
+    /// the emit pass, which must not grow the tables looking.
+    fn peek(&self, slot: Slot) -> Vals {
+        let table = self.slots.borrow();
+        match table.ids.get(&slot) {
+            Some(&id) => table.vals[id as usize].clone(),
+            None => Vals::new(),
+        }
     }
 
     /// [`Analysis::get`] added to `out` (each value once), without a copy.
@@ -4459,7 +4472,7 @@ impl Analysis<'_> {
                 .unwrap_or_default();
             let mut hooks: Vec<DeclId> = Vec::new();
             for name in names {
-                for v in self.get(Slot::Var(class, name)) {
+                for v in self.peek(Slot::Var(class, name)) {
                     if let Value::Instance(k) = v {
                         for m in self.method_targets(k, hook) {
                             if !hooks.contains(&m) {
@@ -4482,6 +4495,12 @@ impl Analysis<'_> {
         if !hooks.iter().any(|h| self.class_definers.contains_key(h)) {
             return;
         }
+        if self.descriptor_names.is_none() {
+            self.descriptor_names = Some(self.find_descriptor_names(&hooks));
+        }
+        if self.descriptor_names.as_ref().is_some_and(|n| n.is_empty()) {
+            return;
+        }
         let py = self.files[ci].py;
         let file = self.files[ci].file;
         let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
@@ -4499,6 +4518,13 @@ impl Analysis<'_> {
                 continue;
             };
             let name = self.gsym(ci, name);
+            if !self
+                .descriptor_names
+                .as_ref()
+                .is_some_and(|n| n.contains(&name))
+            {
+                continue;
+            }
             let mut called: Vec<DeclId> = Vec::new();
             for v in self.eval(ci, base, 1) {
                 let c = match v {
@@ -4507,8 +4533,18 @@ impl Analysis<'_> {
                     Value::Class(c) if hook == hooks[0] => c,
                     _ => continue,
                 };
-                for held in self.class_attr(c, name) {
-                    if let Value::Instance(k) = held {
+                // The first class of the MRO that binds the name, read
+                // without making slots for the others.
+                let mro = self.mro(c);
+                let Some(held) = mro
+                    .iter()
+                    .map(|&k| self.peek(Slot::Var(k, name)))
+                    .find(|vals| !vals.is_empty())
+                else {
+                    continue;
+                };
+                for v in held {
+                    if let Value::Instance(k) = v {
                         for m in self.method_targets(k, hook) {
                             if !called.contains(&m) {
                                 called.push(m);
@@ -4520,6 +4556,24 @@ impl Analysis<'_> {
             let caller = self.gdecl(ci, caller);
             implicit_edges(b, &mut seen, caller, &called, file);
         }
+    }
+
+    /// Names a class body binds to an instance of a class with one of
+    /// `hooks` (a descriptor), read without making slots for the rest:
+    /// attribute accesses of any other name need no look.
+    fn find_descriptor_names(&mut self, hooks: &[GSym]) -> HashSet<GSym> {
+        let mut out = HashSet::default();
+        let pairs: Vec<(DeclId, GSym)> = self.class_body_names.iter().copied().collect();
+        for (class, name) in pairs {
+            for v in self.peek(Slot::Var(class, name)) {
+                if let Value::Instance(k) = v
+                    && hooks.iter().any(|&h| !self.method_targets(k, h).is_empty())
+                {
+                    out.insert(name);
+                }
+            }
+        }
+        out
     }
 
     fn emit_property_reads(&mut self, b: &mut Builder, ci: usize) {
