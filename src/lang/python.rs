@@ -1606,6 +1606,29 @@ impl<'s> Extractor<'s> {
         )
     }
 
+    /// A call the syntax implies without arguments (`for`, `with`, `yield
+    /// from` call special methods of `callee`).
+    fn implicit_call(
+        &mut self,
+        node: &Node,
+        text: String,
+        callee: ExprId,
+        kind: PyCallKind,
+    ) -> u32 {
+        self.add_call(
+            node,
+            text,
+            PyCall {
+                callee,
+                args: Box::default(),
+                kwargs: Box::default(),
+                splats: Box::default(),
+                key: None,
+                kind,
+            },
+        )
+    }
+
     fn add_call(&mut self, node: &Node, callee_text: String, call: PyCall) -> u32 {
         let idx = self.calls.len() as u32;
         let arg_count = (call.args.len() + call.kwargs.len()) as u16;
@@ -2310,18 +2333,8 @@ impl<'s> Extractor<'s> {
                             let text = walk::text(&node, self.source);
                             let operand = text.trim_start_matches("yield").trim_start();
                             let operand = operand.trim_start_matches("from").trim_start();
-                            self.add_call(
-                                &node,
-                                format!("iter({})", walk::one_line(operand, 100)),
-                                PyCall {
-                                    callee: value,
-                                    args: Box::default(),
-                                    kwargs: Box::default(),
-                                    splats: Box::default(),
-                                    key: None,
-                                    kind: PyCallKind::Iter,
-                                },
-                            );
+                            let text = format!("iter({})", walk::one_line(operand, 100));
+                            self.implicit_call(&node, text, value, PyCallKind::Iter);
                             value = self.push_expr(PyExpr::Iter(value));
                         }
                         self.facts.flows.push(PyFlow::Yield { func, value });
@@ -2377,17 +2390,11 @@ impl<'s> Extractor<'s> {
                     Some(v) => {
                         let value = self.as_expr(&v);
                         let text = walk::text(&node, self.source).into_owned();
-                        self.add_call(
+                        self.implicit_call(
                             &node,
                             walk::one_line(&text, 120),
-                            PyCall {
-                                callee: value,
-                                args: Box::default(),
-                                kwargs: Box::default(),
-                                splats: Box::default(),
-                                key: None,
-                                kind: PyCallKind::With,
-                            },
+                            value,
+                            PyCallKind::With,
                         );
                     }
                     None => {}
@@ -2699,19 +2706,8 @@ impl<'s> Extractor<'s> {
             .child_by_field_id(GRAMMAR.f_right)
             .map(|r| walk::text(&r, self.source).into_owned())
             .unwrap_or_default();
-        let call = self.add_call(
-            node,
-            format!("iter({})", walk::one_line(&text, 100)),
-            PyCall {
-                callee: iterable,
-                args: Box::default(),
-                kwargs: Box::default(),
-                splats: Box::default(),
-                key: None,
-                kind: PyCallKind::Iter,
-            },
-        );
-        let _ = call;
+        let text = format!("iter({})", walk::one_line(&text, 100));
+        self.implicit_call(node, text, iterable, PyCallKind::Iter);
         let value = self.push_expr(PyExpr::Iter(iterable));
         self.assign_destructuring(target, value);
     }

@@ -4504,13 +4504,7 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let file = self.files[ci].file;
         let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
-        let accesses = py
-            .attr_loads
-            .iter()
-            .map(|&a| (a, hooks[0]))
-            .chain(py.attr_stores.iter().map(|&a| (a, hooks[1])))
-            .chain(py.attr_deletes.iter().map(|&a| (a, hooks[2])));
-        for ((caller, expr), hook) in accesses {
+        for ((caller, expr), hook) in attribute_accesses(py, hooks) {
             if !self.class_definers.contains_key(&hook) {
                 continue;
             }
@@ -4583,13 +4577,12 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let file = self.files[ci].file;
         let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
-        let accesses = py
-            .attr_loads
-            .iter()
-            .map(|&a| (a, PropertyPart::Getter))
-            .chain(py.attr_stores.iter().map(|&a| (a, PropertyPart::Setter)))
-            .chain(py.attr_deletes.iter().map(|&a| (a, PropertyPart::Deleter)));
-        for ((caller, expr), part) in accesses {
+        let parts = [
+            PropertyPart::Getter,
+            PropertyPart::Setter,
+            PropertyPart::Deleter,
+        ];
+        for ((caller, expr), part) in attribute_accesses(py, parts) {
             let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
                 continue;
             };
@@ -4899,6 +4892,19 @@ fn is_marker_base(name: &str) -> bool {
 /// Edges for calls the source does not spell (a property's accessor, a
 /// `__getattr__`), with no call site: `Likely`, or `Possible` when there
 /// are several candidates.
+/// A file's attribute reads, assignments and deletions, each with what
+/// it stands for (`[read, assign, delete]`).
+fn attribute_accesses<'a, T: Copy + 'a>(
+    py: &'a PyFacts,
+    [read, assign, delete]: [T; 3],
+) -> impl Iterator<Item = ((u32, ExprId), T)> + 'a {
+    py.attr_loads
+        .iter()
+        .map(move |&a| (a, read))
+        .chain(py.attr_stores.iter().map(move |&a| (a, assign)))
+        .chain(py.attr_deletes.iter().map(move |&a| (a, delete)))
+}
+
 fn implicit_edges(
     b: &mut Builder,
     seen: &mut HashSet<(DeclId, DeclId)>,
