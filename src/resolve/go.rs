@@ -3090,6 +3090,22 @@ impl<'a> Analysis<'a> {
                             // Only values from the library itself: the call
                             // stays the interface's method, outside.
                             let mut out = self.narrowed(out, (ci, scope), base, &name, depth, true);
+                            // No repository type has the whole method set,
+                            // but a wrapper that gets part of it from an
+                            // embedded interface may flow here: the call
+                            // goes on to what that field holds.
+                            if out.is_empty() && self.narrow_interface_calls {
+                                let flow = self.flowing_types(ci, scope, base, depth + 1);
+                                if !flow.contains(&FLOW_UNKNOWN)
+                                    && let Some(methods) = self.flow_methods(&flow, &name, 0)
+                                {
+                                    out.extend(
+                                        methods
+                                            .into_iter()
+                                            .map(|m| Callee::Decl(m, Confidence::Possible)),
+                                    );
+                                }
+                            }
                             if out.is_empty() {
                                 out.push(Callee::External(if path.is_empty() {
                                     format!("({qualified}).{name_s}")
