@@ -2939,6 +2939,16 @@ impl Analysis<'_> {
                 Value::External(p) if self.strings[p as usize] == "collections.defaultdict" => {
                     push_unique(&mut out, self.defaultdict(ci, call));
                 }
+                // `importlib.import_module("handlers.csv_handler")` with a
+                // literal, absolute name is that module.
+                Value::External(p) if self.strings[p as usize] == "importlib.import_module" => {
+                    let facts = self.files[ci].facts;
+                    if let Some(k) = self.files[ci].py.calls[call].key
+                        && let Some(&f) = self.modules.get(facts.sym(k))
+                    {
+                        push_unique(&mut out, Value::Module(f));
+                    }
+                }
                 Value::External(p) => {
                     // `requests.Session()` is an instance of an external class
                     // (PyCG names its methods `requests.Session.get`); the result
