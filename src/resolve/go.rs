@@ -2312,7 +2312,8 @@ impl<'a> Analysis<'a> {
                             }
                             None => unknown,
                         },
-                        PkgRef::Ext(_) => unknown,
+                        // `io.Discard`, `os.Stdout`: a value the library made.
+                        PkgRef::Ext(path) => self.library_values(&path),
                     };
                 }
                 match self.type_of(ci, scope, base, 0).deref() {
