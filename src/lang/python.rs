@@ -575,6 +575,9 @@ enum Lowered {
     Param(Param, Option<ExprId>),
     Decl(u32),
     Separator(ParamKind),
+    /// A string built from a literal prefix (`"visit_" + name`): only
+    /// `getattr` looks at it, as every attribute with that prefix.
+    Prefix(Sym),
 }
 
 struct Child {
@@ -1885,8 +1888,14 @@ impl<'s> Extractor<'s> {
                     // `"text" + x` and `"%s" % x` make strings: no repository
                     // method is involved, and long concatenations would
                     // otherwise make a chain of operator sites.
-                    (Some(Lowered::Str(s)), _, _) if !self.strings.get(s).starts_with('#') => {
-                        Lowered::None
+                    (Some(Lowered::Str(s) | Lowered::Prefix(s)), _, _)
+                        if !self.strings.get(s).starts_with('#') =>
+                    {
+                        if op.trim() == "+" {
+                            Lowered::Prefix(s)
+                        } else {
+                            Lowered::None
+                        }
                     }
                     (Some(l), Some(r), Some((method, reflected)))
                         if is_value(&l) || is_value(&r) =>
@@ -2154,6 +2163,15 @@ impl<'s> Extractor<'s> {
                                 && list.splats.is_empty()
                             {
                                 list.second_str = Some(*s);
+                            }
+                            // `getattr(self, "visit_" + kind)`: marked with a
+                            // trailing `*`, which no attribute name has.
+                            if let Lowered::Prefix(p) = other
+                                && list.args.len() == 1
+                                && list.splats.is_empty()
+                            {
+                                let marked = format!("{}*", self.strings.get(*p));
+                                list.second_str = Some(self.strings.intern(&marked));
                             }
                             let e = self.as_expr(other);
                             list.args.push(e);

@@ -291,6 +291,8 @@ struct Analysis<'a> {
     pending_decorated: HashSet<u32>,
     /// Class-body names holding descriptors, once the emit pass asks.
     descriptor_names: Option<HashSet<GSym>>,
+    /// Memo of [`Analysis::prefixed_methods`].
+    prefixed: HashMap<String, Vec<GSym>>,
     /// `class_body_names` by class, for the emit pass.
     class_body_by_class: HashMap<DeclId, Vec<GSym>>,
     late_decorators: bool,
@@ -398,6 +400,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         defaultdict_sites: HashSet::default(),
         pending_decorated: HashSet::default(),
         class_body_by_class: HashMap::default(),
+        prefixed: HashMap::default(),
         descriptor_names: None,
         late_decorators: false,
         module_refs: HashMap::default(),
@@ -1639,6 +1642,36 @@ impl<'a> Analysis<'a> {
             Some(PyExpr::Var { .. } | PyExpr::Free { .. } | PyExpr::Attr { .. }) => true,
             _ => false,
         }
+    }
+
+    /// Whether a class that defines `name` is above or below the class of
+    /// instance, cone or class `v`.
+    fn in_hierarchy_of(&mut self, v: Value, name: GSym) -> bool {
+        let (Value::Instance(c) | Value::Cone(c) | Value::Class(c)) = v else {
+            return false;
+        };
+        let definers = self.class_definers.get(&name).cloned().unwrap_or_default();
+        let mro = self.mro(c);
+        definers
+            .into_iter()
+            .any(|k| mro.contains(&k) || self.mro(k).contains(&c))
+    }
+
+    /// Names of methods some class defines that start with `prefix`, in
+    /// a fixed order (memoised: a visitor's `visit` asks on every call).
+    fn prefixed_methods(&mut self, prefix: &str) -> Vec<GSym> {
+        if let Some(names) = self.prefixed.get(prefix) {
+            return names.clone();
+        }
+        let mut names: Vec<GSym> = self
+            .class_definers
+            .keys()
+            .copied()
+            .filter(|&n| self.strings[n as usize].starts_with(prefix))
+            .collect();
+        names.sort_unstable();
+        self.prefixed.insert(prefix.to_owned(), names.clone());
+        names
     }
 
     fn shifted_key(&mut self, key: GSym, offset: u32) -> Option<GSym> {
@@ -3060,10 +3093,23 @@ impl Analysis<'_> {
             "getattr" => {
                 let mut out = Vals::new();
                 if let (Some(key), Some(&obj)) = (py.calls[call].key, args.first()) {
-                    let attr = self.gsym(ci, key);
+                    // `getattr(self, "visit_" + kind)` may read any method
+                    // with that prefix (a visitor's or a command shell's).
+                    let attrs: Vec<GSym> = match self.files[ci].facts.sym(key).strip_suffix('*') {
+                        Some(prefix) if !prefix.is_empty() => self.prefixed_methods(prefix),
+                        _ => vec![self.gsym(ci, key)],
+                    };
+                    let prefixed = attrs.len() != 1 || self.files[ci].facts.sym(key).ends_with('*');
                     for v in self.eval(ci, obj, 1) {
-                        for r in self.attr(v, attr, 1) {
-                            push_unique(&mut out, r);
+                        for &attr in &attrs {
+                            // Of the prefixed names, only those a class of
+                            // the receiver's hierarchy defines.
+                            if prefixed && !self.in_hierarchy_of(v, attr) {
+                                continue;
+                            }
+                            for r in self.attr(v, attr, 1) {
+                                push_unique(&mut out, r);
+                            }
                         }
                     }
                     if let Some(&default) = args.get(2) {
