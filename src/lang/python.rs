@@ -1888,9 +1888,7 @@ impl<'s> Extractor<'s> {
                     // `"text" + x` and `"%s" % x` make strings: no repository
                     // method is involved, and long concatenations would
                     // otherwise make a chain of operator sites.
-                    (Some(Lowered::Str(s) | Lowered::Prefix(s)), _, _)
-                        if !self.strings.get(s).starts_with('#') =>
-                    {
+                    (Some(Lowered::Str(s)), _, _) if !self.strings.get(s).starts_with('#') => {
                         if op.trim() == "+" {
                             Lowered::Prefix(s)
                         } else {
