@@ -894,20 +894,15 @@ impl Extractor<'_> {
             return Some(scope);
         }
         let written = self.shadowed.get(&name).copied().unwrap_or(name);
-        let mut scopes = self.block_scopes.iter().rev().peekable();
-        while let Some(&scope) = scopes.next() {
-            if scopes.peek() == Some(&&scope) {
-                continue;
-            }
-            if self
-                .signatures
-                .get(&scope)
+        let signed = self.block_scopes.iter().rev().find(|scope| {
+            self.signatures
+                .get(scope)
                 .is_some_and(|names| names.contains(&written))
-            {
-                return Some(scope);
-            }
+        });
+        match signed {
+            Some(&scope) => Some(scope),
+            None => (self.scope() == 0).then_some(0),
         }
-        (self.scope() == 0).then_some(0)
     }
 
     /// Remember the names `node`'s signature (a function, method or

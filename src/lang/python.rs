@@ -1610,7 +1610,7 @@ impl<'s> Extractor<'s> {
     }
 
     /// A call the syntax implies without arguments (`for`, `with`, `yield
-    /// from` call special methods of `callee`).
+    /// from` call special methods of `callee`; `raise E` instantiates it).
     fn implicit_call(
         &mut self,
         node: &Node,
@@ -2313,28 +2313,18 @@ impl<'s> Extractor<'s> {
                         .named_child(0)
                         .map(|n| walk::one_line(&walk::text(&n, self.source), 120))
                         .unwrap_or_default();
-                    self.add_call(
-                        &node,
-                        text,
-                        PyCall {
-                            callee,
-                            args: Box::default(),
-                            kwargs: Box::default(),
-                            splats: Box::default(),
-                            key: None,
-                            kind: PyCallKind::Raise,
-                        },
-                    );
+                    self.implicit_call(&node, text, callee, PyCallKind::Raise);
                 }
                 Lowered::None
             }
             K::Yield => {
                 // Other code runs while a generator waits.
                 self.items.forget = true;
-                let is_from = walk::text(&node, self.source)
-                    .trim_start_matches("yield")
-                    .trim_start()
-                    .starts_with("from");
+                let text = walk::text(&node, self.source);
+                let after_yield = text.trim_start_matches("yield").trim_start();
+                let from_operand = after_yield
+                    .strip_prefix("from")
+                    .map(|rest| walk::one_line(rest.trim_start(), 100));
                 let val = self
                     .children(start)
                     .iter()
@@ -2344,12 +2334,9 @@ impl<'s> Extractor<'s> {
                     self.facts.decl_info[func as usize].is_generator = true;
                     if let Some(val) = val {
                         let mut value = self.as_expr(&val);
-                        if is_from {
+                        if let Some(operand) = &from_operand {
                             // `yield from obj` iterates obj, as `for` does.
-                            let text = walk::text(&node, self.source);
-                            let operand = text.trim_start_matches("yield").trim_start();
-                            let operand = operand.trim_start_matches("from").trim_start();
-                            let text = format!("iter({})", walk::one_line(operand, 100));
+                            let text = format!("iter({operand})");
                             self.implicit_call(&node, text, value, PyCallKind::Iter);
                             value = self.push_expr(PyExpr::Iter(value));
                         }

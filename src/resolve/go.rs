@@ -2822,30 +2822,21 @@ impl<'a> Analysis<'a> {
                     .entry((ci, composite))
                     .or_default()
                     .push((scope, value));
-                match self.type_of(ci, scope, composite, 0).deref() {
-                    RType::Named(PkgRef::Repo(p), t) => {
-                        let field = match key {
-                            ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
-                            ElemKey::Position(i) => self.field_name_at(*p, t, i as usize),
-                            ElemKey::Other => None,
-                        };
-                        if let Some(field) = field {
-                            self.add_field_source(*p, t, &field, (ci, scope, value));
-                        }
-                    }
-                    &RType::Struct(sci, t) => {
-                        if let Some((p, pseudo, names)) = self.anonymous_struct(sci, t) {
-                            let field = match key {
-                                ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
-                                ElemKey::Position(i) => names.get(i as usize).cloned(),
-                                ElemKey::Other => None,
-                            };
-                            if let Some(field) = field {
-                                self.add_field_source(p, &pseudo, &field, (ci, scope, value));
-                            }
-                        }
-                    }
-                    _ => {}
+                let Some((p, holder, fields)) =
+                    self.field_holder(&self.type_of(ci, scope, composite, 0))
+                else {
+                    continue;
+                };
+                let field = match key {
+                    ElemKey::Name(n) => Some(self.sym(ci, n).to_owned()),
+                    ElemKey::Position(i) => match fields {
+                        Some(names) => names.get(i as usize).cloned(),
+                        None => self.field_name_at(p, &holder, i as usize),
+                    },
+                    ElemKey::Other => None,
+                };
+                if let Some(field) = field {
+                    self.add_field_source(p, &holder, &field, (ci, scope, value));
                 }
             }
             for &(scope, target, value) in &self.ctxs[ci].go.field_assigns {
@@ -2853,16 +2844,9 @@ impl<'a> Analysis<'a> {
                     continue;
                 };
                 let field = self.sym(ci, *field);
-                match self.type_of(ci, scope, *base, 0).deref() {
-                    RType::Named(PkgRef::Repo(p), t) => {
-                        self.add_field_source(*p, t, field, (ci, scope, value));
-                    }
-                    &RType::Struct(sci, t) => {
-                        if let Some((p, pseudo, _)) = self.anonymous_struct(sci, t) {
-                            self.add_field_source(p, &pseudo, field, (ci, scope, value));
-                        }
-                    }
-                    _ => {}
+                if let Some((p, holder, _)) = self.field_holder(&self.type_of(ci, scope, *base, 0))
+                {
+                    self.add_field_source(p, &holder, field, (ci, scope, value));
                 }
             }
         }
@@ -2935,6 +2919,19 @@ impl<'a> Analysis<'a> {
     /// its package and its field names. Two such types of one package
     /// with the same field names share their fields, as Go's identical
     /// types do (the literal's type and a variable's, written twice).
+    /// The struct whose fields a value of type `t` (through pointers) has,
+    /// as field sources key it: a repository type, or an anonymous struct
+    /// with its field names in order.
+    fn field_holder(&self, t: &RType) -> Option<(usize, String, Option<Vec<String>>)> {
+        match t.deref() {
+            RType::Named(PkgRef::Repo(p), name) => Some((*p, name.clone(), None)),
+            &RType::Struct(sci, t) => self
+                .anonymous_struct(sci, t)
+                .map(|(p, pseudo, names)| (p, pseudo, Some(names))),
+            _ => None,
+        }
+    }
+
     fn anonymous_struct(&self, sci: usize, t: TypeId) -> Option<(usize, String, Vec<String>)> {
         let Some(GoType::Struct(fields)) = self.ctxs[sci].go.types.get(t as usize) else {
             return None;

@@ -289,13 +289,13 @@ struct Analysis<'a> {
     /// were not known yet, and whether they have been run again since the
     /// rest was solved (they then take the undecorated definition).
     pending_decorated: HashSet<u32>,
+    late_decorators: bool,
     /// Class-body names holding descriptors, once the emit pass asks.
     descriptor_names: Option<HashSet<GSym>>,
     /// Memo of [`Analysis::prefixed_methods`].
     prefixed: HashMap<String, Vec<GSym>>,
-    /// `class_body_names` by class, for the emit pass.
-    class_body_by_class: HashMap<DeclId, Vec<GSym>>,
-    late_decorators: bool,
+    /// `class_body_names` by class, once the emit pass asks.
+    class_body_by_class: Option<HashMap<DeclId, Vec<GSym>>>,
     /// Sites of defaultdicts, whose `MISSING_KEY` element holds what a
     /// missing key gives.
     defaultdict_sites: HashSet<u32>,
@@ -399,7 +399,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         var_slot_ids: Vec::new(),
         defaultdict_sites: HashSet::default(),
         pending_decorated: HashSet::default(),
-        class_body_by_class: HashMap::default(),
+        class_body_by_class: None,
         prefixed: HashMap::default(),
         descriptor_names: None,
         late_decorators: false,
@@ -1696,13 +1696,12 @@ impl<'a> Analysis<'a> {
             let mut defaults = Vals::new();
             for v in self.eval(ci, factory, 1) {
                 match v {
-                    Value::Builtin(b)
-                        if matches!(self.strings[b as usize].as_str(), "list" | "set" | "dict") =>
-                    {
+                    Value::Builtin(b) => {
                         match self.strings[b as usize].as_str() {
                             "set" => self.set_sites.insert(made),
                             "dict" => self.dict_sites.insert(made),
-                            _ => false,
+                            "list" => false,
+                            _ => continue,
                         };
                         push_unique(&mut defaults, Value::Container(made));
                     }
@@ -3095,11 +3094,12 @@ impl Analysis<'_> {
                 if let (Some(key), Some(&obj)) = (py.calls[call].key, args.first()) {
                     // `getattr(self, "visit_" + kind)` may read any method
                     // with that prefix (a visitor's or a command shell's).
-                    let attrs: Vec<GSym> = match self.files[ci].facts.sym(key).strip_suffix('*') {
+                    let written = self.files[ci].facts.sym(key);
+                    let prefixed = written.ends_with('*');
+                    let attrs: Vec<GSym> = match written.strip_suffix('*') {
                         Some(prefix) if !prefix.is_empty() => self.prefixed_methods(prefix),
                         _ => vec![self.gsym(ci, key)],
                     };
-                    let prefixed = attrs.len() != 1 || self.files[ci].facts.sym(key).ends_with('*');
                     for v in self.eval(ci, obj, 1) {
                         for &attr in &attrs {
                             // Of the prefixed names, only those a class of
@@ -4332,14 +4332,6 @@ impl Analysis<'_> {
     }
 
     fn emit(&mut self, b: &mut Builder) {
-        let mut body_names: HashMap<DeclId, Vec<GSym>> = HashMap::default();
-        for &(class, name) in &self.class_body_names {
-            body_names.entry(class).or_default().push(name);
-        }
-        for names in body_names.values_mut() {
-            names.sort_unstable();
-        }
-        self.class_body_by_class = body_names;
         for ci in 0..self.files.len() {
             let file = self.files[ci].file;
             let facts = self.files[ci].facts;
@@ -4473,64 +4465,55 @@ impl Analysis<'_> {
     /// edge from the function that does it, with no call site of its own
     /// (the access is not a call in the source).
     /// Defining a subclass calls `__init_subclass__` of the first base
-    /// above it that has one: an edge from the code that runs the class
-    /// statement (a module, or the function it is in).
+    /// above it that has one.
     fn emit_init_subclass(&mut self, b: &mut Builder, ci: usize) {
-        let facts = self.files[ci].facts;
-        let file = self.files[ci].file;
         let hook = self.intern("__init_subclass__");
         if !self.class_definers.contains_key(&hook) {
             return;
         }
-        let mut seen = HashSet::default();
-        for (local, d) in facts.decls.iter().enumerate() {
-            if d.kind != DeclKind::Class {
-                continue;
-            }
-            let class = self.gdecl(ci, local as u32);
-            let bases = self.class_bases.get(&class).cloned().unwrap_or_default();
+        self.emit_class_statement_calls(b, ci, |a, class| {
+            let bases = a.class_bases.get(&class).cloned().unwrap_or_default();
             let mut hooks: Vec<DeclId> = Vec::new();
             for base in bases {
-                for m in self.method_targets(base, hook) {
+                for m in a.method_targets(base, hook) {
                     if !hooks.contains(&m) {
                         hooks.push(m);
                     }
                 }
             }
-            if hooks.is_empty() {
-                continue;
-            }
-            let runner = self.gdecl(ci, d.parent.unwrap_or(0));
-            implicit_edges(b, &mut seen, runner, &hooks, file);
-        }
+            hooks
+        });
     }
 
     /// Making a class calls `__set_name__` of each class-body value that
-    /// has one (a descriptor learning its attribute's name): an edge from
-    /// the code running the class statement.
+    /// has one (a descriptor learning its attribute's name).
     fn emit_set_name(&mut self, b: &mut Builder, ci: usize) {
         let hook = self.intern("__set_name__");
         if !self.class_definers.contains_key(&hook) {
             return;
         }
-        let facts = self.files[ci].facts;
-        let file = self.files[ci].file;
-        let mut seen = HashSet::default();
-        for (local, d) in facts.decls.iter().enumerate() {
-            if d.kind != DeclKind::Class {
-                continue;
+        if self.class_body_by_class.is_none() {
+            let mut by_class: HashMap<DeclId, Vec<GSym>> = HashMap::default();
+            for &(class, name) in &self.class_body_names {
+                by_class.entry(class).or_default().push(name);
             }
-            let class = self.gdecl(ci, local as u32);
-            let names = self
+            for names in by_class.values_mut() {
+                names.sort_unstable();
+            }
+            self.class_body_by_class = Some(by_class);
+        }
+        self.emit_class_statement_calls(b, ci, |a, class| {
+            let names = a
                 .class_body_by_class
-                .get(&class)
+                .as_ref()
+                .and_then(|m| m.get(&class))
                 .cloned()
                 .unwrap_or_default();
             let mut hooks: Vec<DeclId> = Vec::new();
             for name in names {
-                for v in self.peek(Slot::Var(class, name)) {
+                for v in a.peek(Slot::Var(class, name)) {
                     if let Value::Instance(k) = v {
-                        for m in self.method_targets(k, hook) {
+                        for m in a.method_targets(k, hook) {
                             if !hooks.contains(&m) {
                                 hooks.push(m);
                             }
@@ -4538,8 +4521,31 @@ impl Analysis<'_> {
                     }
                 }
             }
-            let runner = self.gdecl(ci, d.parent.unwrap_or(0));
-            implicit_edges(b, &mut seen, runner, &hooks, file);
+            hooks
+        });
+    }
+
+    /// For each class of file context `ci`, edges from the code running its
+    /// class statement (a module, or the function it is in) to what making
+    /// the class calls, as `called` finds it.
+    fn emit_class_statement_calls(
+        &mut self,
+        b: &mut Builder,
+        ci: usize,
+        mut called: impl FnMut(&mut Self, DeclId) -> Vec<DeclId>,
+    ) {
+        let facts = self.files[ci].facts;
+        let file = self.files[ci].file;
+        let mut seen = HashSet::default();
+        for (local, d) in facts.decls.iter().enumerate() {
+            if d.kind != DeclKind::Class {
+                continue;
+            }
+            let hooks = called(self, self.gdecl(ci, local as u32));
+            if !hooks.is_empty() {
+                let runner = self.gdecl(ci, d.parent.unwrap_or(0));
+                implicit_edges(b, &mut seen, runner, &hooks, file);
+            }
         }
     }
 
