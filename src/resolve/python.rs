@@ -481,6 +481,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.find_class_body_names(ci);
     }
     a.settled_targets = (0..call_base).map(|_| None).collect();
+    crate::index::memory_trace("py setup");
     a.seed();
     a.find_passthrough_returns();
     let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
@@ -490,6 +491,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.constraints.extend(cs);
     }
     a.queued = vec![false; a.constraints.len()];
+    crate::index::memory_trace("py constraints");
     // One sweep evaluates every constraint and records what each reads;
     // then a worklist re-evaluates only constraints whose inputs grew (a
     // change to a class's bases also drops the MRO and subclass caches), so
@@ -511,6 +513,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         run(&mut a, id);
     }
     let sweep = t.elapsed();
+    crate::index::memory_trace("py sweep");
     let mut steps = 0usize;
     let mut epochs = 0usize;
     let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
@@ -592,14 +595,20 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     a.mixin_hosts.clear();
     a.definers_below.clear();
     a.solved = true;
+    a.slots.get_mut().settle();
+    a.queued = Vec::new();
+    a.worklist = Vec::new();
+    crate::index::memory_trace("py solved");
     let t = std::time::Instant::now();
     a.emit(b);
+    crate::index::memory_trace("py emitted");
     if debug {
         eprintln!("emit: {:?}", t.elapsed());
     }
 }
 
 impl<'a> Analysis<'a> {
+
     fn intern(&mut self, s: &str) -> GSym {
         if let Some(&id) = self.string_ids.get(s) {
             return id;
@@ -715,7 +724,10 @@ impl<'a> Analysis<'a> {
 
     fn notify_id(&mut self, id: usize) {
         let table = self.slots.borrow();
-        for &r in &table.readers[id] {
+        let Some(readers) = table.readers.get(id) else {
+            return;
+        };
+        for &r in readers {
             if !self.queued[r as usize] {
                 self.queued[r as usize] = true;
                 self.worklist.push(r);
@@ -4796,6 +4808,8 @@ struct SlotTable {
     /// while compacting a reader list.
     seen: Vec<u32>,
     dedup_stamp: u32,
+    /// Set by [`SlotTable::settle`].
+    settled: bool,
 }
 
 impl SlotTable {
@@ -4804,13 +4818,24 @@ impl SlotTable {
         let id = *self.ids.entry(slot).or_insert(next);
         if id == next {
             self.vals.push(Vals::new());
-            self.readers.push(Vec::new());
+            if !self.settled {
+                self.readers.push(Vec::new());
+            }
         }
         id
     }
 
+    /// The fixpoint is reached: nothing will be notified again, so the
+    /// reader lists (a fifth of the solver's memory) go before emitting
+    /// allocates the edges.
+    fn settle(&mut self) {
+        self.settled = true;
+        self.readers = Vec::new();
+        self.seen = Vec::new();
+    }
+
     fn record(&mut self, id: usize, reader: u32) {
-        if reader == NO_CONSTRAINT {
+        if reader == NO_CONSTRAINT || self.settled {
             return;
         }
         let rs = &mut self.readers[id];
