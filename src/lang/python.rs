@@ -317,6 +317,35 @@ fn may_interpolate(node: Node, source: &[u8]) -> bool {
         .any(|&b| matches!(b, b'f' | b'F' | b't' | b'T'))
 }
 
+/// The conversion characters of a `%` format string, in order (`"%-5s
+/// %r %%"` → `s`, `r`); empty when it formats from a mapping
+/// (`%(name)s`), whose operand is not a sequence of values.
+fn percent_conversions(format: &str) -> Vec<u8> {
+    let bytes = format.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] != b'%' {
+            i += 1;
+            continue;
+        }
+        i += 1;
+        if bytes.get(i) == Some(&b'(') {
+            return Vec::new();
+        }
+        while i < bytes.len() && b"#0- +*.0123456789hlL".contains(&bytes[i]) {
+            i += 1;
+        }
+        match bytes.get(i) {
+            Some(b'%') => {}
+            Some(&c) => out.push(c),
+            None => {}
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Whether a lowered operand can hold an object with special methods (a
 /// literal cannot, so `n + 1` with a literal on both sides is no call).
 fn is_value(v: &Lowered) -> bool {
@@ -452,6 +481,10 @@ struct Grammar {
     if_statement: u16,
     elif_clause: u16,
     assert_statement: u16,
+    while_statement: u16,
+    not_operator: u16,
+    interpolation: u16,
+    f_expression: u16,
 }
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
@@ -551,6 +584,10 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         if_statement: language.id_for_node_kind("if_statement", true),
         elif_clause: language.id_for_node_kind("elif_clause", true),
         assert_statement: language.id_for_node_kind("assert_statement", true),
+        while_statement: language.id_for_node_kind("while_statement", true),
+        not_operator: language.id_for_node_kind("not_operator", true),
+        interpolation: language.id_for_node_kind("interpolation", true),
+        f_expression: f("expression"),
         kinds,
     }
 });
@@ -1632,6 +1669,107 @@ impl<'s> Extractor<'s> {
         )
     }
 
+    /// Special methods Python calls to convert a value, where the syntax
+    /// says so: a condition (`if v:`, `while v:`, `not v`, `assert v`)
+    /// asks `__bool__`, an f-string's `{v}` `__format__` (`{v!r}`
+    /// `__repr__`, `{v!s}` `__str__`). The resolver falls back as Python
+    /// does (`__bool__` to `__len__`, `__format__` to `__str__` to
+    /// `__repr__`), and only instances of repository classes make edges.
+    fn implied_conversions(&mut self, node: &Node, frame: &Frame) {
+        let g = &*GRAMMAR;
+        let (field, method) = if frame.kind_id == g.if_statement
+            || frame.kind_id == g.elif_clause
+            || frame.kind_id == g.while_statement
+            || frame.kind_id == g.assert_statement
+        {
+            (g.f_condition, "__bool__")
+        } else if frame.kind_id == g.not_operator {
+            (g.f_argument, "__bool__")
+        } else if frame.kind_id == g.interpolation {
+            let conversion = node
+                .child_by_field_name("type_conversion")
+                .map(|c| walk::text(&c, self.source).into_owned());
+            let method = match conversion.as_deref() {
+                Some("!r" | "!a") => "__repr__",
+                Some(_) => "__str__",
+                None => "__format__",
+            };
+            (g.f_expression, method)
+        } else {
+            return;
+        };
+        let children = self.children(frame.start);
+        let operand = if frame.kind_id == g.assert_statement {
+            // `assert v, "message"`: the test is the first element.
+            children.iter().find(|c| c.element)
+        } else {
+            children.iter().find(|c| c.field == field)
+        };
+        // A comparison or `not` already made a bool; only an object
+        // (a name, attribute, item or call result) is asked.
+        let Some(operand) = operand.filter(|c| {
+            method != "__bool__"
+                || matches!(
+                    c.kind,
+                    K::Identifier | K::Attribute | K::Subscript | K::Call
+                )
+        }) else {
+            return;
+        };
+        let v = operand.val.clone();
+        // The site is the operand itself: `if ready:` shows as `ready`.
+        let site = if frame.kind_id == g.interpolation {
+            Some(*node)
+        } else if frame.kind_id == g.assert_statement {
+            node.named_child(0)
+        } else {
+            node.child_by_field_id(field)
+        };
+        if is_value(&v)
+            && let Some(site) = site
+        {
+            let v = self.as_expr(&v);
+            self.operator_call(&site, method, None, v, UNKNOWN);
+        }
+    }
+
+    /// `"%s" % v` calls `v.__str__()`, and `"%s: %r" % (k, v)` `k`'s
+    /// `__str__` and `v`'s `__repr__`, by position. Numeric conversions
+    /// (`%d`, `%x`) and `%(name)s` mappings ask for nothing modelled here.
+    fn percent_format(&mut self, node: &Node, format: Sym, operand: &Lowered) {
+        if !is_value(operand) {
+            return;
+        }
+        let conversions = percent_conversions(self.strings.get(format));
+        if conversions.is_empty() {
+            return;
+        }
+        let operand = self.as_expr(operand);
+        let items: Vec<ExprId> = match self.facts.exprs.get(operand as usize) {
+            Some(PyExpr::Container { items }) => items.iter().map(|&(_, e)| e).collect(),
+            _ => vec![operand],
+        };
+        for (item, conversion) in items.into_iter().zip(conversions) {
+            let method = match conversion {
+                b's' => "__str__",
+                b'r' | b'a' => "__repr__",
+                _ => continue,
+            };
+            if self.may_be_instance(item) {
+                self.operator_call(node, method, None, item, UNKNOWN);
+            }
+        }
+    }
+
+    /// Whether an expression can evaluate to an instance (a literal, a
+    /// container or a definition cannot): only those are worth a site.
+    fn may_be_instance(&self, e: ExprId) -> bool {
+        !matches!(
+            self.facts.exprs.get(e as usize),
+            None | Some(PyExpr::Unknown | PyExpr::Str | PyExpr::Container { .. } | PyExpr::Decl(_))
+        )
+    }
+
     fn add_call(&mut self, node: &Node, callee_text: String, call: PyCall) -> u32 {
         let idx = self.calls.len() as u32;
         let arg_count = (call.args.len() + call.kwargs.len()) as u16;
@@ -1888,11 +2026,16 @@ impl<'s> Extractor<'s> {
                     // `"text" + x` and `"%s" % x` make strings: no repository
                     // method is involved, and long concatenations would
                     // otherwise make a chain of operator sites.
-                    (Some(Lowered::Str(s)), _, _) if !self.strings.get(s).starts_with('#') => {
-                        if op.trim() == "+" {
-                            Lowered::Prefix(s)
-                        } else {
-                            Lowered::None
+                    (Some(Lowered::Str(s)), right, _) if !self.strings.get(s).starts_with('#') => {
+                        match op.trim() {
+                            "+" => Lowered::Prefix(s),
+                            "%" => {
+                                if let Some(right) = right {
+                                    self.percent_format(&node, s, &right);
+                                }
+                                Lowered::None
+                            }
+                            _ => Lowered::None,
                         }
                     }
                     (Some(l), Some(r), Some((method, reflected)))
@@ -2887,6 +3030,24 @@ impl<'s> Extractor<'s> {
         {
             self.facts.decl_info[scope as usize].factories.push(factory);
         }
+        // `"{}: {!r}".format(a, b)` formats each argument with `format()`.
+        let formats = node.child_by_field_id(GRAMMAR.f_function).is_some_and(|f| {
+            f.kind() == "attribute"
+                && f.child_by_field_id(GRAMMAR.f_object)
+                    .is_some_and(|o| o.kind_id() == GRAMMAR.string)
+                && f.child_by_field_id(GRAMMAR.f_attribute)
+                    .is_some_and(|a| walk::text(&a, self.source) == "format")
+        });
+        if formats {
+            let values: Vec<ExprId> = (list.args.iter().copied())
+                .chain(list.kwargs.iter().map(|&(_, e)| e))
+                .collect();
+            for v in values {
+                if self.may_be_instance(v) {
+                    self.operator_call(&node, "__format__", None, v, UNKNOWN);
+                }
+            }
+        }
         // `getattr(obj, "name")` is keyed by the name it reads.
         let key = match text.as_str() {
             "getattr" => list.second_str,
@@ -3190,6 +3351,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
         } else if frame.kind_id == GRAMMAR.if_statement {
             self.narrow_guard(&node);
         }
+        self.implied_conversions(&node, &frame);
         let val = self.lower(node, &frame);
         if frame.kind != K::Comment && self.is_body(self.frames.len()) {
             self.end_statement(frame.kind);
@@ -3291,10 +3453,75 @@ mod tests {
         let f = facts(
             "def g():\n    a = f\"{one()} and {two(x)!r:>{width()}}\"\n    b = \"{not_a_call()}\"\n    c = rb'{nor()}' F'{three()}'\n    return a, b, c\n",
         );
-        let mut called: Vec<&str> = f.calls.iter().map(|c| c.callee_text.as_str()).collect();
+        let LangFacts::Python(py) = &f.lang_facts else {
+            panic!()
+        };
+        let mut called = Vec::new();
+        let mut formatted = Vec::new();
+        for (site, call) in f.calls.iter().zip(&py.calls) {
+            match call.kind {
+                PyCallKind::Operator { method, .. } => {
+                    formatted.push((site.callee_text.as_str(), f.sym(method)))
+                }
+                _ => called.push(site.callee_text.as_str()),
+            }
+        }
         called.sort();
         assert_eq!(called, vec!["one", "three", "two", "width"]);
+        // Each interpolation formats its value (`!r` asks `__repr__`); a
+        // width computed inside a format spec is a number, not asked.
+        formatted.sort();
+        assert_eq!(
+            formatted,
+            vec![
+                ("{one()}", "__format__"),
+                ("{three()}", "__format__"),
+                ("{two(x)!r:>{width()}}", "__repr__"),
+            ]
+        );
         assert_eq!(f.syntax_errors, 0);
+    }
+
+    #[test]
+    fn percent_formats_list_their_conversions_in_order() {
+        assert_eq!(percent_conversions("%-5s: %r %% %.2f%s"), b"srfs");
+        assert!(percent_conversions("%(name)s").is_empty());
+        assert!(percent_conversions("100%").is_empty());
+    }
+
+    #[test]
+    fn conditions_and_percent_formatting_imply_conversions() {
+        let f = facts(
+            "def g(a, b, c):\n    if a:\n        pass\n    while not b.x:\n        pass\n    if a == b:\n        pass\n    assert c, 'msg'\n    return '%s and %r' % (a, b), '{}'.format(c), '%d' % a\n",
+        );
+        let LangFacts::Python(py) = &f.lang_facts else {
+            panic!()
+        };
+        let mut implied: Vec<(&str, &str)> = f
+            .calls
+            .iter()
+            .zip(&py.calls)
+            .filter_map(|(site, call)| match call.kind {
+                PyCallKind::Operator { method, .. } if f.sym(method) != "__eq__" => {
+                    Some((site.callee_text.as_str(), f.sym(method)))
+                }
+                _ => None,
+            })
+            .collect();
+        implied.sort();
+        // `if a == b` asks nothing more of the bool `==` made, and `%d`
+        // converts with `__int__`-like rules this does not model.
+        assert_eq!(
+            implied,
+            vec![
+                ("'%s and %r' % (a, b)", "__repr__"),
+                ("'%s and %r' % (a, b)", "__str__"),
+                ("'{}'.format(c)", "__format__"),
+                ("a", "__bool__"),
+                ("b.x", "__bool__"),
+                ("c", "__bool__"),
+            ]
+        );
     }
 
     #[test]

@@ -608,7 +608,6 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
 }
 
 impl<'a> Analysis<'a> {
-
     fn intern(&mut self, s: &str) -> GSym {
         if let Some(&id) = self.string_ids.get(s) {
             return id;
@@ -3481,38 +3480,37 @@ impl Analysis<'_> {
                         "<builtin>.{}",
                         self.strings[b as usize]
                     )));
-                    // `len(x)` calls `x.__len__()`, `str(x)` `x.__str__()`, ….
-                    if let Some(&(_, dunder)) = BUILTIN_DUNDERS
+                    // `len(x)` calls `x.__len__()`, `str(x)` `x.__str__()`, …;
+                    // `print(a, b)` calls `str()` of each argument.
+                    let builtin = self.strings[b as usize].as_str();
+                    let dunder = BUILTIN_DUNDERS
                         .iter()
-                        .find(|(b2, _)| *b2 == self.strings[b as usize])
-                        && let Some(&arg) = self.files[ci].py.calls[call].args.first()
-                        && self
-                            .string_ids
-                            .get(dunder)
-                            .is_some_and(|id| self.class_definers.contains_key(id))
+                        .find(|(b2, _)| *b2 == builtin)
+                        .map(|&(_, d)| d);
+                    let operands: SmallVec<[ExprId; 2]> = match (builtin, dunder) {
+                        ("print", _) => {
+                            self.files[ci].py.calls[call].args.iter().copied().collect()
+                        }
+                        (_, Some(_)) => self.files[ci].py.calls[call]
+                            .args
+                            .first()
+                            .copied()
+                            .into_iter()
+                            .collect(),
+                        _ => SmallVec::new(),
+                    };
+                    let dunder = if builtin == "print" {
+                        Some("__str__")
+                    } else {
+                        dunder
+                    };
+                    if let Some(dunder) = dunder
+                        && !operands.is_empty()
                     {
                         let dunder = self.intern(dunder);
-                        for v in self.eval(ci, arg, 1) {
-                            let (Value::Instance(c) | Value::Cone(c)) = v else {
-                                continue;
-                            };
-                            let mut methods = self.method_targets(c, dunder);
-                            // `str(e)` of an `except AppError as e` may be a
-                            // subclass's override.
-                            if matches!(v, Value::Cone(_)) {
-                                for &s in self.definers_below(c, dunder, false).iter() {
-                                    for m in self.method_targets(s, dunder) {
-                                        if !methods.contains(&m) {
-                                            methods.push(m);
-                                        }
-                                    }
-                                }
-                            }
-                            for m in methods {
-                                out.push(Target::Decl {
-                                    decl: m,
-                                    shift: NO_BIND,
-                                });
+                        if self.operator_defined(dunder) {
+                            for arg in operands {
+                                self.push_conversions(ci, arg, dunder, &mut out);
                             }
                         }
                     }
@@ -3638,43 +3636,92 @@ impl Analysis<'_> {
     /// Whether some class defines special method `method` (or, for an
     /// in-place operator, the plain one it falls back to). Asked for every
     /// operator site, so remembered.
+    /// The special method `dunder` (with its fallbacks) of each instance
+    /// `arg` may hold; `str(e)` of an `except AppError as e` may also be a
+    /// subclass's override.
+    fn push_conversions(&mut self, ci: usize, arg: ExprId, dunder: GSym, out: &mut Vec<Target>) {
+        for v in self.eval(ci, arg, 1) {
+            let (Value::Instance(c) | Value::Cone(c)) = v else {
+                continue;
+            };
+            let mut methods = self.special_method(c, dunder);
+            if matches!(v, Value::Cone(_)) {
+                for &s in self.definers_below(c, dunder, false).iter() {
+                    for m in self.method_targets(s, dunder) {
+                        if !methods.contains(&m) {
+                            methods.push(m);
+                        }
+                    }
+                }
+            }
+            for m in methods {
+                let target = Target::Decl {
+                    decl: m,
+                    shift: NO_BIND,
+                };
+                if !out
+                    .iter()
+                    .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
+                {
+                    out.push(target);
+                }
+            }
+        }
+    }
+
     fn operator_defined(&mut self, method: GSym) -> bool {
         if let Some(&d) = self.operator_gate.get(&method) {
             return d;
         }
         let defined = self.class_definers.contains_key(&method)
-            || self.plain_operator(method).is_some_and(|p| {
+            || self.fallback_methods(method).iter().any(|p| {
                 self.string_ids
-                    .get(&p)
+                    .get(*p)
                     .is_some_and(|id| self.class_definers.contains_key(id))
             });
         self.operator_gate.insert(method, defined);
         defined
     }
 
-    /// Class `c`'s special method `name`; an in-place operator (`__iadd__`)
-    /// falls back to the plain one (`__add__`) as Python does.
+    /// Class `c`'s special method `name`, or what Python runs without
+    /// one: an in-place operator (`__iadd__`) falls back to the plain one
+    /// (`__add__`), `__bool__` to `__len__`, and `object`'s `__format__`
+    /// calls `__str__`, whose default calls `__repr__` (not when a class
+    /// from outside the repository, such as `Exception`, may have its own).
     fn special_method(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
         let found = self.method_targets(c, name);
         if !found.is_empty() {
             return found;
         }
-        match self.plain_operator(name) {
-            Some(plain) => {
-                let plain = self.intern(&plain);
-                self.method_targets(c, plain)
+        for &fallback in self.fallback_methods(name) {
+            if fallback == "__repr__"
+                && (self.external_base(c).is_some()
+                    || self.builtin_base(c).is_some_and(|b| b != "object"))
+            {
+                break;
             }
-            None => found,
+            let fallback = self.intern(fallback);
+            let found = self.method_targets(c, fallback);
+            if !found.is_empty() {
+                return found;
+            }
         }
+        found
     }
 
-    /// The plain operator an in-place one falls back to (`__iadd__` →
-    /// `__add__`); `None` for any other name.
-    fn plain_operator(&self, name: GSym) -> Option<String> {
-        let text = &self.strings[name as usize];
-        text.strip_prefix("__i")
-            .filter(|_| INPLACE_OPERATORS.contains(&text.as_str()))
-            .map(|rest| format!("__{rest}"))
+    /// The methods [`Analysis::special_method`] tries, in order, when a
+    /// class lacks `name`.
+    fn fallback_methods(&self, name: GSym) -> &'static [&'static str] {
+        let text = self.strings[name as usize].as_str();
+        match text {
+            "__bool__" => &["__len__"],
+            "__str__" => &["__repr__"],
+            "__format__" => &["__str__", "__repr__"],
+            _ => match INPLACE_OPERATORS.iter().position(|&op| op == text) {
+                Some(i) => std::slice::from_ref(&PLAIN_OPERATORS[i]),
+                None => &[],
+            },
+        }
     }
 
     /// The first base of `c`'s hierarchy that lives outside the repository.
@@ -5274,6 +5321,23 @@ const INPLACE_OPERATORS: &[&str] = &[
     "__ixor__",
     "__ilshift__",
     "__irshift__",
+];
+
+/// The plain operator each of [`INPLACE_OPERATORS`] falls back to.
+const PLAIN_OPERATORS: &[&str] = &[
+    "__add__",
+    "__sub__",
+    "__mul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+    "__matmul__",
+    "__and__",
+    "__or__",
+    "__xor__",
+    "__lshift__",
+    "__rshift__",
 ];
 
 /// Builtins that call a special method of their argument.
