@@ -3473,6 +3473,8 @@ impl Analysis<'_> {
                     if self.strings[name as usize] == "sort" {
                         let sorted = self.intern("sorted");
                         self.push_applied(ci, call, sorted, &mut out);
+                        let items = self.elements(site, None);
+                        self.push_comparisons(ci, call, "sorted", items, &mut out);
                     }
                 }
                 Value::Builtin(b) => {
@@ -3513,6 +3515,30 @@ impl Analysis<'_> {
                                 self.push_conversions(ci, arg, dunder, &mut out);
                             }
                         }
+                    }
+                    // `sorted(items)`, `min(a, b)` compare the values.
+                    let builtin = self.strings[b as usize].as_str();
+                    if matches!(builtin, "sorted" | "min" | "max") {
+                        let builtin = if builtin == "max" { "max" } else { "sorted" };
+                        let args = &self.files[ci].py.calls[call].args;
+                        let mut items = Vals::new();
+                        match args[..] {
+                            [one] => {
+                                for v in self.eval(ci, one, 1) {
+                                    for item in self.iterate(v) {
+                                        push_unique(&mut items, item);
+                                    }
+                                }
+                            }
+                            _ => {
+                                for &a in args.clone().iter() {
+                                    for v in self.eval(ci, a, 1) {
+                                        push_unique(&mut items, v);
+                                    }
+                                }
+                            }
+                        }
+                        self.push_comparisons(ci, call, builtin, items, &mut out);
                     }
                     // Higher-order builtins call the functions they are given.
                     if HIGHER_ORDER.contains(&self.strings[b as usize].as_str()) {
@@ -3665,6 +3691,57 @@ impl Analysis<'_> {
                 {
                     out.push(target);
                 }
+            }
+        }
+    }
+
+    /// Sorting (`sorted`, `list.sort`, `min`) compares items with `<`,
+    /// `max` with `>` (or the other item's `<` reflected): each instance's
+    /// method. A `key=` compares what the key returns instead.
+    fn push_comparisons(
+        &mut self,
+        ci: usize,
+        call: usize,
+        builtin: &str,
+        items: Vals,
+        out: &mut Vec<Target>,
+    ) {
+        let facts = self.files[ci].facts;
+        let keyed = self.files[ci].py.calls[call]
+            .kwargs
+            .iter()
+            .any(|&(k, _)| facts.sym(k) == "key");
+        let lt = self.intern("__lt__");
+        let gt = self.intern("__gt__");
+        if keyed || !(self.operator_defined(lt) || self.operator_defined(gt)) {
+            return;
+        }
+        let order: &[GSym] = if builtin == "max" {
+            &[gt, lt]
+        } else {
+            &[lt, gt]
+        };
+        for v in items {
+            let (Value::Instance(c) | Value::Cone(c)) = v else {
+                continue;
+            };
+            for &method in order {
+                let found = self.method_targets(c, method);
+                if found.is_empty() {
+                    continue;
+                }
+                for m in found {
+                    if !out
+                        .iter()
+                        .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
+                    {
+                        out.push(Target::Decl {
+                            decl: m,
+                            shift: NO_BIND,
+                        });
+                    }
+                }
+                break;
             }
         }
     }
