@@ -317,6 +317,29 @@ fn may_interpolate(node: Node, source: &[u8]) -> bool {
         .any(|&b| matches!(b, b'f' | b'F' | b't' | b'T'))
 }
 
+/// The literal text before an f-string's first interpolation
+/// (`f"visit_{kind}"` → `visit_`); `None` without one, or when the text
+/// holds an escape or an escaped brace.
+fn fstring_prefix(raw: &str) -> Option<&str> {
+    let letters = raw.find(['"', '\''])?;
+    if !raw[..letters].contains(['f', 'F']) || raw[..letters].contains(['b', 'B']) {
+        return None;
+    }
+    let body = &raw[letters..];
+    let quote = if body.starts_with("\"\"\"") || body.starts_with("\'\'\'") {
+        3
+    } else {
+        1
+    };
+    let body = &body[quote..];
+    let (prefix, rest) = body.split_once('{')?;
+    let plain = !prefix.is_empty()
+        && !rest.starts_with('{')
+        && !prefix.contains(['\\', '}', '"', '\'', '\n'])
+        && prefix.len() <= 200;
+    plain.then_some(prefix)
+}
+
 /// The conversion characters of a `%` format string, in order (`"%-5s
 /// %r %%"` → `s`, `r`); empty when it formats from a mapping
 /// (`%(name)s`), whose operand is not a sequence of values.
@@ -655,6 +678,14 @@ struct ArgList {
 
 struct Extractor<'s> {
     source: &'s [u8],
+    /// Names bound to one string literal or literal prefix in their scope
+    /// (`method = "visit_" + kind`), for `getattr(self, method)`; `None`
+    /// once a name is bound to anything else.
+    string_names: HashMap<(u32, Sym), Option<Lowered>>,
+    /// `"visit_{}".format(kind)` results by expression, with their prefix:
+    /// the call's value is a str (its methods resolve), its prefix what
+    /// `getattr` reads.
+    format_prefixes: HashMap<ExprId, Sym>,
     is_test_file: bool,
     strings: Interner,
     decls: Vec<LocalDecl>,
@@ -732,6 +763,8 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
     let is_test_file = is_test_path(rel_path);
     let mut ex = Extractor {
         source,
+        string_names: HashMap::default(),
+        format_prefixes: HashMap::default(),
         is_test_file,
         strings: Interner::default(),
         decls: Vec::new(),
@@ -1761,6 +1794,15 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// A string literal, or the literal prefix of a string built from one.
+    fn string_constant(&self, v: &Lowered) -> Option<Lowered> {
+        match v {
+            Lowered::Str(_) | Lowered::Prefix(_) => Some(v.clone()),
+            Lowered::Expr(e) => self.format_prefixes.get(e).map(|&p| Lowered::Prefix(p)),
+            _ => None,
+        }
+    }
+
     /// Whether an expression can evaluate to an instance (a literal, a
     /// container or a definition cannot): only those are worth a site.
     fn may_be_instance(&self, e: ExprId) -> bool {
@@ -1925,7 +1967,11 @@ impl<'s> Extractor<'s> {
                 let raw = walk::text(&node, self.source);
                 match string_literal(&raw) {
                     Some(s) => Lowered::Str(self.strings.intern(s)),
-                    None => Lowered::None,
+                    // `f"visit_{kind}"` names attributes with that prefix.
+                    None => match fstring_prefix(&raw) {
+                        Some(p) => Lowered::Prefix(self.strings.intern(p)),
+                        None => Lowered::None,
+                    },
                 }
             }
             // `d[1]` and `d["1"]` are different keys; list positions use the same form.
@@ -2033,7 +2079,15 @@ impl<'s> Extractor<'s> {
                                 if let Some(right) = right {
                                     self.percent_format(&node, s, &right);
                                 }
-                                Lowered::None
+                                // `"visit_%s" % kind`, like `"visit_" + kind`.
+                                let text = self.strings.get(s);
+                                match text.split_once('%') {
+                                    Some((prefix, _)) if !prefix.is_empty() => {
+                                        let prefix = prefix.to_owned();
+                                        Lowered::Prefix(self.strings.intern(&prefix))
+                                    }
+                                    _ => Lowered::None,
+                                }
                             }
                             _ => Lowered::None,
                         }
@@ -2299,7 +2353,15 @@ impl<'s> Extractor<'s> {
                             list.args.push(UNKNOWN);
                         }
                         other => {
-                            if let Lowered::Str(s) = other
+                            // `name = "visit_" + kind; getattr(self, name)`.
+                            let constant = match other {
+                                Lowered::Ident(name, scope) => {
+                                    self.string_names.get(&(*scope, *name)).cloned().flatten()
+                                }
+                                other => self.string_constant(other),
+                            };
+                            let literal = constant.as_ref().unwrap_or(other);
+                            if let Lowered::Str(s) = literal
                                 && list.args.len() == 1
                                 && list.splats.is_empty()
                             {
@@ -2307,7 +2369,7 @@ impl<'s> Extractor<'s> {
                             }
                             // `getattr(self, "visit_" + kind)`: marked with a
                             // trailing `*`, which no attribute name has.
-                            if let Lowered::Prefix(p) = other
+                            if let Lowered::Prefix(p) = literal
                                 && list.args.len() == 1
                                 && list.splats.is_empty()
                             {
@@ -2382,6 +2444,26 @@ impl<'s> Extractor<'s> {
                         Lowered::None
                     }
                     (Some(left), Some(right)) => {
+                        if let Lowered::Ident(name, scope) = left
+                            && frame.kind == K::Assignment
+                        {
+                            let constant = self.string_constant(&right);
+                            self.string_names
+                                .entry((scope, name))
+                                .and_modify(|known| {
+                                    let same = match (&*known, &constant) {
+                                        (Some(Lowered::Str(a)), Some(Lowered::Str(b)))
+                                        | (Some(Lowered::Prefix(a)), Some(Lowered::Prefix(b))) => {
+                                            a == b
+                                        }
+                                        _ => false,
+                                    };
+                                    if !same {
+                                        *known = None;
+                                    }
+                                })
+                                .or_insert(constant);
+                        }
                         let mut value = self.as_expr(&right);
                         if let Some(a) = annotated {
                             value = self.push_expr(PyExpr::Union(vec![value, a].into()));
@@ -3038,6 +3120,20 @@ impl<'s> Extractor<'s> {
                 && f.child_by_field_id(GRAMMAR.f_attribute)
                     .is_some_and(|a| walk::text(&a, self.source) == "format")
         });
+        // `"visit_{}".format(kind)`, like `"visit_" + kind`.
+        let format_prefix = if formats {
+            node.child_by_field_id(GRAMMAR.f_function)
+                .and_then(|f| f.child_by_field_id(GRAMMAR.f_object))
+                .and_then(|o| {
+                    let raw = walk::text(&o, self.source);
+                    string_literal(&raw)
+                        .and_then(|t| t.split_once('{'))
+                        .map(|(prefix, _)| prefix.to_owned())
+                })
+                .filter(|p| !p.is_empty() && !p.contains('}'))
+        } else {
+            None
+        };
         if formats {
             let values: Vec<ExprId> = (list.args.iter().copied())
                 .chain(list.kwargs.iter().map(|&(_, e)| e))
@@ -3067,6 +3163,10 @@ impl<'s> Extractor<'s> {
         );
         self.note_item_update(call);
         let result = self.push_expr(PyExpr::Call(call));
+        if let Some(prefix) = format_prefix {
+            let prefix = self.strings.intern(&prefix);
+            self.format_prefixes.insert(result, prefix);
+        }
         match cast {
             Some(declared) => {
                 Lowered::Expr(self.push_expr(PyExpr::Union(vec![result, declared].into())))
@@ -3480,6 +3580,35 @@ mod tests {
             ]
         );
         assert_eq!(f.syntax_errors, 0);
+    }
+
+    #[test]
+    fn f_string_prefixes_stop_at_the_first_interpolation() {
+        assert_eq!(fstring_prefix("f\"visit_{kind}\""), Some("visit_"));
+        assert_eq!(fstring_prefix("rf'do_{x}'"), Some("do_"));
+        assert_eq!(fstring_prefix("f\"{kind}_x\""), None);
+        assert_eq!(fstring_prefix("f\"a{{b}}\""), None);
+        assert_eq!(fstring_prefix("\"visit_{kind}\""), None);
+        assert_eq!(fstring_prefix("f\"no interpolation\""), None);
+    }
+
+    #[test]
+    fn getattr_names_held_in_a_variable_are_keys() {
+        let f = facts(
+            "class V:\n    def visit(self, node):\n        name = 'visit_' + type(node).__name__\n        return getattr(self, name)(node)\n    def other(self):\n        m = f'on_{self}'\n        n = 'fixed'\n        return getattr(self, m), getattr(self, n)\n",
+        );
+        let LangFacts::Python(py) = &f.lang_facts else {
+            panic!()
+        };
+        let mut keys: Vec<&str> = f
+            .calls
+            .iter()
+            .zip(&py.calls)
+            .filter(|(site, _)| site.callee_text == "getattr")
+            .filter_map(|(_, c)| c.key.map(|k| f.sym(k)))
+            .collect();
+        keys.sort();
+        assert_eq!(keys, vec!["fixed", "on_*", "visit_*"]);
     }
 
     #[test]
