@@ -3020,7 +3020,24 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// tree-sitter-python reads `[*items()]` (and `{*items()}`) as a call
+    /// of `*items`: the call is lowered as `items()` and its result splatted.
     fn lower_call(&mut self, node: Node, start: usize) -> Lowered {
+        let g = &*GRAMMAR;
+        let starred = self.results[start..].iter_mut().find_map(|c| match c.val {
+            Lowered::Splat(Splat { expr, dict: false }) if c.field == g.f_function => {
+                c.val = Lowered::Expr(expr);
+                Some(())
+            }
+            _ => None,
+        });
+        match self.lower_plain_call(node, start) {
+            Lowered::Expr(expr) if starred.is_some() => Lowered::Splat(Splat { expr, dict: false }),
+            other => other,
+        }
+    }
+
+    fn lower_plain_call(&mut self, node: Node, start: usize) -> Lowered {
         let g = &*GRAMMAR;
         let callee = Self::field(self.children(start), g.f_function).cloned();
         let args = Self::field(self.children(start), g.f_arguments).cloned();
@@ -3079,7 +3096,15 @@ impl<'s> Extractor<'s> {
         };
         let text = node
             .child_by_field_id(GRAMMAR.f_function)
-            .map(|f| walk::one_line(&walk::text(&f, self.source), 120))
+            .map(|f| {
+                let text = walk::one_line(&walk::text(&f, self.source), 120);
+                match text.strip_prefix('*') {
+                    Some(unstarred) if f.kind() == "list_splat" => {
+                        unstarred.trim_start().to_owned()
+                    }
+                    _ => text,
+                }
+            })
             .unwrap_or_default();
         // `cast(T, x)` is x, declared a T.
         let cast = match node.child_by_field_id(GRAMMAR.f_arguments) {

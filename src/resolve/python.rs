@@ -3308,21 +3308,7 @@ impl Analysis<'_> {
         let mut out = Vec::new();
         match kind {
             PyCallKind::Iter => {
-                for v in callees {
-                    if let Value::Instance(c) | Value::Cone(c) = v {
-                        let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
-                        for it in self.method_targets(c, iter_sym) {
-                            out.push(Target::Decl { decl: it, shift: 1 });
-                            for r in self.returns_of(it) {
-                                if let Value::Instance(c2) | Value::Cone(c2) = r {
-                                    for n in self.method_targets(c2, next_sym) {
-                                        out.push(Target::Decl { decl: n, shift: 1 });
-                                    }
-                                }
-                            }
-                        }
-                    }
-                }
+                self.push_iteration(&callees, 1, &mut out);
                 return out;
             }
             PyCallKind::With => {
@@ -3516,7 +3502,55 @@ impl Analysis<'_> {
                             }
                         }
                     }
-                    // `sorted(items)`, `min(a, b)` compare the values.
+                    // `list(It())`, `sum(It())`: builtins that consume an
+                    // iterable run its `__iter__` and `__next__`.
+                    let builtin = self.strings[b as usize].as_str();
+                    if CONSUMES_ITERABLES.contains(&builtin) {
+                        let consumed: SmallVec<[ExprId; 2]> = {
+                            let args = &self.files[ci].py.calls[call].args;
+                            match builtin {
+                                "zip" => args.iter().copied().collect(),
+                                "map" | "filter" => args.iter().skip(1).copied().collect(),
+                                _ if args.len() == 1 || builtin == "sum" => {
+                                    args.first().copied().into_iter().collect()
+                                }
+                                _ => SmallVec::new(),
+                            }
+                        };
+                        let sum = builtin == "sum";
+                        for arg in consumed {
+                            let values = self.eval(ci, arg, 1);
+                            self.push_iteration(&values, NO_BIND, &mut out);
+                            // `sum(prices)` adds the items: `0 + a` asks the
+                            // first one's `__radd__`, then `__add__` of each
+                            // running total.
+                            if sum {
+                                let mut items = Vals::new();
+                                for v in values {
+                                    for item in self.iterate(v) {
+                                        push_unique(&mut items, item);
+                                    }
+                                }
+                                for name in ["__radd__", "__add__"] {
+                                    let name = self.intern(name);
+                                    if !self.operator_defined(name) {
+                                        continue;
+                                    }
+                                    for &item in &items {
+                                        let (Value::Instance(c) | Value::Cone(c)) = item else {
+                                            continue;
+                                        };
+                                        for m in self.method_targets(c, name) {
+                                            out.push(Target::Decl {
+                                                decl: m,
+                                                shift: NO_BIND,
+                                            });
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                    }
                     let builtin = self.strings[b as usize].as_str();
                     if matches!(builtin, "sorted" | "min" | "max") {
                         let builtin = if builtin == "max" { "max" } else { "sorted" };
@@ -3742,6 +3776,28 @@ impl Analysis<'_> {
                     }
                 }
                 break;
+            }
+        }
+    }
+
+    /// Iterating each instance among `values` calls its `__iter__`, and
+    /// the `__next__` of what that returns (async: `__aiter__`,
+    /// `__anext__`). `shift` is 1 where the instance is the receiver, and
+    /// [`NO_BIND`] where a builtin passes it on.
+    fn push_iteration(&mut self, values: &[Value], shift: usize, out: &mut Vec<Target>) {
+        for &v in values {
+            if let Value::Instance(c) | Value::Cone(c) = v {
+                let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
+                for it in self.method_targets(c, iter_sym) {
+                    out.push(Target::Decl { decl: it, shift });
+                    for r in self.returns_of(it) {
+                        if let Value::Instance(c2) | Value::Cone(c2) = r {
+                            for n in self.method_targets(c2, next_sym) {
+                                out.push(Target::Decl { decl: n, shift });
+                            }
+                        }
+                    }
+                }
             }
         }
     }
@@ -5415,6 +5471,25 @@ const PLAIN_OPERATORS: &[&str] = &[
     "__xor__",
     "__lshift__",
     "__rshift__",
+];
+
+/// Builtins that iterate an argument (`map` and `filter` their second).
+const CONSUMES_ITERABLES: &[&str] = &[
+    "list",
+    "tuple",
+    "set",
+    "frozenset",
+    "dict",
+    "sorted",
+    "min",
+    "max",
+    "sum",
+    "any",
+    "all",
+    "zip",
+    "enumerate",
+    "map",
+    "filter",
 ];
 
 /// Builtins that call a special method of their argument.
