@@ -191,6 +191,8 @@ pub struct PyDeclInfo {
     pub is_property: bool,
     /// Which accessor of its property a decl is (`@x.setter` makes a setter).
     pub property_part: PropertyPart,
+    /// An accessor handed to `property(…)`: its own name is a plain method.
+    pub property_call: bool,
     /// Base class expressions, for classes.
     pub bases: Vec<ExprId>,
     /// Annotated fields of a class body, in order.
@@ -243,6 +245,9 @@ pub struct PyFacts {
     pub attr_deletes: Vec<(u32, ExprId)>,
     /// What the module's `__all__` says `from module import *` brings in.
     pub exports: Exports,
+    /// Names a class body binds to `property(fget, fset, fdel)`; their
+    /// accessors are marked `is_property` with `property_call`.
+    pub property_calls: Vec<Sym>,
 }
 
 /// A module's `__all__`, as far as its literals tell.
@@ -1794,6 +1799,61 @@ impl<'s> Extractor<'s> {
         }
     }
 
+    /// `x = property(get_x, set_x, del_x)` (or `fget=`, `fset=`, `fdel=`)
+    /// in a class body: reading `obj.x` calls `get_x`, assigning it
+    /// `set_x`, `del obj.x` `del_x`, as the decorator form does.
+    fn note_property_call(&mut self, name: Sym, value: ExprId) {
+        let class = self.scope();
+        if self.decls[class as usize].kind != DeclKind::Class {
+            return;
+        }
+        let Some(&PyExpr::Call(call)) = self.facts.exprs.get(value as usize) else {
+            return;
+        };
+        if self.calls[call as usize].callee_text != "property" {
+            return;
+        }
+        let c = &self.facts.calls[call as usize];
+        let parts = [
+            PropertyPart::Getter,
+            PropertyPart::Setter,
+            PropertyPart::Deleter,
+        ];
+        let mut accessors: Vec<(ExprId, PropertyPart)> =
+            c.args.iter().copied().zip(parts).collect();
+        for &(k, e) in c.kwargs.iter() {
+            let part = match self.strings.get(k) {
+                "fget" => PropertyPart::Getter,
+                "fset" => PropertyPart::Setter,
+                "fdel" => PropertyPart::Deleter,
+                _ => continue,
+            };
+            accessors.push((e, part));
+        }
+        let mut found = false;
+        for (e, part) in accessors {
+            let accessor = match self.facts.exprs.get(e as usize) {
+                Some(PyExpr::Name { name, .. } | PyExpr::Var { name, .. }) => *name,
+                _ => continue,
+            };
+            let accessor = self.strings.get(accessor).to_owned();
+            let method = self.decls.iter().position(|d| {
+                d.parent == Some(class)
+                    && d.local_name.rsplit('.').next() == Some(accessor.as_str())
+            });
+            if let Some(m) = method {
+                let info = &mut self.facts.decl_info[m];
+                info.is_property = true;
+                info.property_call = true;
+                info.property_part = part;
+                found = true;
+            }
+        }
+        if found {
+            self.facts.property_calls.push(name);
+        }
+    }
+
     /// A string literal, or the literal prefix of a string built from one.
     fn string_constant(&self, v: &Lowered) -> Option<Lowered> {
         match v {
@@ -2444,6 +2504,11 @@ impl<'s> Extractor<'s> {
                         Lowered::None
                     }
                     (Some(left), Some(right)) => {
+                        if let (Lowered::Ident(name, _), Lowered::Expr(value)) = (&left, &right)
+                            && frame.kind == K::Assignment
+                        {
+                            self.note_property_call(*name, *value);
+                        }
                         if let Lowered::Ident(name, scope) = left
                             && frame.kind == K::Assignment
                         {

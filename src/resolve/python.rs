@@ -471,12 +471,17 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         let facts = a.files[ci].facts;
         for (i, info) in a.files[ci].py.decl_info.iter().enumerate() {
             if info.is_property
+                && !info.property_call
                 && let Some(d) = facts.decls.get(i)
             {
                 let short = d.local_name.rsplit('.').next().unwrap_or("");
                 let g = a.intern(short);
                 a.property_names.insert(g);
             }
+        }
+        for &name in &a.files[ci].py.property_calls {
+            let g = a.intern(facts.sym(name));
+            a.property_names.insert(g);
         }
         a.find_class_body_names(ci);
     }
@@ -3099,6 +3104,22 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let args = py.calls[call].args.clone();
         match name.as_str() {
+            // `property(get_x, set_x)` in a class body: the accessors, which
+            // reading or assigning the attribute through an instance calls.
+            "property" => {
+                let mut out = Vals::new();
+                let accessors = args
+                    .iter()
+                    .chain(py.calls[call].kwargs.iter().map(|(_, e)| e));
+                for &a in accessors {
+                    for v in self.eval(ci, a, 1) {
+                        if matches!(v, Value::Func(f) if self.is_property(f)) {
+                            push_unique(&mut out, v);
+                        }
+                    }
+                }
+                out
+            }
             // `getattr(obj, "name")` reads `obj.name` (or the default).
             "getattr" => {
                 let mut out = Vals::new();
@@ -3647,6 +3668,18 @@ impl Analysis<'_> {
             None
         };
         defined |= missing.is_some();
+        // `x in [a, b]` compares x with each item: the items' `__eq__`
+        // (or x's, reflected); a set or dict hashes x instead, and a set
+        // compares its items on a match.
+        let membership = if self.strings[method as usize] == "__contains__" {
+            let eq = self.intern("__eq__");
+            let hash = self.intern("__hash__");
+            let asked = (self.operator_defined(eq), self.operator_defined(hash));
+            defined |= asked.0 || asked.1;
+            Some((eq, hash))
+        } else {
+            None
+        };
         // A free name (a builtin or a star import) as an operand is almost
         // never an instance of a repository class, and is costly to look up.
         let py = self.files[ci].py;
@@ -3658,6 +3691,33 @@ impl Analysis<'_> {
             Vals::new()
         };
         for v in receiver_values {
+            if let (Value::Container(site), Some((eq, hash))) = (v, membership) {
+                let hashed = self.dict_sites.contains(&site) || self.set_sites.contains(&site);
+                let mut compared: Vec<(Value, GSym, usize)> = Vec::new();
+                if let Some(&x) = self.files[ci].py.calls[call].args.first()
+                    && !free(x)
+                {
+                    for xv in self.eval(ci, x, 1) {
+                        compared.push((xv, if hashed { hash } else { eq }, NO_BIND));
+                    }
+                }
+                // A dict's keys are not tracked, only its values.
+                if !self.dict_sites.contains(&site) {
+                    for item in self.elements(site, None) {
+                        compared.push((item, eq, NO_BIND));
+                    }
+                }
+                for (value, name, shift) in compared {
+                    if let Value::Instance(c) | Value::Cone(c) = value {
+                        for m in self.method_targets(c, name) {
+                            if !out.contains(&(m, shift)) {
+                                out.push((m, shift));
+                            }
+                        }
+                    }
+                }
+                continue;
+            }
             if let Value::Instance(c) | Value::Cone(c) = v {
                 let mut methods = self.special_method(c, method);
                 if methods.is_empty()
@@ -3693,9 +3753,6 @@ impl Analysis<'_> {
         out
     }
 
-    /// Whether some class defines special method `method` (or, for an
-    /// in-place operator, the plain one it falls back to). Asked for every
-    /// operator site, so remembered.
     /// The special method `dunder` (with its fallbacks) of each instance
     /// `arg` may hold; `str(e)` of an `except AppError as e` may also be a
     /// subclass's override.
@@ -3802,6 +3859,9 @@ impl Analysis<'_> {
         }
     }
 
+    /// Whether some class defines special method `method` (or one of
+    /// the methods Python falls back to without it). Asked for every
+    /// operator site, so remembered.
     fn operator_defined(&mut self, method: GSym) -> bool {
         if let Some(&d) = self.operator_gate.get(&method) {
             return d;
