@@ -193,6 +193,8 @@ pub struct PyDeclInfo {
     pub property_part: PropertyPart,
     /// An accessor handed to `property(…)`: its own name is a plain method.
     pub property_call: bool,
+    /// Decorated `@abstractmethod`: a stub its subclasses override.
+    pub is_abstract: bool,
     /// Base class expressions, for classes.
     pub bases: Vec<ExprId>,
     /// Annotated fields of a class body, in order.
@@ -3378,6 +3380,9 @@ impl<'s> Extractor<'s> {
                 .trim_start_matches('@')
                 .trim()
                 .to_owned();
+            if matches!(text.as_str(), "abstractmethod" | "abc.abstractmethod") {
+                self.facts.decl_info[decl as usize].is_abstract = true;
+            }
             // Descriptor builtins only mark the function; they are not calls worth an edge.
             match text.as_str() {
                 "staticmethod" => {

@@ -2294,6 +2294,7 @@ impl Analysis<'_> {
                 };
                 let found_upward = !out.is_empty();
                 // Overrides in subclasses: only classes that define `name` are candidates.
+                let mut overridden = false;
                 for &s in self.definers_below(c, name, false).iter() {
                     for v in self.get(Slot::Var(s, name)) {
                         if let Value::Func(f) = v
@@ -2301,8 +2302,17 @@ impl Analysis<'_> {
                         {
                             let bound = self.bind_func(f, s, true);
                             push_unique(&mut out, bound);
+                            overridden = true;
                         }
                     }
+                }
+                // An `@abstractmethod` stub never runs through `self` once
+                // subclasses provide the method (`super().m()` still reaches it).
+                if overridden {
+                    out.retain(|v| {
+                        !matches!(v, Value::Bound { func, .. }
+                            if self.py_info(*func).is_some_and(|(info, _)| info.is_abstract))
+                    });
                 }
                 if !found_upward {
                     self.touch(Slot::InstAttr(ANY_CLASS, name));
