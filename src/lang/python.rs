@@ -2562,6 +2562,25 @@ impl<'s> Extractor<'s> {
                         } else if self.is_straight_line_statement() {
                             self.note_item_store(target, value);
                         }
+                        // `a, b = pair()` iterates what the right side holds,
+                        // as `for` does (a literal right side is unpacked by
+                        // position, calling nothing).
+                        // (`a, b = await gather(…)` unpacks the awaited result,
+                        // which the value of `await` only approximates.)
+                        let awaited = node
+                            .child_by_field_id(g.f_right)
+                            .is_some_and(|r| r.kind() == "await");
+                        if matches!(self.facts.exprs.get(target as usize), Some(PyExpr::Container { .. }))
+                            && self.may_be_instance(value)
+                            && frame.kind == K::Assignment
+                            && !awaited
+                        {
+                            let text = node
+                                .child_by_field_id(g.f_right)
+                                .map(|r| walk::one_line(&walk::text(&r, self.source), 100))
+                                .unwrap_or_default();
+                            self.implicit_call(&node, format!("iter({text})"), value, PyCallKind::Iter);
+                        }
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)
                     }
