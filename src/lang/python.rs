@@ -1316,6 +1316,40 @@ impl<'s> Extractor<'s> {
     }
 
     /// A new version of `name` in `scope` (`name@2`), bound from here on.
+    /// A tuple target of plain names (`a, b = …`) with each name
+    /// rebound to a new version; any other target as it is.
+    fn version_unpacked_names(&mut self, target: ExprId) -> ExprId {
+        let starred = self.strings.intern(STARRED);
+        let Some(PyExpr::Container { items }) = self.facts.exprs.get(target as usize) else {
+            return target;
+        };
+        let plain = items.iter().all(|&(k, e)| {
+            k.is_some_and(|k| k != starred)
+                && matches!(self.facts.exprs.get(e as usize), Some(PyExpr::Name { .. }))
+        });
+        if !plain {
+            return target;
+        }
+        let items = items.clone();
+        let mut versioned = Vec::with_capacity(items.len());
+        for &(k, e) in items.iter() {
+            let Some(&PyExpr::Name { scope, name }) = self.facts.exprs.get(e as usize) else {
+                return target;
+            };
+            // The target was read as the name's current version (`a@1`).
+            let base = self
+                .versioned
+                .iter()
+                .rev()
+                .find(|&&(v, s, _)| v == name && s == scope)
+                .map_or(name, |&(_, _, base)| base);
+            versioned.push((k, self.new_version(scope, base)));
+        }
+        self.push_expr(PyExpr::Container {
+            items: versioned.into(),
+        })
+    }
+
     fn new_version(&mut self, scope: u32, name: Sym) -> ExprId {
         let next = self.versions.get(&(scope, name)).map_or(1, |v| v.0 + 1);
         let text = format!("{}@{next}", self.strings.get(name));
@@ -2542,6 +2576,18 @@ impl<'s> Extractor<'s> {
                             {
                                 self.new_version(scope, name)
                             }
+                            // `a, b = b, a` in a function rebinds both names, as
+                            // `a = b` would. (At module level other modules read
+                            // the names; their plain binding is kept direct.)
+                            Lowered::Expr(e)
+                                if frame.kind == K::Assignment
+                                    && self.is_straight_line_statement()
+                                    && self.decls[self.scope() as usize].kind
+                                        != DeclKind::Class
+                                    && self.scope() != 0 =>
+                            {
+                                self.version_unpacked_names(e)
+                            }
                             _ => self.as_expr(&left),
                         };
                         if frame.kind == K::Assignment
@@ -2570,8 +2616,10 @@ impl<'s> Extractor<'s> {
                         let awaited = node
                             .child_by_field_id(g.f_right)
                             .is_some_and(|r| r.kind() == "await");
-                        if matches!(self.facts.exprs.get(target as usize), Some(PyExpr::Container { .. }))
-                            && self.may_be_instance(value)
+                        if matches!(
+                            self.facts.exprs.get(target as usize),
+                            Some(PyExpr::Container { .. })
+                        ) && self.may_be_instance(value)
                             && frame.kind == K::Assignment
                             && !awaited
                         {
@@ -2579,7 +2627,12 @@ impl<'s> Extractor<'s> {
                                 .child_by_field_id(g.f_right)
                                 .map(|r| walk::one_line(&walk::text(&r, self.source), 100))
                                 .unwrap_or_default();
-                            self.implicit_call(&node, format!("iter({text})"), value, PyCallKind::Iter);
+                            self.implicit_call(
+                                &node,
+                                format!("iter({text})"),
+                                value,
+                                PyCallKind::Iter,
+                            );
                         }
                         self.assign_destructuring(target, value);
                         Lowered::Expr(value)

@@ -2006,6 +2006,7 @@ impl<'a> Analysis<'a> {
             return Vals::new();
         }
         seen.push(file);
+        let name = self.unversioned(name);
         let mut out = Vals::new();
         for &f in self.star_sources(file).iter() {
             if !self.star_exports(f, name) {
@@ -2085,6 +2086,8 @@ impl<'a> Analysis<'a> {
     /// `os.getcwd` is `posix.getcwd` (or `nt.getcwd`) when os.py binds no
     /// `getcwd` but runs `from posix import *`. Empty without such imports.
     fn external_star_member(&mut self, file: u32, name: GSym, depth: u32) -> Vals {
+        // A rebinding's version (`fsencode@1`) is its name to other modules.
+        let name = self.unversioned(name);
         self.star_sources(file);
         let sources = self.external_stars.get(&file).cloned();
         let mut out = Vals::new();
@@ -2094,6 +2097,21 @@ impl<'a> Analysis<'a> {
             }
         }
         out
+    }
+
+    /// `name` without a rebinding's version suffix (`a@2` is `a`).
+    fn unversioned(&mut self, name: GSym) -> GSym {
+        match self
+            .strings
+            .get(name as usize)
+            .and_then(|t| t.split_once('@'))
+        {
+            Some((base, _)) if !base.is_empty() => {
+                let base = base.to_owned();
+                self.intern(&base)
+            }
+            _ => name,
+        }
     }
 
     fn module_ref(&mut self, ci: usize, level: u8, path: Sym) -> Option<Value> {
@@ -2586,6 +2604,12 @@ impl Analysis<'_> {
     /// on it or inherited from a base (`class Widget(metaclass=Meta)`).
     fn metaclass_calls(&mut self, c: DeclId) -> Vec<DeclId> {
         let call = self.intern("__call__");
+        self.metaclass_methods(c, call)
+    }
+
+    /// Method `name` of the metaclass `c` is made by (its own `metaclass=`
+    /// or the nearest base's), when that metaclass is a repository class.
+    fn metaclass_methods(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
         for &k in self.mro(c).iter() {
             let Some((info, kci)) = self.py_info(k) else {
                 continue;
@@ -2596,7 +2620,7 @@ impl Analysis<'_> {
             let mut out = Vec::new();
             for v in self.eval(kci, meta, 1) {
                 if let Value::Class(m) = v {
-                    out.extend(self.method_targets(m, call));
+                    out.extend(self.method_targets(m, name));
                 }
             }
             return out;
@@ -3099,6 +3123,13 @@ impl Analysis<'_> {
                 let mut out: Vals = smallvec![Value::Class(c)];
                 for &s in self.definers_below(c, self.dunder_init, false).iter() {
                     push_unique(&mut out, Value::Class(s));
+                }
+                // `type(self).m()` in a base: any instantiated subclass,
+                // whose override of m it may reach.
+                for v in self.get(Slot::InstAttr(c, RUNTIME)) {
+                    if let Value::Instance(s) = v {
+                        push_unique(&mut out, Value::Class(s));
+                    }
                 }
                 out
             }
@@ -4599,6 +4630,7 @@ impl Analysis<'_> {
             let facts = self.files[ci].facts;
             let py = self.files[ci].py;
             self.emit_init_subclass(b, ci);
+            self.emit_metaclass_hooks(b, ci);
             self.emit_descriptor_accesses(b, ci);
             self.emit_set_name(b, ci);
             // Module-level imports between repository modules (for import cycles).
@@ -4733,17 +4765,60 @@ impl Analysis<'_> {
         if !self.class_definers.contains_key(&hook) {
             return;
         }
-        self.emit_class_statement_calls(b, ci, |a, class| {
-            let bases = a.class_bases.get(&class).cloned().unwrap_or_default();
+        // `type.__new__` runs the hook: inside a repository metaclass's
+        // `__new__` (its `super().__new__(…)`) when there is one.
+        let dunder_new = self.intern("__new__");
+        let facts = self.files[ci].facts;
+        let file = self.files[ci].file;
+        let mut seen = HashSet::default();
+        for (local, d) in facts.decls.iter().enumerate() {
+            if d.kind != DeclKind::Class {
+                continue;
+            }
+            let class = self.gdecl(ci, local as u32);
+            let bases = self.class_bases.get(&class).cloned().unwrap_or_default();
             let mut hooks: Vec<DeclId> = Vec::new();
             for base in bases {
-                for m in a.method_targets(base, hook) {
+                for m in self.method_targets(base, hook) {
                     if !hooks.contains(&m) {
                         hooks.push(m);
                     }
                 }
             }
-            hooks
+            if hooks.is_empty() {
+                continue;
+            }
+            let mut runners = self.metaclass_methods(class, dunder_new);
+            if runners.is_empty() {
+                runners.push(self.gdecl(ci, d.parent.unwrap_or(0)));
+            }
+            for runner in runners {
+                implicit_edges(b, &mut seen, runner, &hooks, file);
+            }
+        }
+    }
+
+    /// A class statement whose metaclass is a repository class calls the
+    /// metaclass's `__new__` and `__init__` (an ORM's model registry).
+    fn emit_metaclass_hooks(&mut self, b: &mut Builder, ci: usize) {
+        let hooks = ["__new__", "__init__"].map(|h| self.intern(h));
+        if !self
+            .files
+            .iter()
+            .any(|f| f.py.decl_info.iter().any(|i| i.metaclass.is_some()))
+        {
+            return;
+        }
+        self.emit_class_statement_calls(b, ci, |a, class| {
+            let mut found = Vec::new();
+            for hook in hooks {
+                for m in a.metaclass_methods(class, hook) {
+                    if !found.contains(&m) {
+                        found.push(m);
+                    }
+                }
+            }
+            found
         });
     }
 
