@@ -3018,6 +3018,21 @@ impl Analysis<'_> {
                         push_unique(&mut out, v);
                     }
                 }
+                // `copy.copy(obj)` is another object of obj's class.
+                Value::External(p)
+                    if matches!(
+                        self.strings[p as usize].as_str(),
+                        "copy.copy" | "copy.deepcopy"
+                    ) =>
+                {
+                    if let Some(&a) = self.files[ci].py.calls[call].args.first() {
+                        for v in self.eval(ci, a, 1) {
+                            if matches!(v, Value::Instance(_) | Value::Cone(_)) {
+                                push_unique(&mut out, v);
+                            }
+                        }
+                    }
+                }
                 Value::External(p) if self.strings[p as usize] == "collections.defaultdict" => {
                     push_unique(&mut out, self.defaultdict(ci, call));
                 }
@@ -3241,6 +3256,27 @@ impl Analysis<'_> {
                 let mut out = Vals::new();
                 if let Some(&a) = args.first() {
                     out = self.eval(ci, a, 1);
+                }
+                out
+            }
+            // `max(items)` is one of the items, `min(a, b)` one of a and b.
+            "min" | "max" => {
+                let mut out = Vals::new();
+                match args[..] {
+                    [one] => {
+                        for v in self.eval(ci, one, 1) {
+                            for item in self.iterate(v) {
+                                push_unique(&mut out, item);
+                            }
+                        }
+                    }
+                    _ => {
+                        for &a in args.iter() {
+                            for v in self.eval(ci, a, 1) {
+                                push_unique(&mut out, v);
+                            }
+                        }
+                    }
                 }
                 out
             }
@@ -3798,7 +3834,42 @@ impl Analysis<'_> {
     /// `arg` may hold; `str(e)` of an `except AppError as e` may also be a
     /// subclass's override.
     fn push_conversions(&mut self, ci: usize, arg: ExprId, dunder: GSym, out: &mut Vec<Target>) {
-        for v in self.eval(ci, arg, 1) {
+        let mut values = self.eval(ci, arg, 1);
+        // `print([a, b])`: a list, tuple, set or dict shows its items
+        // with `repr()`.
+        let shows = matches!(
+            self.strings[dunder as usize].as_str(),
+            "__str__" | "__repr__" | "__format__"
+        );
+        let containers: Vec<u32> = values
+            .iter()
+            .filter_map(|v| match v {
+                Value::Container(site) if shows => Some(*site),
+                _ => None,
+            })
+            .collect();
+        if !containers.is_empty() {
+            let repr = self.intern("__repr__");
+            for site in containers {
+                for item in self.elements(site, None) {
+                    if let Value::Instance(c) | Value::Cone(c) = item {
+                        for m in self.method_targets(c, repr) {
+                            if !out
+                                .iter()
+                                .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
+                            {
+                                out.push(Target::Decl {
+                                    decl: m,
+                                    shift: NO_BIND,
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            values.retain(|v| !matches!(v, Value::Container(_)));
+        }
+        for v in values {
             let (Value::Instance(c) | Value::Cone(c)) = v else {
                 continue;
             };
