@@ -3260,26 +3260,7 @@ impl Analysis<'_> {
                 out
             }
             // `max(items)` is one of the items, `min(a, b)` one of a and b.
-            "min" | "max" => {
-                let mut out = Vals::new();
-                match args[..] {
-                    [one] => {
-                        for v in self.eval(ci, one, 1) {
-                            for item in self.iterate(v) {
-                                push_unique(&mut out, item);
-                            }
-                        }
-                    }
-                    _ => {
-                        for &a in args.iter() {
-                            for v in self.eval(ci, a, 1) {
-                                push_unique(&mut out, v);
-                            }
-                        }
-                    }
-                }
-                out
-            }
+            "min" | "max" => self.compared_items(ci, &args),
             // `str(x).lower()` is a string's method, as on a literal.
             "str" | "repr" | "ascii" | "format" | "chr" | "hex" | "oct" | "bin" | "input" => {
                 smallvec![Value::PyStr]
@@ -3652,24 +3633,8 @@ impl Analysis<'_> {
                     let builtin = self.strings[b as usize].as_str();
                     if matches!(builtin, "sorted" | "min" | "max") {
                         let builtin = if builtin == "max" { "max" } else { "sorted" };
-                        let args = &self.files[ci].py.calls[call].args;
-                        let mut items = Vals::new();
-                        match args[..] {
-                            [one] => {
-                                for v in self.eval(ci, one, 1) {
-                                    for item in self.iterate(v) {
-                                        push_unique(&mut items, item);
-                                    }
-                                }
-                            }
-                            _ => {
-                                for &a in args.clone().iter() {
-                                    for v in self.eval(ci, a, 1) {
-                                        push_unique(&mut items, v);
-                                    }
-                                }
-                            }
-                        }
+                        let args = self.files[ci].py.calls[call].args.clone();
+                        let items = self.compared_items(ci, &args);
                         self.push_comparisons(ci, call, builtin, items, &mut out);
                     }
                     // Higher-order builtins call the functions they are given.
@@ -3896,6 +3861,29 @@ impl Analysis<'_> {
                 }
             }
         }
+    }
+
+    /// What `sorted`, `min` and `max` compare: the items of their one
+    /// argument, or the arguments themselves (`min(a, b)`).
+    fn compared_items(&mut self, ci: usize, args: &[ExprId]) -> Vals {
+        let mut items = Vals::new();
+        match *args {
+            [one] => {
+                for v in self.eval(ci, one, 1) {
+                    for item in self.iterate(v) {
+                        push_unique(&mut items, item);
+                    }
+                }
+            }
+            _ => {
+                for &a in args {
+                    for v in self.eval(ci, a, 1) {
+                        push_unique(&mut items, v);
+                    }
+                }
+            }
+        }
+        items
     }
 
     /// Sorting (`sorted`, `list.sort`, `min`) compares items with `<`,
