@@ -349,6 +349,9 @@ struct Analysis<'a> {
     /// Filled beside `star_sources`: the out-of-repo modules a file's
     /// module-level `from m import *` imports read (`posix` in os.py).
     external_stars: HashMap<u32, std::rc::Rc<[GSym]>>,
+    /// Some class names a `metaclass=`: only then do class statements
+    /// call a repository metaclass's `__new__` and `__init__`.
+    has_metaclasses: bool,
 }
 
 /// How many of a name's definers were examined, and which are subclasses.
@@ -422,6 +425,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         operator_gate: HashMap::default(),
         solved: false,
         operator_memo: HashMap::default(),
+        has_metaclasses: false,
         module_is_init: py_files
             .iter()
             .copied()
@@ -465,6 +469,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.module_name_of.insert(fi, module);
     }
     a.packed_base = expr_base;
+    a.has_metaclasses = a
+        .files
+        .iter()
+        .any(|f| f.py.decl_info.iter().any(|i| i.metaclass.is_some()));
     a.var_slot_ids = vec![NO_SLOT; expr_base as usize];
     for ci in 0..a.files.len() {
         a.find_filled_sites(ci);
@@ -3581,55 +3589,7 @@ impl Analysis<'_> {
                             }
                         }
                     }
-                    // `list(It())`, `sum(It())`: builtins that consume an
-                    // iterable run its `__iter__` and `__next__`.
-                    let builtin = self.strings[b as usize].as_str();
-                    if CONSUMES_ITERABLES.contains(&builtin) {
-                        let consumed: SmallVec<[ExprId; 2]> = {
-                            let args = &self.files[ci].py.calls[call].args;
-                            match builtin {
-                                "zip" => args.iter().copied().collect(),
-                                "map" | "filter" => args.iter().skip(1).copied().collect(),
-                                _ if args.len() == 1 || builtin == "sum" => {
-                                    args.first().copied().into_iter().collect()
-                                }
-                                _ => SmallVec::new(),
-                            }
-                        };
-                        let sum = builtin == "sum";
-                        for arg in consumed {
-                            let values = self.eval(ci, arg, 1);
-                            self.push_iteration(&values, NO_BIND, &mut out);
-                            // `sum(prices)` adds the items: `0 + a` asks the
-                            // first one's `__radd__`, then `__add__` of each
-                            // running total.
-                            if sum {
-                                let mut items = Vals::new();
-                                for v in values {
-                                    for item in self.iterate(v) {
-                                        push_unique(&mut items, item);
-                                    }
-                                }
-                                for name in ["__radd__", "__add__"] {
-                                    let name = self.intern(name);
-                                    if !self.operator_defined(name) {
-                                        continue;
-                                    }
-                                    for &item in &items {
-                                        let (Value::Instance(c) | Value::Cone(c)) = item else {
-                                            continue;
-                                        };
-                                        for m in self.method_targets(c, name) {
-                                            out.push(Target::Decl {
-                                                decl: m,
-                                                shift: NO_BIND,
-                                            });
-                                        }
-                                    }
-                                }
-                            }
-                        }
-                    }
+                    self.push_consumed_iterables(ci, call, b, &mut out);
                     let builtin = self.strings[b as usize].as_str();
                     if matches!(builtin, "sorted" | "min" | "max") {
                         let builtin = if builtin == "max" { "max" } else { "sorted" };
@@ -3819,15 +3779,7 @@ impl Analysis<'_> {
                 for item in self.elements(site, None) {
                     if let Value::Instance(c) | Value::Cone(c) = item {
                         for m in self.method_targets(c, repr) {
-                            if !out
-                                .iter()
-                                .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
-                            {
-                                out.push(Target::Decl {
-                                    decl: m,
-                                    shift: NO_BIND,
-                                });
-                            }
+                            push_implied(out, m);
                         }
                     }
                 }
@@ -3849,15 +3801,51 @@ impl Analysis<'_> {
                 }
             }
             for m in methods {
-                let target = Target::Decl {
-                    decl: m,
-                    shift: NO_BIND,
-                };
-                if !out
-                    .iter()
-                    .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
-                {
-                    out.push(target);
+                push_implied(out, m);
+            }
+        }
+    }
+
+    /// `list(It())`, `sum(It())`: builtins that consume an iterable run its
+    /// `__iter__` and `__next__`; `sum(prices)` also adds the items (`0 +
+    /// a` asks the first one's `__radd__`, then each running total's
+    /// `__add__`).
+    fn push_consumed_iterables(&mut self, ci: usize, call: usize, b: GSym, out: &mut Vec<Target>) {
+        let builtin = self.strings[b as usize].as_str();
+        if !CONSUMES_ITERABLES.contains(&builtin) {
+            return;
+        }
+        let sum = builtin == "sum";
+        let args = &self.files[ci].py.calls[call].args;
+        let consumed: SmallVec<[ExprId; 2]> = match builtin {
+            "zip" => args.iter().copied().collect(),
+            "map" | "filter" => args.iter().skip(1).copied().collect(),
+            _ if args.len() == 1 || sum => args.first().copied().into_iter().collect(),
+            _ => SmallVec::new(),
+        };
+        let adds = ["__radd__", "__add__"].map(|name| self.intern(name));
+        for arg in consumed {
+            let values = self.eval(ci, arg, 1);
+            self.push_iteration(&values, NO_BIND, out);
+            if !sum {
+                continue;
+            }
+            let mut items = Vals::new();
+            for v in values {
+                for item in self.iterate(v) {
+                    push_unique(&mut items, item);
+                }
+            }
+            for name in adds {
+                if !self.operator_defined(name) {
+                    continue;
+                }
+                for &item in &items {
+                    if let Value::Instance(c) | Value::Cone(c) = item {
+                        for m in self.method_targets(c, name) {
+                            push_implied(out, m);
+                        }
+                    }
                 }
             }
         }
@@ -3922,15 +3910,7 @@ impl Analysis<'_> {
                     continue;
                 }
                 for m in found {
-                    if !out
-                        .iter()
-                        .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
-                    {
-                        out.push(Target::Decl {
-                            decl: m,
-                            shift: NO_BIND,
-                        });
-                    }
+                    push_implied(out, m);
                 }
                 break;
             }
@@ -4827,47 +4807,32 @@ impl Analysis<'_> {
         // `type.__new__` runs the hook: inside a repository metaclass's
         // `__new__` (its `super().__new__(…)`) when there is one.
         let dunder_new = self.intern("__new__");
-        let facts = self.files[ci].facts;
-        let file = self.files[ci].file;
-        let mut seen = HashSet::default();
-        for (local, d) in facts.decls.iter().enumerate() {
-            if d.kind != DeclKind::Class {
-                continue;
-            }
-            let class = self.gdecl(ci, local as u32);
-            let bases = self.class_bases.get(&class).cloned().unwrap_or_default();
+        self.emit_class_statement_calls(b, ci, |a, class| {
+            let bases = a.class_bases.get(&class).cloned().unwrap_or_default();
             let mut hooks: Vec<DeclId> = Vec::new();
             for base in bases {
-                for m in self.method_targets(base, hook) {
+                for m in a.method_targets(base, hook) {
                     if !hooks.contains(&m) {
                         hooks.push(m);
                     }
                 }
             }
-            if hooks.is_empty() {
-                continue;
-            }
-            let mut runners = self.metaclass_methods(class, dunder_new);
-            if runners.is_empty() {
-                runners.push(self.gdecl(ci, d.parent.unwrap_or(0)));
-            }
-            for runner in runners {
-                implicit_edges(b, &mut seen, runner, &hooks, file);
-            }
-        }
+            let runners = if hooks.is_empty() {
+                Vec::new()
+            } else {
+                a.metaclass_methods(class, dunder_new)
+            };
+            (hooks, runners)
+        });
     }
 
     /// A class statement whose metaclass is a repository class calls the
     /// metaclass's `__new__` and `__init__` (an ORM's model registry).
     fn emit_metaclass_hooks(&mut self, b: &mut Builder, ci: usize) {
-        let hooks = ["__new__", "__init__"].map(|h| self.intern(h));
-        if !self
-            .files
-            .iter()
-            .any(|f| f.py.decl_info.iter().any(|i| i.metaclass.is_some()))
-        {
+        if !self.has_metaclasses {
             return;
         }
+        let hooks = ["__new__", "__init__"].map(|h| self.intern(h));
         self.emit_class_statement_calls(b, ci, |a, class| {
             let mut found = Vec::new();
             for hook in hooks {
@@ -4877,7 +4842,7 @@ impl Analysis<'_> {
                     }
                 }
             }
-            found
+            (found, Vec::new())
         });
     }
 
@@ -4917,18 +4882,20 @@ impl Analysis<'_> {
                     }
                 }
             }
-            hooks
+            (hooks, Vec::new())
         });
     }
 
     /// For each class of file context `ci`, edges from the code running its
     /// class statement (a module, or the function it is in) to what making
     /// the class calls, as `called` finds it.
+    /// `called` gives a class's hooks and the functions that run them;
+    /// none named means the scope the class statement runs in.
     fn emit_class_statement_calls(
         &mut self,
         b: &mut Builder,
         ci: usize,
-        mut called: impl FnMut(&mut Self, DeclId) -> Vec<DeclId>,
+        mut called: impl FnMut(&mut Self, DeclId) -> (Vec<DeclId>, Vec<DeclId>),
     ) {
         let facts = self.files[ci].facts;
         let file = self.files[ci].file;
@@ -4937,9 +4904,14 @@ impl Analysis<'_> {
             if d.kind != DeclKind::Class {
                 continue;
             }
-            let hooks = called(self, self.gdecl(ci, local as u32));
-            if !hooks.is_empty() {
-                let runner = self.gdecl(ci, d.parent.unwrap_or(0));
+            let (hooks, mut runners) = called(self, self.gdecl(ci, local as u32));
+            if hooks.is_empty() {
+                continue;
+            }
+            if runners.is_empty() {
+                runners.push(self.gdecl(ci, d.parent.unwrap_or(0)));
+            }
+            for runner in runners {
                 implicit_edges(b, &mut seen, runner, &hooks, file);
             }
         }
@@ -5392,6 +5364,20 @@ fn implicit_edges(
         if seen.insert((caller, g)) {
             b.edge(caller, g, confidence, file, u32::MAX);
         }
+    }
+}
+
+/// Add `m` as a target the call runs on the caller's behalf (a builtin
+/// calling a special method), once.
+fn push_implied(out: &mut Vec<Target>, m: DeclId) {
+    if !out
+        .iter()
+        .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
+    {
+        out.push(Target::Decl {
+            decl: m,
+            shift: NO_BIND,
+        });
     }
 }
 
