@@ -87,14 +87,14 @@ impl FactSource {
                 }
             }
             facts.lang_facts = crate::model::LangFacts::empty(f.lang);
-            facts.strings = Vec::new();
+            facts.strings = Default::default();
             return facts;
         }
         FileFacts {
             lang: f.lang,
             decls: Vec::new(),
             calls: Vec::new(),
-            strings: Vec::new(),
+            strings: Default::default(),
             syntax_errors: f.syntax_errors,
             lines: f.lines,
             lang_facts: crate::model::LangFacts::empty(f.lang),
@@ -506,7 +506,7 @@ impl Index {
                 for f in &mut files {
                     if let Some(facts) = f.facts.get_mut() {
                         facts.lang_facts = crate::model::LangFacts::empty(f.lang);
-                        facts.strings = Vec::new();
+                        facts.strings = Default::default();
                     }
                 }
                 // Streamed to its file once the flow facts are gone, so the

@@ -801,7 +801,7 @@ struct DisplayOwned {
 
 #[derive(Serialize, Deserialize)]
 struct Flow {
-    strings: Vec<String>,
+    strings: crate::model::StringTable,
     lang_facts: LangFacts,
 }
 
@@ -850,7 +850,7 @@ pub fn decode_facts(display: &[u8], flow: Option<&[u8]>) -> Option<FileFacts> {
             }
             (f.strings, f.lang_facts)
         }
-        None => (Vec::new(), LangFacts::empty(d.lang)),
+        None => (Default::default(), LangFacts::empty(d.lang)),
     };
     Some(FileFacts {
         lang: d.lang,

@@ -14,6 +14,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
 use tree_sitter::{Language, Node};
 
 use super::walk::{self, Interner, KindTable, Visitor};
@@ -54,7 +55,7 @@ pub enum PyExpr {
     },
     /// A list, tuple, set or dict literal (or comprehension): an allocation site.
     Container {
-        items: Box<[(Option<Sym>, ExprId)]>,
+        items: ThinVec<(Option<Sym>, ExprId)>,
     },
     /// A function, lambda or class object.
     Decl(u32),
@@ -74,13 +75,13 @@ pub enum PyExpr {
         instance: bool,
         externals: bool,
     },
-    Union(Box<[ExprId]>),
+    Union(ThinVec<ExprId>),
     /// `subject` inside `if isinstance(subject, classes):`: instances of
     /// the classes (of any subclass), or `subject`'s own values when a class
     /// is one the values cannot say (`int`, a builtin exception) or unknown.
     Narrowed {
         subject: ExprId,
-        classes: Box<[ExprId]>,
+        classes: ThinVec<ExprId>,
     },
     /// `import a.b` / `from ..x import` target: `level` leading dots, then a dotted path.
     ModuleRef {
@@ -829,7 +830,11 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         lang: Lang::Python,
         decls: ex.decls,
         calls: ex.calls,
-        strings: ex.strings.strings,
+        strings: {
+            let mut strings = ex.strings.strings;
+            strings.shrink_to_fit();
+            strings
+        },
         syntax_errors: ex.syntax_errors,
         lines: walk::count_lines(source),
         lang_facts: LangFacts::Python(ex.facts),

@@ -97,7 +97,7 @@ pub(crate) fn field_id(language: &Language, name: &str) -> u16 {
 #[derive(Default)]
 pub(crate) struct Interner {
     map: HashMap<String, Sym>,
-    pub strings: Vec<String>,
+    pub strings: crate::model::StringTable,
 }
 
 impl Interner {
@@ -105,14 +105,13 @@ impl Interner {
         if let Some(&sym) = self.map.get(s) {
             return sym;
         }
-        let sym = self.strings.len() as Sym;
-        self.strings.push(s.to_owned());
+        let sym = self.strings.push(s);
         self.map.insert(s.to_owned(), sym);
         sym
     }
 
     pub fn get(&self, sym: Sym) -> &str {
-        &self.strings[sym as usize]
+        self.strings.get(sym).unwrap_or("")
     }
 }
 

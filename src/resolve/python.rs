@@ -1029,7 +1029,7 @@ impl<'a> Analysis<'a> {
                 .decls
                 .get(scope as usize)
                 .is_some_and(|d| d.kind == DeclKind::Class);
-            let text = facts.strings.get(name as usize).map(String::as_str);
+            let text = facts.strings.get(name);
             if is_class && text.is_some_and(|t| !t.contains('@')) {
                 let class = self.gdecl(ci, scope);
                 let name = self.gsym(ci, name);
