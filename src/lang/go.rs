@@ -8,7 +8,7 @@
 //! Package-level initializer code is attributed to a per-file `init`
 //! declaration; the resolver merges them into the package's `pkg.init`.
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
@@ -416,6 +416,13 @@ struct Extractor<'s> {
     /// Shadowing name → the name as written.
     shadowed: HashMap<Sym, Sym>,
     shadow_counts: HashMap<Sym, u32>,
+    /// Names declared in blocks of the current function that have closed:
+    /// `if v, err := a(); …` and a later `if v, err := b(); …` are two
+    /// variables, of two types, though neither block encloses the other.
+    closed_names: HashSet<Sym>,
+    /// Names the current function read, by position, while no local
+    /// variable of theirs was in scope (package-level names, imports).
+    outer_reads: HashMap<Sym, Vec<usize>>,
     params: Vec<Vec<(Vec<Sym>, TypeId)>>,
     closure_counts: HashMap<u32, u32>,
     /// Names a function or closure's signature binds (receiver,
@@ -444,6 +451,8 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         block_scopes: Vec::new(),
         shadowed: HashMap::default(),
         shadow_counts: HashMap::default(),
+        closed_names: HashSet::default(),
+        outer_reads: HashMap::default(),
         params: Vec::new(),
         closure_counts: HashMap::default(),
         signatures: HashMap::default(),
@@ -473,7 +482,11 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         lang: Lang::Go,
         decls: ex.decls,
         calls: ex.calls,
-        strings: ex.strings.strings,
+        strings: {
+            let mut strings = ex.strings.strings;
+            strings.shrink_to_fit();
+            strings
+        },
         syntax_errors: ex.syntax_errors,
         lines: walk::count_lines(source),
         lang_facts: LangFacts::Go(ex.facts),
@@ -633,18 +646,25 @@ impl Extractor<'_> {
     }
 
     /// The variable `name` (as written) means at this point.
-    fn visible(&self, name: Sym) -> Sym {
-        self.blocks
-            .iter()
-            .rev()
-            .find_map(|b| b.get(&name).copied())
-            .unwrap_or(name)
+    /// `at` is where the name is read: a read of no local variable is noted,
+    /// so that a later declaration of the name in the same function
+    /// (`newTree := newTree()`) gets a name of its own.
+    fn visible(&mut self, name: Sym, at: usize) -> Sym {
+        match self.blocks.iter().rev().find_map(|b| b.get(&name).copied()) {
+            Some(local) => local,
+            None => {
+                if !self.blocks.is_empty() {
+                    self.outer_reads.entry(name).or_default().push(at);
+                }
+                name
+            }
+        }
     }
 
     /// Declare `name` in the innermost block: the same variable when that
     /// block already declares it (`a, err := …` again), a fresh name when it
     /// shadows one of an enclosing block.
-    fn declare(&mut self, name: Sym) -> Sym {
+    fn declare(&mut self, name: Sym, targets: &std::ops::Range<usize>) -> Sym {
         let written = self.shadowed.get(&name).copied().unwrap_or(name);
         let Some(top) = self.blocks.last() else {
             return written;
@@ -655,12 +675,17 @@ impl Extractor<'_> {
         if self.strings.get(written) == "_" {
             return written;
         }
-        let shadows = self
-            .blocks
-            .iter()
-            .rev()
-            .skip(1)
-            .any(|b| b.contains_key(&written));
+        let shadows = self.closed_names.contains(&written)
+            || self
+                .outer_reads
+                .get(&written)
+                .is_some_and(|reads| reads.iter().any(|at| !targets.contains(at)))
+            || self
+                .blocks
+                .iter()
+                .rev()
+                .skip(1)
+                .any(|b| b.contains_key(&written));
         let declared = if shadows {
             let n = self.shadow_counts.entry(written).or_insert(0);
             *n += 1;
@@ -677,11 +702,13 @@ impl Extractor<'_> {
         declared
     }
 
-    fn declare_all(&mut self, names: &[Lowered]) -> Vec<Lowered> {
+    /// `targets` is where the names are written: their own reads there
+    /// are not reads of an outer variable.
+    fn declare_all(&mut self, names: &[Lowered], targets: std::ops::Range<usize>) -> Vec<Lowered> {
         names
             .iter()
             .map(|n| match n {
-                Lowered::Name(s) => Lowered::Name(self.declare(*s)),
+                Lowered::Name(s) => Lowered::Name(self.declare(*s, &targets)),
                 other => other.clone(),
             })
             .collect()
@@ -987,7 +1014,7 @@ impl Extractor<'_> {
         match frame.kind {
             K::Identifier => {
                 let name = self.intern_node(&node);
-                Lowered::Name(self.visible(name))
+                Lowered::Name(self.visible(name, node.start_byte()))
             }
             K::FieldIdentifier | K::PackageIdentifier => Lowered::Name(self.intern_node(&node)),
             K::TypeIdentifier => {
@@ -1289,7 +1316,8 @@ impl Extractor<'_> {
                         K::FunctionDecl | K::MethodDecl | K::FuncLit
                     );
                 let names = if defines {
-                    names.into_iter().map(|s| self.declare(s)).collect()
+                    let own = node.start_byte()..node.end_byte();
+                    names.into_iter().map(|s| self.declare(s, &own)).collect()
                 } else {
                     names
                 };
@@ -1428,7 +1456,7 @@ impl Extractor<'_> {
                     .filter_map(|i| node.child(i))
                     .any(|c| c.kind() == ":=");
                 if declares {
-                    let names = self.declare_all(&names);
+                    let names = self.declare_all(&names, field_span(node, "left"));
                     self.bind_values(&names, &values);
                 } else {
                     self.assign_values(&names, &values);
@@ -1439,7 +1467,7 @@ impl Extractor<'_> {
                 let left = Self::field(children, g.f_left);
                 let right = Self::field(children, g.f_right);
                 let names = self.list(&left);
-                let names = self.declare_all(&names);
+                let names = self.declare_all(&names, field_span(node, "left"));
                 let values = self.list(&right);
                 self.bind_values(&names, &values);
                 Lowered::None
@@ -1450,7 +1478,7 @@ impl Extractor<'_> {
                     .filter(|c| c.field == g.f_name)
                     .map(|c| c.val.clone())
                     .collect();
-                let names = self.declare_all(&names);
+                let names = self.declare_all(&names, var_spec_targets(node));
                 let ty = Self::field(children, g.f_type);
                 let value = Self::field(children, g.f_value);
                 if let Some(t) = ty {
@@ -1473,7 +1501,7 @@ impl Extractor<'_> {
                 let mut names = self.list(&left);
                 let mut cursor = node.walk();
                 if node.children(&mut cursor).any(|c| c.kind() == ":=") {
-                    names = self.declare_all(&names);
+                    names = self.declare_all(&names, field_span(node, "left"));
                 }
                 if let Some(right) = right {
                     let r = self.as_expr(&right);
@@ -1631,23 +1659,7 @@ impl Extractor<'_> {
                 let local = match Self::field(children, g.f_name) {
                     _ if dot => self.strings.intern("."),
                     Some(Lowered::Name(n)) => n,
-                    _ => {
-                        let last = path_text
-                            .rsplit('/')
-                            .next()
-                            .unwrap_or(&path_text)
-                            .to_owned();
-                        // `gopkg.in/yaml.v3` is package `yaml`; `foo/v2` is package `foo`.
-                        let last = if last.len() > 1
-                            && last.starts_with('v')
-                            && last[1..].chars().all(|c| c.is_ascii_digit())
-                        {
-                            path_text.rsplit('/').nth(1).unwrap_or(&last).to_owned()
-                        } else {
-                            last.split('.').next().unwrap_or(&last).to_owned()
-                        };
-                        self.strings.intern(&last)
-                    }
+                    _ => self.strings.intern(default_import_name(&path_text)),
                 };
                 self.facts.imports.push((local, path));
                 Lowered::None
@@ -1824,7 +1836,14 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             frame.kind,
             K::FunctionDecl | K::MethodDecl | K::FuncLit | K::ScopeNode
         ) {
-            self.blocks.pop();
+            if let Some(block) = self.blocks.pop() {
+                if matches!(frame.kind, K::FunctionDecl | K::MethodDecl) {
+                    self.closed_names.clear();
+                    self.outer_reads.clear();
+                } else {
+                    self.closed_names.extend(block.into_keys());
+                }
+            }
             self.block_scopes.pop();
         }
         self.results.truncate(frame.start);
@@ -1834,6 +1853,37 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             element,
             val,
         });
+    }
+}
+
+/// Where a node's field is written (empty when it has none).
+fn field_span(node: Node, field: &str) -> std::ops::Range<usize> {
+    node.child_by_field_name(field)
+        .map_or(0..0, |n| n.start_byte()..n.end_byte())
+}
+
+/// Where a `var` spec's names are written: before its type or value.
+fn var_spec_targets(node: Node) -> std::ops::Range<usize> {
+    let end = ["type", "value"]
+        .iter()
+        .filter_map(|f| node.child_by_field_name(f))
+        .map(|n| n.start_byte())
+        .min()
+        .unwrap_or(node.end_byte());
+    node.start_byte()..end
+}
+
+/// The name an import without an alias is known by when the imported
+/// package's own clause is not at hand (it is outside the repository):
+/// the path's last element, without a version (`gopkg.in/yaml.v3` is
+/// `yaml`, `foo/v2` is `foo`).
+pub(crate) fn default_import_name(path: &str) -> &str {
+    let mut parts = path.rsplit('/');
+    let last = parts.next().unwrap_or(path);
+    if last.len() > 1 && last.starts_with('v') && last[1..].chars().all(|c| c.is_ascii_digit()) {
+        parts.next().unwrap_or(last)
+    } else {
+        last.split('.').next().unwrap_or(last)
     }
 }
 

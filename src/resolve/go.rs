@@ -16,7 +16,7 @@ use crate::lang::go::{
     Binding, ElemKey, ExprId, FORWARDED_RETURN, GoExpr, GoFacts, GoField, GoType, GoTypeBody,
     TypeId,
 };
-use crate::model::{Confidence, DeclKind, Lang, LangFacts, Sym};
+use crate::model::{Confidence, DeclKind, FileFacts, Lang, LangFacts, Sym};
 
 /// Import path of every Go file: the module path of the nearest enclosing
 /// `go.mod` plus the directory below it; without a go.mod, the directory.
@@ -475,6 +475,19 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         declared_by: HashMap::default(),
         embedders: Vec::new(),
     };
+    // An import without an alias is known by the imported package's own
+    // name (`github.com/pelletier/go-toml` declares `package toml`), which
+    // extraction could only guess from the path.
+    let mut declared_names: HashMap<&str, &str> = HashMap::default();
+    for &fi in go_files {
+        let facts = files[fi as usize].facts;
+        if let LangFacts::Go(go) = &facts.lang_facts {
+            let name = facts.sym(go.package);
+            if !name.is_empty() && !name.ends_with("_test") {
+                declared_names.insert(b.res.file_module[fi as usize].as_str(), name);
+            }
+        }
+    }
     for &fi in go_files {
         let facts = files[fi as usize].facts;
         let LangFacts::Go(go) = &facts.lang_facts else {
@@ -496,12 +509,25 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         for (scope, name, bind) in &go.bindings {
             bindings.entry((*scope, *name)).or_default().push(bind);
         }
-        let imports = go
+        let mut imports: HashMap<&str, &str> = go
             .imports
             .iter()
             .map(|(l, p)| (facts.sym(*l), facts.sym(*p)))
             .filter(|(l, _)| *l != ".")
             .collect();
+        for (l, p) in go
+            .imports
+            .iter()
+            .map(|(l, p)| (facts.sym(*l), facts.sym(*p)))
+        {
+            // An alias that happens to equal the guess keeps working too.
+            if let Some(&declared) = declared_names.get(p)
+                && declared != l
+                && l == crate::lang::go::default_import_name(p)
+            {
+                imports.entry(declared).or_insert(p);
+            }
+        }
         let dot_imports = go
             .imports
             .iter()
@@ -532,6 +558,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     }
     // Package symbol tables.
     let mut init_counts: HashMap<usize, u32> = HashMap::default();
+    // Per file: each `init()`'s number; per package: its closures outside
+    // any function, numbered across its files.
+    let mut init_numbers: HashMap<u32, u32> = HashMap::default();
+    let mut package_closures: HashMap<String, u32> = HashMap::default();
     for ci in 0..a.ctxs.len() {
         let (pkg, base, facts, go) = (
             a.ctxs[ci].pkg,
@@ -556,12 +586,22 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                     let n = init_counts.entry(pkg).or_insert(0);
                     *n += 1;
                     b.res.decls[id as usize].name = format!("{}.init#{n}", p.path);
+                    init_numbers.insert(f.decl, *n);
                 }
                 None => {
                     p.funcs.insert(name, (ci, fi as u32));
                 }
             }
         }
+        name_init_closures(
+            b,
+            facts,
+            base,
+            &p.path,
+            &init_numbers,
+            &mut package_closures,
+        );
+        init_numbers.clear();
         for (ti, t) in go.type_decls.iter().enumerate() {
             let name = facts.sym(t.name).to_owned();
             a.type_names.insert(base + t.decl, (pkg, name.clone()));
@@ -666,6 +706,69 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         }
     }
     let _ = DeclKind::Package;
+}
+
+/// Closures named as go/ssa names them: those inside the n-th `init()`
+/// are `pkg.init#n$1`, and those in package-level initializers are
+/// `pkg.init$1`, `pkg.init$2`… across the package's files in order (SSA
+/// numbers them in initialization order, which follows dependencies;
+/// file order agrees wherever no initializer depends on a later one).
+/// Extraction named both `init$1` within each file.
+fn name_init_closures(
+    b: &mut Builder,
+    facts: &FileFacts,
+    base: DeclId,
+    path: &str,
+    init_numbers: &HashMap<u32, u32>,
+    package_closures: &mut HashMap<String, u32>,
+) {
+    let mut top_numbers: HashMap<u32, u32> = HashMap::default();
+    for (li, d) in facts.decls.iter().enumerate() {
+        if d.kind != DeclKind::Closure {
+            continue;
+        }
+        // The outermost closure around this one, and what encloses that.
+        let mut top = li as u32;
+        let mut root = d.parent;
+        while let Some(r) = root {
+            match facts.decls.get(r as usize) {
+                Some(p) if p.kind == DeclKind::Closure => {
+                    top = r;
+                    root = p.parent;
+                }
+                _ => break,
+            }
+        }
+        let Some(rest) = d.local_name.strip_prefix("init$") else {
+            continue;
+        };
+        let root_decl = root.and_then(|r| facts.decls.get(r as usize));
+        let name = match root_decl.map(|r| r.kind) {
+            Some(DeclKind::Function) => match root.and_then(|r| init_numbers.get(&r)) {
+                Some(n) => format!("{path}.init#{n}${rest}"),
+                None => continue,
+            },
+            None | Some(DeclKind::Package) => {
+                let number = match top_numbers.get(&top) {
+                    Some(&n) => n,
+                    None => {
+                        let n = package_closures.entry(path.to_owned()).or_insert(0);
+                        *n += 1;
+                        top_numbers.insert(top, *n);
+                        *n
+                    }
+                };
+                // `rest` is the file's number of the outermost closure, then
+                // any nested numbers (`2$1`).
+                let nested = rest.find('$').map_or("", |i| &rest[i..]);
+                format!("{path}.init${number}{nested}")
+            }
+            _ => continue,
+        };
+        if let Some(decl) = b.res.decls.get_mut((base + li as u32) as usize) {
+            decl.name = name;
+        }
+    }
 }
 
 #[derive(Clone)]
@@ -2533,8 +2636,20 @@ impl<'a> Analysis<'a> {
                 // (`errors.New` makes an *errors.errorString; what
                 // `atomic.Value.Load` returns was given to `Store`).
                 Callee::External(name) | Callee::ExternalValue(name, _) => {
-                    let made = external_package(&name)
-                        .map_or(vec![FLOW_EXTERNAL], |p| self.library_values(p));
+                    // A package-level function can only give back a value
+                    // of the repository's that reaches it through an
+                    // argument (`errors.Unwrap(err)`); `errors.New("…")`
+                    // and `strconv.Atoi(s)` give back what they make.
+                    let from_args = name.starts_with('(')
+                        || args.iter().any(|&a| {
+                            self.flowing_types(ci, scope, a, depth + 1)
+                                .iter()
+                                .any(|&d| d == FLOW_UNKNOWN || d < FLOW_EXTERNAL)
+                        });
+                    let made = match external_package(&name) {
+                        Some(p) if from_args => self.library_values(p),
+                        _ => vec![FLOW_EXTERNAL],
+                    };
                     for d in made {
                         push_flow(&mut out, d);
                     }
@@ -2888,6 +3003,42 @@ impl<'a> Analysis<'a> {
         t
     }
 
+    /// A repository type declared over an interface (`type FileInfo =
+    /// fs.FileInfo`, or `type Info fs.FileInfo`) as that interface: its
+    /// methods are the interface's, so a call through it dispatches as one
+    /// through the interface. Any other type as it is.
+    fn interface_behind(&self, t: RType, depth: u32) -> RType {
+        if depth > 8 {
+            return t;
+        }
+        let RType::Named(PkgRef::Repo(p), name) = &t else {
+            return t;
+        };
+        let Some((tci, GoTypeBody::Other(inner))) = self.type_body(*p, name) else {
+            return t;
+        };
+        let under = self.resolve_type(tci, *inner, 0);
+        let is_interface = match &under {
+            RType::Named(PkgRef::Repo(q), n) => match self.type_body(*q, n) {
+                Some((_, GoTypeBody::Interface { .. })) => true,
+                Some((_, GoTypeBody::Other(_))) => {
+                    let behind = self.interface_behind(under.clone(), depth + 1);
+                    if behind != under {
+                        return behind;
+                    }
+                    false
+                }
+                _ => false,
+            },
+            RType::Named(PkgRef::Ext(path), n) if path.is_empty() => n == "error",
+            RType::Named(PkgRef::Ext(path), n) => {
+                go_std::std().interface(&format!("{path}.{n}")).is_some()
+            }
+            _ => false,
+        };
+        if is_interface { under } else { t }
+    }
+
     /// Whether `e` is a channel (of a named channel type or not).
     fn is_channel(&self, ci: usize, scope: u32, e: ExprId) -> bool {
         matches!(self.underlying_type_of(ci, scope, e, 0), RType::Chan(_))
@@ -3036,7 +3187,7 @@ impl<'a> Analysis<'a> {
                     RType::TypeValue(t) => (true, *t),
                     other => (false, other),
                 };
-                match t.deref().clone() {
+                match self.interface_behind(t.deref().clone(), 0) {
                     RType::Named(PkgRef::Repo(p), tname) => {
                         if let Some(m) = self.method(p, &tname, name_s, 0) {
                             return vec![Callee::Decl(m, Confidence::Certain)];
