@@ -669,6 +669,25 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             }
         }
     }
+    // `hooks.OnError = alert` in another package writes that package's
+    // variable, which its readers then hold.
+    let mut foreign_writes = Vec::new();
+    for ci in 0..a.ctxs.len() {
+        for &(scope, target, value) in &a.ctxs[ci].go.field_assigns {
+            let GoExpr::Selector(base, name) = *a.expr(ci, target) else {
+                continue;
+            };
+            if let Some(PkgRef::Repo(p)) = a.package_operand(ci, scope, base) {
+                let name = a.sym(ci, name);
+                if a.pkgs[p].vars.contains_key(name) {
+                    foreign_writes.push((p, name.to_owned(), (ci, scope, value)));
+                }
+            }
+        }
+    }
+    for (p, name, source) in foreign_writes {
+        a.pkgs[p].var_writes.entry(name).or_default().push(source);
+    }
     a.index_method_holders();
     crate::index::memory_trace("go: symbol tables");
     a.collect_field_sources();
