@@ -2196,6 +2196,16 @@ impl<'a> Analysis<'a> {
                         Some((p, pseudo, _)) => self.field_func_values(p, &pseudo, name_s, depth),
                         None => Vec::new(),
                     },
+                    // A standard-library method value: `logger.Printf`, `wg.Done`.
+                    RType::Named(PkgRef::Ext(path), tname)
+                        if !path.is_empty()
+                            && go_std::std()
+                                .method(&format!("{path}.{tname}"), name_s)
+                                .is_some() =>
+                    {
+                        let method = external_method(path, tname, name_s);
+                        vec![self.external_value(method)]
+                    }
                     _ => Vec::new(),
                 }
             }
