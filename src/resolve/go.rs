@@ -727,6 +727,16 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     let _ = DeclKind::Package;
 }
 
+/// Add a possible call of an external method, once.
+fn push_external(out: &mut Vec<Callee>, method: String) {
+    if !out
+        .iter()
+        .any(|c| matches!(c, Callee::ExternalValue(k, _) if *k == method))
+    {
+        out.push(Callee::ExternalValue(method, Confidence::Possible));
+    }
+}
+
 /// Closures named as go/ssa names them: those inside the n-th `init()`
 /// are `pkg.init#n$1`, and those in package-level initializers are
 /// `pkg.init$1`, `pkg.init$2`… across the package's files in order (SSA
@@ -1503,8 +1513,40 @@ impl<'a> Analysis<'a> {
             None => {
                 self.embedded_interface(pkg, tname, name).is_some()
                     || self.embedded_std_interface(pkg, tname, name).is_some()
+                    || self.promoted_std_method(pkg, tname, name, 0).is_some()
             }
         }
+    }
+
+    /// A method `pkg.tname` has from an embedded standard-library type,
+    /// directly or through embedded repository structs (`Prefix` of
+    /// `struct{ *log.Logger }`), named as external methods are.
+    fn promoted_std_method(
+        &self,
+        pkg: usize,
+        tname: &str,
+        name: &str,
+        depth: u32,
+    ) -> Option<String> {
+        if depth > 4 {
+            return None;
+        }
+        let (tci, body) = self.type_body(pkg, tname)?;
+        let GoTypeBody::Struct(fields) = body else {
+            return None;
+        };
+        let std = go_std::std();
+        fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
+            match self.resolve_type(tci, f.ty, 0).deref() {
+                RType::Named(PkgRef::Ext(path), ext) if !path.is_empty() => std
+                    .method(&format!("{path}.{ext}"), name)
+                    .map(|_| external_method(path, ext, name)),
+                RType::Named(PkgRef::Repo(p), n) if self.method(*p, n, name, 0).is_none() => {
+                    self.promoted_std_method(*p, n, name, depth + 1)
+                }
+                _ => None,
+            }
+        })
     }
 
     /// The embedded standard-library interface of `pkg.tname` that has
@@ -2763,6 +2805,18 @@ impl<'a> Analysis<'a> {
                 outside.push(external_method(path, tname, name));
             }
         }
+        // A repository type's method promoted from an embedded
+        // standard-library type (`struct{ *log.Logger }` has Prefix).
+        let mut promoted: Vec<String> = Vec::new();
+        for &d in &flow {
+            if let Some((p, t)) = self.type_names.get(&d).cloned()
+                && self.method(p, &t, name, 0).is_none()
+                && let Some(m) = self.promoted_std_method(p, &t, name, 0)
+                && !promoted.contains(&m)
+            {
+                promoted.push(m);
+            }
+        }
         let handed: Vec<DeclId> = libraries
             .iter()
             .filter_map(|path| self.handed_to_library.get(*path))
@@ -2792,7 +2846,9 @@ impl<'a> Analysis<'a> {
             .iter()
             .filter(|c| match c {
                 Callee::Decl(d, _) => methods.contains(d),
-                Callee::ExternalValue(m, _) => external || outside.contains(m),
+                Callee::ExternalValue(m, _) => {
+                    external || outside.contains(m) || promoted.contains(m)
+                }
                 _ => true,
             })
             .cloned()
@@ -3392,6 +3448,8 @@ impl<'a> Analysis<'a> {
         for (ip, it) in impls {
             if let Some(m) = self.method(ip, &it, name, 0) {
                 out.push(Callee::Decl(m, Confidence::Possible));
+            } else if let Some(m) = self.promoted_std_method(ip, &it, name, 0) {
+                push_external(&mut out, m);
             }
         }
         // `util.BufWriter` holds the `*bufio.Writer` that
