@@ -423,6 +423,10 @@ struct Extractor<'s> {
     /// Names the current function read, by position, while no local
     /// variable of theirs was in scope (package-level names, imports).
     outer_reads: HashMap<Sym, Vec<usize>>,
+    /// Variables of the current function that a closure inside it reads or
+    /// writes, and named results: they are never given new versions (see
+    /// `new_version`).
+    captured: HashSet<Sym>,
     params: Vec<Vec<(Vec<Sym>, TypeId)>>,
     closure_counts: HashMap<u32, u32>,
     /// Names a function or closure's signature binds (receiver,
@@ -453,6 +457,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         shadow_counts: HashMap::default(),
         closed_names: HashSet::default(),
         outer_reads: HashMap::default(),
+        captured: HashSet::default(),
         params: Vec::new(),
         closure_counts: HashMap::default(),
         signatures: HashMap::default(),
@@ -650,8 +655,19 @@ impl Extractor<'_> {
     /// so that a later declaration of the name in the same function
     /// (`newTree := newTree()`) gets a name of its own.
     fn visible(&mut self, name: Sym, at: usize) -> Sym {
-        match self.blocks.iter().rev().find_map(|b| b.get(&name).copied()) {
-            Some(local) => local,
+        let found = self
+            .blocks
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, b)| b.get(&name).map(|&local| (i, local)));
+        match found {
+            Some((i, local)) => {
+                if self.block_scopes.get(i) != Some(&self.scope()) {
+                    self.captured.insert(local);
+                }
+                local
+            }
             None => {
                 if !self.blocks.is_empty() {
                     self.outer_reads.entry(name).or_default().push(at);
@@ -945,7 +961,12 @@ impl Extractor<'_> {
                 let mut c = param.walk();
                 for n in param.children_by_field_name("name", &mut c) {
                     let text = walk::text(&n, self.source).into_owned();
-                    names.push(self.strings.intern(&text));
+                    let name = self.strings.intern(&text);
+                    // A bare `return` reads named results as declared.
+                    if field == "result" {
+                        self.captured.insert(name);
+                    }
+                    names.push(name);
                 }
             }
         }
@@ -958,8 +979,15 @@ impl Extractor<'_> {
     /// closure assigning a captured variable (`typ = typ.Elem()`) must not
     /// make it a new, closure-local variable that hides the outer one.
     fn assign_values(&mut self, names: &[Lowered], values: &[Lowered]) {
+        let names: Vec<Lowered> = names
+            .iter()
+            .map(|n| match n {
+                Lowered::Name(var) => Lowered::Name(self.new_version(*var)),
+                other => other.clone(),
+            })
+            .collect();
         let start = self.facts.bindings.len();
-        self.bind_values(names, values);
+        self.bind_values(&names, values);
         let written = self.facts.bindings.split_off(start);
         for (scope, name, b) in written {
             match (self.declaring_scope(name), b) {
@@ -970,6 +998,44 @@ impl Extractor<'_> {
                 (None, Binding::Type(_)) => {}
             }
         }
+    }
+
+    /// `s = cached{next: s}` in the block that declares `s` (or at the top
+    /// of the body of the function whose parameter it is) replaces what
+    /// `s` held for every later read: the assignment starts a new variable
+    /// (`s#1`), as SSA would, and the reads before it keep the old one.
+    /// Not where the assignment may run more than once or in a branch
+    /// (a nested block: then the values merge), and not for a variable a
+    /// closure reads, which may run after any later assignment.
+    fn new_version(&mut self, var: Sym) -> Sym {
+        if self.captured.contains(&var) || self.strings.get(var) == "_" {
+            return var;
+        }
+        let written = self.shadowed.get(&var).copied().unwrap_or(var);
+        let Some(top) = self.blocks.len().checked_sub(1) else {
+            return var;
+        };
+        let Some(at) = self
+            .blocks
+            .iter()
+            .rposition(|b| b.get(&written) == Some(&var))
+        else {
+            return var;
+        };
+        let scopes = &self.block_scopes;
+        let function_block = |i: usize| i == 0 || scopes[i - 1] != scopes[i];
+        let straight_line =
+            at == top || (at + 1 == top && scopes[at] == scopes[top] && function_block(at));
+        if !straight_line {
+            return var;
+        }
+        let n = self.shadow_counts.entry(written).or_insert(0);
+        *n += 1;
+        let text = format!("{}#{n}", self.strings.get(written));
+        let fresh = self.strings.intern(&text);
+        self.shadowed.insert(fresh, written);
+        self.blocks[top].insert(written, fresh);
+        fresh
     }
 
     /// `a, b := x, y` binds pairwise; `a, err := f()` binds the n-th result.
@@ -1840,6 +1906,7 @@ impl<'t> Visitor<'t> for Extractor<'_> {
                 if matches!(frame.kind, K::FunctionDecl | K::MethodDecl) {
                     self.closed_names.clear();
                     self.outer_reads.clear();
+                    self.captured.clear();
                 } else {
                     self.closed_names.extend(block.into_keys());
                 }
