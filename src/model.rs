@@ -166,14 +166,6 @@ impl StringTable {
         self.text.get(start..end)
     }
 
-    pub fn len(&self) -> usize {
-        self.ends.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
-    }
-
     pub fn iter(&self) -> impl Iterator<Item = &str> {
         (0..self.ends.len()).map(|i| self.get(i as Sym).unwrap_or(""))
     }
@@ -182,16 +174,6 @@ impl StringTable {
     pub fn shrink_to_fit(&mut self) {
         self.text.shrink_to_fit();
         self.ends.shrink_to_fit();
-    }
-}
-
-impl<S: AsRef<str>> FromIterator<S> for StringTable {
-    fn from_iter<I: IntoIterator<Item = S>>(items: I) -> Self {
-        let mut table = StringTable::default();
-        for s in items {
-            table.push(s.as_ref());
-        }
-        table
     }
 }
 

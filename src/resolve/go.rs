@@ -509,24 +509,26 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         for (scope, name, bind) in &go.bindings {
             bindings.entry((*scope, *name)).or_default().push(bind);
         }
-        let mut imports: HashMap<&str, &str> = go
-            .imports
-            .iter()
-            .map(|(l, p)| (facts.sym(*l), facts.sym(*p)))
-            .filter(|(l, _)| *l != ".")
-            .collect();
+        let mut imports: HashMap<&str, &str> = HashMap::default();
+        let mut declared_imports = Vec::new();
         for (l, p) in go
             .imports
             .iter()
             .map(|(l, p)| (facts.sym(*l), facts.sym(*p)))
         {
+            if l != "." {
+                imports.insert(l, p);
+            }
             // An alias that happens to equal the guess keeps working too.
             if let Some(&declared) = declared_names.get(p)
                 && declared != l
                 && l == crate::lang::go::default_import_name(p)
             {
-                imports.entry(declared).or_insert(p);
+                declared_imports.push((declared, p));
             }
+        }
+        for (declared, p) in declared_imports {
+            imports.entry(declared).or_insert(p);
         }
         let dot_imports = go
             .imports
@@ -2854,12 +2856,7 @@ impl<'a> Analysis<'a> {
             .cloned()
             .collect();
         for m in outside {
-            if !kept
-                .iter()
-                .any(|c| matches!(c, Callee::ExternalValue(k, _) if *k == m))
-            {
-                kept.push(Callee::ExternalValue(m, Confidence::Possible));
-            }
+            push_external(&mut kept, m);
         }
         for f in adapted {
             kept.push(Callee::Decl(f, Confidence::Possible));
@@ -3102,19 +3099,15 @@ impl<'a> Analysis<'a> {
         let Some((tci, GoTypeBody::Other(inner))) = self.type_body(*p, name) else {
             return t;
         };
-        let under = self.resolve_type(tci, *inner, 0);
+        // Through a chain of such declarations (`type A = B; type B = io.Reader`).
+        let under = self.interface_behind(self.resolve_type(tci, *inner, 0), depth + 1);
         let is_interface = match &under {
-            RType::Named(PkgRef::Repo(q), n) => match self.type_body(*q, n) {
-                Some((_, GoTypeBody::Interface { .. })) => true,
-                Some((_, GoTypeBody::Other(_))) => {
-                    let behind = self.interface_behind(under.clone(), depth + 1);
-                    if behind != under {
-                        return behind;
-                    }
-                    false
-                }
-                _ => false,
-            },
+            RType::Named(PkgRef::Repo(q), n) => {
+                matches!(
+                    self.type_body(*q, n),
+                    Some((_, GoTypeBody::Interface { .. }))
+                )
+            }
             RType::Named(PkgRef::Ext(path), n) if path.is_empty() => n == "error",
             RType::Named(PkgRef::Ext(path), n) => {
                 go_std::std().interface(&format!("{path}.{n}")).is_some()
