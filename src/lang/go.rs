@@ -12,6 +12,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
+use thin_vec::ThinVec;
 use tree_sitter::{Language, Node};
 
 use super::walk::{self, Interner, KindTable, Visitor};
@@ -25,7 +26,8 @@ pub type TypeId = u32;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub enum GoType {
     Unknown,
-    /// `T` (pkg None) or `pkg.T`; type arguments are dropped.
+    /// `T` (pkg None) or `pkg.T`; the type arguments of an instantiated
+    /// generic type (`Stack[Shape]`) are in [`GoFacts::type_args`].
     Named {
         pkg: Option<Sym>,
         name: Sym,
@@ -109,6 +111,8 @@ pub struct GoTypeDecl {
     pub name: Sym,
     pub decl: u32,
     pub body: GoTypeBody,
+    /// Type parameters of a generic type (`T` of `type Stack[T any]`).
+    pub params: ThinVec<Sym>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -119,6 +123,12 @@ pub struct GoFunc {
     pub recv: Option<(Sym, bool)>,
     /// The receiver's variable (`mw` in `func (mw MiddlewareFunc) …`).
     pub recv_name: Option<Sym>,
+    /// The names a method of a generic type gives the type's parameters
+    /// (`T` of `func (s *Stack[T]) Pop() T`), in order.
+    pub recv_params: ThinVec<Sym>,
+    /// Type parameters of a generic function (`K, V` of
+    /// `func NewCache[K comparable, V any]()`).
+    pub type_params: ThinVec<Sym>,
     pub results: Vec<TypeId>,
 }
 
@@ -157,6 +167,14 @@ pub struct GoFacts {
     /// (the writing scope, the variable, value). Any file of the package
     /// may write a variable another declares, and every reader sees it.
     pub global_writes: Vec<(u32, Sym, ExprId)>,
+    /// Type arguments of instantiated generic types (`Stack[Shape]`,
+    /// `Pair[K, V]`): (the `Named` type, its arguments), sorted by type.
+    pub type_args: Vec<(TypeId, Vec<TypeId>)>,
+    /// Explicit type arguments of calls to generic functions
+    /// (`Make[Sq]()`, `NewCache[string, Tri]()`): (call, arguments),
+    /// sorted by call. A call through an index (`handlers[k]()`) may be
+    /// here too: only the resolver knows which names are functions.
+    pub call_type_args: Vec<(u32, Vec<TypeId>)>,
 }
 
 /// Which element of a composite literal a value initialises.
@@ -213,6 +231,7 @@ enum K {
     ChanType,
     FuncType,
     GenericType,
+    TypeArguments,
     TypeSpec,
     StructType,
     FieldList,
@@ -252,6 +271,7 @@ struct Grammar {
     f_element: u16,
     f_operator: u16,
     f_channel: u16,
+    f_type_arguments: u16,
 }
 
 static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
@@ -298,6 +318,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
             "channel_type" => K::ChanType,
             "function_type" => K::FuncType,
             "generic_type" => K::GenericType,
+            "type_arguments" => K::TypeArguments,
             "type_spec" | "type_alias" => K::TypeSpec,
             "struct_type" => K::StructType,
             "field_declaration" => K::FieldDecl,
@@ -347,6 +368,7 @@ static GRAMMAR: LazyLock<Grammar> = LazyLock::new(|| {
         f_element: f("element"),
         f_operator: f("operator"),
         f_channel: f("channel"),
+        f_type_arguments: f("type_arguments"),
         kinds,
     }
 });
@@ -371,6 +393,8 @@ enum Lowered {
     Keyed(Option<Sym>, ExprId),
     /// The elements of a literal value (index into `elem_lists`).
     Elems(u32),
+    /// `[Shape, int]` of a generic type.
+    TypeArgs(Vec<TypeId>),
 }
 
 struct Child {
@@ -1064,6 +1088,94 @@ impl Extractor<'_> {
         }
     }
 
+    /// `Stack[Shape]`: a `Named` type of its own for this use, with its
+    /// arguments recorded. A fresh type is the newest, so `type_args` stays
+    /// sorted.
+    fn instantiated(&mut self, base: TypeId, args: Vec<TypeId>) -> TypeId {
+        let Some(named @ GoType::Named { .. }) = self.facts.types.get(base as usize).cloned()
+        else {
+            return base;
+        };
+        if args.is_empty() {
+            return base;
+        }
+        let t = self.push_type(named);
+        self.facts.type_args.push((t, args));
+        t
+    }
+
+    /// The names of a generic declaration's type parameters, in order.
+    fn type_parameters(&mut self, node: &Node) -> ThinVec<Sym> {
+        let mut params = ThinVec::new();
+        if let Some(list) = node.child_by_field_name("type_parameters") {
+            let mut cursor = list.walk();
+            for p in list.named_children(&mut cursor) {
+                let mut names = p.walk();
+                for n in p.children_by_field_name("name", &mut names) {
+                    params.push(self.intern_node(&n));
+                }
+            }
+        }
+        params
+    }
+
+    /// The explicit type arguments a call spells: `F[int, T]()` (a
+    /// field of the call), or `F[T]()`, which parses as an index.
+    fn explicit_type_args(&mut self, node: &Node, lowered: Option<Lowered>) -> Vec<TypeId> {
+        if let Some(Lowered::TypeArgs(args)) = lowered {
+            return args;
+        }
+        let Some(index) = node
+            .child_by_field_name("function")
+            .filter(|f| f.kind() == "index_expression")
+            .and_then(|f| f.child_by_field_name("index"))
+        else {
+            return Vec::new();
+        };
+        let t = match index.kind() {
+            "identifier" => {
+                let name = self.intern_node(&index);
+                self.push_type(GoType::Named { pkg: None, name })
+            }
+            "selector_expression" => match (
+                index.child_by_field_name("operand"),
+                index.child_by_field_name("field"),
+            ) {
+                (Some(pkg), Some(name)) if pkg.kind() == "identifier" => {
+                    let pkg = self.intern_node(&pkg);
+                    let name = self.intern_node(&name);
+                    self.push_type(GoType::Named {
+                        pkg: Some(pkg),
+                        name,
+                    })
+                }
+                _ => 0,
+            },
+            _ => self.type_of_node(index),
+        };
+        if t == 0 { Vec::new() } else { vec![t] }
+    }
+
+    /// The type parameter names a receiver type spells (`[K, V]` of
+    /// `*Cache[K, V]`).
+    fn type_param_names(&self, t: TypeId) -> ThinVec<Sym> {
+        let t = match self.facts.types[t as usize] {
+            GoType::Pointer(inner) => inner,
+            _ => t,
+        };
+        let Ok(i) = self.facts.type_args.binary_search_by_key(&t, |(t, _)| *t) else {
+            return ThinVec::new();
+        };
+        self.facts.type_args[i]
+            .1
+            .iter()
+            .filter_map(|&a| match self.facts.types.get(a as usize) {
+                Some(GoType::Named { pkg: None, name }) => Some(*name),
+                _ => None,
+            })
+            .collect()
+    }
+
     fn type_name_text(&self, t: TypeId) -> String {
         match &self.facts.types[t as usize] {
             GoType::Named { name, .. } => self.strings.get(*name).to_owned(),
@@ -1203,6 +1315,10 @@ impl Extractor<'_> {
                     .map(|a| vec![self.as_expr(&a)])
                     .unwrap_or_default();
                 let call = self.add_call(&node, callee, args);
+                if let Ok(i) = self.facts.type_args.binary_search_by_key(&t, |(t, _)| *t) {
+                    let type_args = self.facts.type_args[i].1.clone();
+                    self.facts.call_type_args.push((call, type_args));
+                }
                 Lowered::Expr(self.push_expr(GoExpr::Call(call)))
             }
             K::GenericType | K::TypeInstantiation => {
@@ -1213,12 +1329,28 @@ impl Extractor<'_> {
                         let t = self.as_type(&b);
                         match frame.kind {
                             K::TypeInstantiation => self.instantiation_or_index(t),
-                            _ => Lowered::Type(t),
+                            _ => match Self::field(children, g.f_type_arguments) {
+                                Some(Lowered::TypeArgs(args)) => {
+                                    Lowered::Type(self.instantiated(t, args))
+                                }
+                                _ => Lowered::Type(t),
+                            },
                         }
                     }
                     None => Lowered::None,
                 }
             }
+            K::TypeArguments => Lowered::TypeArgs(
+                kids(children)
+                    .iter()
+                    .map(|v| match v {
+                        Lowered::Iface(m, _, embeds) if m.is_empty() && embeds.len() == 1 => {
+                            embeds[0]
+                        }
+                        other => self.as_type(other),
+                    })
+                    .collect(),
+            ),
             K::Unary => {
                 let op = node
                     .child_by_field_name("operator")
@@ -1357,6 +1489,11 @@ impl Extractor<'_> {
                     self.store(scope, dst, &Lowered::Expr(src), true);
                 }
                 let call = self.add_call(&node, callee, args);
+                let type_args =
+                    self.explicit_type_args(&node, Self::field(children, g.f_type_arguments));
+                if !type_args.is_empty() {
+                    self.facts.call_type_args.push((call, type_args));
+                }
                 Lowered::Expr(self.push_expr(GoExpr::Call(call)))
             }
             K::ParameterDecl => {
@@ -1414,6 +1551,7 @@ impl Extractor<'_> {
                 let results = self.result_types(results);
                 let mut recv = None;
                 let mut recv_name = None;
+                let mut recv_params = ThinVec::new();
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_receiver)
                     && let Some((names, ty)) = self.params[p as usize].first().cloned()
                 {
@@ -1422,6 +1560,7 @@ impl Extractor<'_> {
                         let base = self.type_name_text(ty);
                         recv = Some((self.strings.intern(&base), pointer));
                         recv_name = names.first().copied();
+                        recv_params = self.type_param_names(ty);
                         for n in names {
                             self.facts.bindings.push((decl, n, Binding::Type(ty)));
                         }
@@ -1431,11 +1570,14 @@ impl Extractor<'_> {
                     self.record_params(decl, p);
                 }
                 self.bind_named_results(decl, Self::field(children, g.f_result));
+                let type_params = self.type_parameters(&node);
                 self.facts.funcs.push(GoFunc {
                     decl,
                     name,
                     recv,
                     recv_name,
+                    recv_params,
+                    type_params,
                     results,
                 });
                 Lowered::None
@@ -1708,7 +1850,13 @@ impl Extractor<'_> {
                         GoTypeBody::Other(_) => DeclKind::Type,
                     };
                 }
-                self.facts.type_decls.push(GoTypeDecl { name, decl, body });
+                let params = self.type_parameters(&node);
+                self.facts.type_decls.push(GoTypeDecl {
+                    name,
+                    decl,
+                    body,
+                    params,
+                });
                 Lowered::None
             }
             K::ImportSpec => {
@@ -1979,5 +2127,40 @@ mod tests {
         );
         assert_eq!(f.decls[1].kind, DeclKind::Struct);
         assert_eq!(f.calls.len(), 2);
+    }
+
+    #[test]
+    fn generic_types_keep_parameters_and_arguments() {
+        let f = extract(
+            "g.go",
+            b"package g\n\ntype List[T any] []T\ntype Cache[K comparable, V any] struct{ m map[K]V }\nfunc (c *Cache[K, V]) Get(k K) V { return c.m[k] }\nvar l = List[Shape]{}\n",
+        );
+        let crate::model::LangFacts::Go(go) = &f.lang_facts else {
+            panic!("not Go facts");
+        };
+        let names = |syms: &[Sym]| {
+            syms.iter()
+                .map(|&s| f.sym(s).to_owned())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(&go.type_decls[0].params), ["T"]);
+        assert_eq!(names(&go.type_decls[1].params), ["K", "V"]);
+        assert_eq!(names(&go.funcs[0].recv_params), ["K", "V"]);
+        let instantiated: Vec<String> = go
+            .type_args
+            .iter()
+            .map(|(t, args)| {
+                let name = |t: TypeId| match &go.types[t as usize] {
+                    GoType::Named { name, .. } => f.sym(*name).to_owned(),
+                    other => format!("{other:?}"),
+                };
+                format!(
+                    "{}{:?}",
+                    name(*t),
+                    args.iter().map(|&a| name(a)).collect::<Vec<_>>()
+                )
+            })
+            .collect();
+        assert_eq!(instantiated, ["Cache[\"K\", \"V\"]", "List[\"Shape\"]"]);
     }
 }

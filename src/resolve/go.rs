@@ -13,8 +13,8 @@ use smallvec::SmallVec;
 use super::go_std;
 use super::{Builder, DeclId, SourceFile};
 use crate::lang::go::{
-    Binding, ElemKey, ExprId, FORWARDED_RETURN, GoExpr, GoFacts, GoField, GoType, GoTypeBody,
-    TypeId,
+    Binding, ElemKey, ExprId, FORWARDED_RETURN, GoExpr, GoFacts, GoField, GoFunc, GoType,
+    GoTypeBody, TypeId,
 };
 use crate::model::{Confidence, DeclKind, FileFacts, Lang, LangFacts, Sym};
 
@@ -88,6 +88,20 @@ pub fn qualified_name(pkg: &str, local: &str) -> String {
     }
 }
 
+/// Whether a type has a part not known (`Box[T]` outside a call that
+/// binds T).
+fn has_unknown(t: &RType) -> bool {
+    match t {
+        RType::Unknown => true,
+        RType::Pointer(t) | RType::Slice(t) | RType::Map(t) | RType::Chan(t) => has_unknown(t),
+        RType::Named(_, _, args) => args.iter().any(has_unknown),
+        _ => false,
+    }
+}
+
+/// Type parameters bound to type arguments: (parameter name, argument).
+type TypeEnv<'a> = Vec<(&'a str, RType)>;
+
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum PkgRef {
     Repo(usize),
@@ -97,7 +111,9 @@ enum PkgRef {
 #[derive(Debug, Clone, PartialEq)]
 enum RType {
     Unknown,
-    Named(PkgRef, String),
+    /// A named type with the type arguments of an instantiated generic
+    /// type (`Stack[Shape]`); none otherwise.
+    Named(PkgRef, String, Vec<RType>),
     Pointer(Box<RType>),
     Slice(Box<RType>),
     Map(Box<RType>),
@@ -152,7 +168,8 @@ struct Analysis<'a> {
     ctxs: Vec<Ctx<'a>>,
     pkgs: Vec<Package>,
     pkg_by_path: HashMap<String, usize>,
-    func_results: HashMap<DeclId, (usize, &'a [TypeId])>,
+    /// Each function and method with the file it is declared in.
+    func_results: HashMap<DeclId, (usize, &'a GoFunc)>,
     implementors: HashMap<(usize, String), Vec<(usize, String)>>,
     returns_of: HashMap<DeclId, Vec<(usize, u32, u8, ExprId)>>,
     params_of: HashMap<DeclId, &'a [Option<Sym>]>,
@@ -394,10 +411,10 @@ type WantedMethod = (String, u16, Option<Vec<Option<String>>>);
 /// `[]byte` as `[]uint8`), or None for a type it cannot be compared by.
 fn std_spelling(t: &RType) -> Option<String> {
     match t {
-        RType::Named(PkgRef::Ext(path), name) if path.is_empty() => {
+        RType::Named(PkgRef::Ext(path), name, ..) if path.is_empty() => {
             Some(canonical_basic(name).to_owned())
         }
-        RType::Named(PkgRef::Ext(path), name) => Some(format!("{path}.{name}")),
+        RType::Named(PkgRef::Ext(path), name, ..) => Some(format!("{path}.{name}")),
         RType::Pointer(inner) => std_spelling(inner).map(|s| format!("*{s}")),
         RType::Slice(inner) => std_spelling(inner).map(|s| format!("[]{s}")),
         _ => None,
@@ -578,7 +595,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         for (fi, f) in go.funcs.iter().enumerate() {
             let name = facts.sym(f.name).to_owned();
             let id = base + f.decl;
-            a.func_results.insert(id, (ci, f.results.as_slice()));
+            a.func_results.insert(id, (ci, f));
             match &f.recv {
                 Some((recv, _)) => {
                     let recv = receiver_type_name(facts.sym(*recv)).to_owned();
@@ -863,26 +880,37 @@ impl<'a> Analysis<'a> {
     }
 
     fn resolve_type(&self, ci: usize, t: TypeId, depth: u32) -> RType {
+        self.resolve_type_in(ci, t, depth, &[])
+    }
+
+    /// A type as file `ci` writes it, with the type parameters `env`
+    /// binds replaced by their arguments (`T` in a method of `Stack[T]`
+    /// called on a `Stack[Shape]`).
+    fn resolve_type_in(&self, ci: usize, t: TypeId, depth: u32, env: &[(&str, RType)]) -> RType {
         if depth > 12 {
             return RType::Unknown;
         }
         let go = self.ctxs[ci].go;
+        let args = || self.type_args(ci, t, depth, env);
         match go.types.get(t as usize).unwrap_or(&GoType::Unknown) {
             GoType::Unknown => RType::Unknown,
             GoType::Named { pkg: None, name } => {
                 let name = self.sym(ci, *name);
+                if let Some((_, bound)) = env.iter().find(|(n, _)| *n == name) {
+                    return bound.clone();
+                }
                 if BUILTIN_TYPES.contains(&name) {
-                    return RType::Named(PkgRef::Ext(String::new()), name.to_owned());
+                    return RType::Named(PkgRef::Ext(String::new()), name.to_owned(), Vec::new());
                 }
                 let pkg = self.ctxs[ci].pkg;
                 if self.pkgs[pkg].types.contains_key(name) {
-                    return RType::Named(PkgRef::Repo(pkg), name.to_owned());
+                    return RType::Named(PkgRef::Repo(pkg), name.to_owned(), args());
                 }
                 match self.dot_package(ci, name) {
                     Some(PkgRef::Repo(p)) if !self.pkgs[p].types.contains_key(name) => {
                         RType::Unknown
                     }
-                    Some(dot) => RType::Named(dot, name.to_owned()),
+                    Some(dot) => RType::Named(dot, name.to_owned(), args()),
                     None => RType::Unknown,
                 }
             }
@@ -894,28 +922,70 @@ impl<'a> Analysis<'a> {
                 let name = self.sym(ci, *name).to_owned();
                 match self.ctxs[ci].imports.get(alias) {
                     Some(path) => match self.pkg_by_path.get(*path) {
-                        Some(&p) => RType::Named(PkgRef::Repo(p), name),
-                        None => RType::Named(PkgRef::Ext((*path).to_owned()), name),
+                        Some(&p) => RType::Named(PkgRef::Repo(p), name, args()),
+                        None => RType::Named(PkgRef::Ext((*path).to_owned()), name, args()),
                     },
                     None => RType::Unknown,
                 }
             }
             GoType::Pointer(inner) => {
-                RType::Pointer(Box::new(self.resolve_type(ci, *inner, depth + 1)))
+                RType::Pointer(Box::new(self.resolve_type_in(ci, *inner, depth + 1, env)))
             }
             GoType::Slice(inner) => {
-                RType::Slice(Box::new(self.resolve_type(ci, *inner, depth + 1)))
+                RType::Slice(Box::new(self.resolve_type_in(ci, *inner, depth + 1, env)))
             }
-            GoType::Map(_, v) => RType::Map(Box::new(self.resolve_type(ci, *v, depth + 1))),
-            GoType::Chan(inner) => RType::Chan(Box::new(self.resolve_type(ci, *inner, depth + 1))),
+            GoType::Map(_, v) => RType::Map(Box::new(self.resolve_type_in(ci, *v, depth + 1, env))),
+            GoType::Chan(inner) => {
+                RType::Chan(Box::new(self.resolve_type_in(ci, *inner, depth + 1, env)))
+            }
             GoType::Func { results } => RType::Func(
                 results
                     .iter()
-                    .map(|r| self.resolve_type(ci, *r, depth + 1))
+                    .map(|r| self.resolve_type_in(ci, *r, depth + 1, env))
                     .collect(),
             ),
             GoType::Struct(_) | GoType::Interface(_) => RType::Struct(ci, t),
         }
+    }
+
+    /// The type arguments file `ci` gives the generic type `t`, if any.
+    fn type_args(&self, ci: usize, t: TypeId, depth: u32, env: &[(&str, RType)]) -> Vec<RType> {
+        let table = &self.ctxs[ci].go.type_args;
+        match table.binary_search_by_key(&t, |(t, _)| *t) {
+            Ok(i) => table[i]
+                .1
+                .iter()
+                .map(|&a| self.resolve_type_in(ci, a, depth + 1, env))
+                .collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    /// What the type parameters of generic type `pkg.tname` stand for in
+    /// an instance with `args`.
+    fn type_env(&self, pkg: usize, tname: &str, args: &[RType]) -> TypeEnv<'a> {
+        if args.is_empty() {
+            return Vec::new();
+        }
+        let Some(&(tci, ti)) = self.pkgs[pkg].types.get(tname) else {
+            return Vec::new();
+        };
+        let params = &self.ctxs[tci].go.type_decls[ti].params;
+        params
+            .iter()
+            .zip(args)
+            .map(|(&p, a)| (self.sym(tci, p), a.clone()))
+            .collect()
+    }
+
+    /// What a generic type's method calls its type parameters, bound to
+    /// the receiver's type arguments.
+    fn method_env(&self, fci: usize, f: &GoFunc, args: &[RType]) -> TypeEnv<'a> {
+        f.recv_params
+            .iter()
+            .zip(args)
+            .map(|(&p, a)| (self.sym(fci, p), a.clone()))
+            .collect()
     }
 
     fn binding_type(&self, ci: usize, scope: u32, b: &Binding, depth: u32) -> RType {
@@ -952,7 +1022,11 @@ impl<'a> Analysis<'a> {
                     } else {
                         PkgRef::Repo(pkg)
                     };
-                    return RType::TypeValue(Box::new(RType::Named(t, name.to_owned())));
+                    return RType::TypeValue(Box::new(RType::Named(
+                        t,
+                        name.to_owned(),
+                        Vec::new(),
+                    )));
                 }
                 match self.dot_package(ci, name) {
                     Some(pkg) => self.package_member_type(pkg, name, depth),
@@ -965,7 +1039,7 @@ impl<'a> Analysis<'a> {
                     return self.package_member_type(pkg, name, depth);
                 }
                 let bt = self.type_of(ci, scope, *base, depth + 1);
-                if let RType::Named(PkgRef::Ext(path), tname) = bt.deref()
+                if let RType::Named(PkgRef::Ext(path), tname, ..) = bt.deref()
                     && !path.is_empty()
                 {
                     let qualified = format!("{path}.{tname}");
@@ -992,35 +1066,34 @@ impl<'a> Analysis<'a> {
                         None => RType::Unknown,
                     };
                 }
-                if let RType::Named(PkgRef::Repo(p), tname) = bt.deref() {
-                    if let Some(ft) = self.field_type(*p, tname, name, 0) {
+                if let RType::Named(PkgRef::Repo(p), tname, args) = bt.deref() {
+                    if let Some(ft) = self.field_type(*p, tname, name, args, 0) {
                         return ft;
                     }
                     // A declared method's results, else an interface method's.
                     let results = self
                         .method(*p, tname, name, 0)
-                        .and_then(|m| self.func_results.get(&m).map(|&(c, r)| (c, r.to_vec())))
-                        .or_else(|| self.interface_method_results(*p, tname, name, 0));
-                    if let Some((fci, results)) = results {
+                        .and_then(|m| self.func_results.get(&m))
+                        .map(|&(fci, f)| (fci, f.results.clone(), self.method_env(fci, f, args)))
+                        .or_else(|| {
+                            let (fci, results) =
+                                self.interface_method_results(*p, tname, name, 0)?;
+                            Some((fci, results, self.type_env(*p, tname, args)))
+                        });
+                    if let Some((fci, results, env)) = results {
                         return RType::Func(
                             results
                                 .iter()
-                                .map(|r| self.resolve_type(fci, *r, 0))
+                                .map(|r| self.resolve_type_in(fci, *r, 0, &env))
                                 .collect(),
                         );
                     }
                 }
                 RType::Unknown
             }
-            GoExpr::Call(c) => {
-                let call = &self.ctxs[ci].go.calls[*c as usize];
-                self.call_result(ci, scope, call.callee, &call.args, 0, depth)
-            }
+            GoExpr::Call(c) => self.call_result(ci, scope, *c, 0, depth),
             GoExpr::Nth(inner, n) => match self.expr(ci, *inner) {
-                GoExpr::Call(c) => {
-                    let call = &self.ctxs[ci].go.calls[*c as usize];
-                    self.call_result(ci, scope, call.callee, &call.args, *n as usize, depth)
-                }
+                GoExpr::Call(c) => self.call_result(ci, scope, *c, *n as usize, depth),
                 GoExpr::TypeAssert(..) | GoExpr::Index(_) if *n == 0 => {
                     self.type_of(ci, scope, *inner, depth + 1)
                 }
@@ -1071,16 +1144,12 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// The type a call returns (its `n`-th result).
-    fn call_result(
-        &self,
-        ci: usize,
-        scope: u32,
-        callee: ExprId,
-        args: &[ExprId],
-        n: usize,
-        depth: u32,
-    ) -> RType {
+    /// The type call `c` of file `ci` returns (its `n`-th result).
+    fn call_result(&self, ci: usize, scope: u32, c: u32, n: usize, depth: u32) -> RType {
+        let Some(call) = self.ctxs[ci].go.calls.get(c as usize) else {
+            return RType::Unknown;
+        };
+        let (callee, args) = (call.callee, call.args.as_slice());
         if let GoExpr::Ident(name) = self.expr(ci, callee)
             && self.local(ci, scope, *name).is_none()
         {
@@ -1112,14 +1181,29 @@ impl<'a> Analysis<'a> {
                 _ => {}
             }
         }
+        let table = &self.ctxs[ci].go.call_type_args;
+        let explicit: &[TypeId] = match table.binary_search_by_key(&c, |(c, _)| *c) {
+            Ok(i) => &table[i].1,
+            Err(_) => &[],
+        };
         let result = match self.type_of(ci, scope, callee, depth + 1) {
             RType::Func(results) => results.into_iter().nth(n).unwrap_or(RType::Unknown),
-            RType::TypeValue(t) if n == 0 => *t,
+            // `List[Shape](xs)` converts to the instance.
+            RType::TypeValue(t) if n == 0 => match *t {
+                RType::Named(pkg, name, args) if args.is_empty() && !explicit.is_empty() => {
+                    let args = explicit
+                        .iter()
+                        .map(|&a| self.resolve_type(ci, a, 0))
+                        .collect();
+                    RType::Named(pkg, name, args)
+                }
+                t => t,
+            },
             _ => RType::Unknown,
         };
-        if result == RType::Unknown
+        if has_unknown(&result)
             && let Some((fci, fi)) = self.repo_func(ci, scope, callee)
-            && let Some(t) = self.inferred_result(fci, fi, n, (ci, scope), args, depth)
+            && let Some(t) = self.inferred_result(fci, fi, n, (ci, scope), (args, explicit), depth)
         {
             return t;
         }
@@ -1143,76 +1227,120 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// The n-th result of a call to generic function `fi` of file `fci`
-    /// when it is a type parameter (`T`, `*T` or `[]T`) that a parameter
-    /// (`x T`, `xs []T`, `p *T`) binds to its argument's type:
-    /// `Ident(ID(4))` is an ID, `First(ids)` an element of ids.
+    /// The n-th result of a call to generic function `fi` of file `fci`,
+    /// its type parameters bound to the call's explicit type arguments
+    /// (`Make[Sq]()`), then by unifying each parameter's type with its
+    /// argument's: `Ident(ID(4))` is an ID, `First(ids)` an element of
+    /// ids, `NewBox(&Circle{})` a `Box[*Circle]`.
     fn inferred_result(
         &self,
         fci: usize,
         fi: u32,
         n: usize,
         (ci, scope): (usize, u32),
-        args: &[ExprId],
+        (args, explicit): (&[ExprId], &[TypeId]),
         depth: u32,
     ) -> Option<RType> {
         let go = self.ctxs[fci].go;
         let f = go.funcs.get(fi as usize)?;
-        let type_param = |t: TypeId| -> Option<&str> {
-            let GoType::Named { pkg: None, name } = go.types.get(t as usize)? else {
-                return None;
-            };
-            let name = self.sym(fci, *name);
-            let declared = self.pkgs[self.ctxs[fci].pkg].types.contains_key(name);
-            (!declared && !BUILTIN_TYPES.contains(&name)).then_some(name)
-        };
-        // How a type is built from a type parameter: 0 as is, 1 a pointer
-        // to it, 2 a slice of it.
-        let shape = |t: TypeId| -> Option<(&str, u8)> {
-            match go.types.get(t as usize)? {
-                GoType::Pointer(inner) => Some((type_param(*inner)?, 1)),
-                GoType::Slice(inner) => Some((type_param(*inner)?, 2)),
-                _ => Some((type_param(t)?, 0)),
-            }
-        };
-        let (wanted, result_shape) = shape(*f.results.get(n)?)?;
+        let result = *f.results.get(n)?;
         let params = self.params_of.get(&(self.ctxs[fci].base + f.decl))?;
+        let mut env: TypeEnv = Vec::new();
+        for (&p, &t) in f.type_params.iter().zip(explicit) {
+            let t = self.resolve_type(ci, t, 0);
+            if t != RType::Unknown {
+                env.push((self.sym(fci, p), t));
+            }
+        }
         for (i, p) in params.iter().enumerate() {
             let Some(p) = p else { continue };
             let Some(&arg) = args.get(i) else { break };
-            let ty = self.ctxs[fci]
-                .bindings
-                .get(&(f.decl, *p))?
-                .iter()
-                .find_map(|b| match b {
+            let Some(ty) = self.ctxs[fci].bindings.get(&(f.decl, *p)).and_then(|bs| {
+                bs.iter().find_map(|b| match b {
                     Binding::Type(t) => Some(*t),
                     Binding::Value(_) => None,
-                })?;
-            let Some((name, param_shape)) = shape(ty) else {
+                })
+            }) else {
                 continue;
             };
-            if name != wanted {
-                continue;
-            }
-            let mut arg_type = self.type_of(ci, scope, arg, depth + 1);
-            if param_shape == 2 {
-                arg_type = self.underlying(arg_type);
-            }
-            let bound = match (param_shape, arg_type) {
-                (0, t) => t,
-                (1, RType::Pointer(t)) | (2, RType::Slice(t)) => *t,
-                _ => continue,
-            };
-            if bound == RType::Unknown {
-                continue;
-            }
-            return Some(match result_shape {
-                0 => bound,
-                1 => RType::Pointer(Box::new(bound)),
-                _ => RType::Slice(Box::new(bound)),
-            });
+            let arg_type = self.type_of(ci, scope, arg, depth + 1);
+            self.unify(fci, ty, arg_type, &mut env, 0);
         }
-        None
+        if env.is_empty() {
+            return None;
+        }
+        let t = self.resolve_type_in(fci, result, 0, &env);
+        (t != RType::Unknown).then_some(t)
+    }
+
+    /// Binds the type parameters that type `t` of file `fci` spells to
+    /// what `arg` has in their places (`[]T` against `[]Name`).
+    fn unify(&self, fci: usize, t: TypeId, arg: RType, env: &mut TypeEnv<'a>, depth: u32) {
+        if depth > 8 || arg == RType::Unknown {
+            return;
+        }
+        let go = self.ctxs[fci].go;
+        match go.types.get(t as usize) {
+            Some(GoType::Named { pkg: None, name }) => {
+                let name = self.sym(fci, *name);
+                let declared = self.pkgs[self.ctxs[fci].pkg].types.contains_key(name);
+                if !declared && !BUILTIN_TYPES.contains(&name) {
+                    if !env.iter().any(|(n, _)| *n == name) {
+                        env.push((name, arg));
+                    }
+                    return;
+                }
+                if let RType::Named(_, an, aargs) = arg
+                    && an == name
+                {
+                    self.unify_args(fci, t, aargs, env, depth);
+                }
+            }
+            Some(GoType::Named { pkg: Some(_), name }) => {
+                if let RType::Named(_, an, aargs) = arg
+                    && an == self.sym(fci, *name)
+                {
+                    self.unify_args(fci, t, aargs, env, depth);
+                }
+            }
+            Some(&GoType::Pointer(inner)) => {
+                if let RType::Pointer(a) = arg {
+                    self.unify(fci, inner, *a, env, depth + 1);
+                }
+            }
+            Some(&GoType::Slice(inner)) => {
+                if let RType::Slice(a) = self.underlying(arg) {
+                    self.unify(fci, inner, *a, env, depth + 1);
+                }
+            }
+            Some(&GoType::Map(_, inner)) => {
+                if let RType::Map(a) = self.underlying(arg) {
+                    self.unify(fci, inner, *a, env, depth + 1);
+                }
+            }
+            Some(&GoType::Chan(inner)) => {
+                if let RType::Chan(a) = self.underlying(arg) {
+                    self.unify(fci, inner, *a, env, depth + 1);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn unify_args(
+        &self,
+        fci: usize,
+        t: TypeId,
+        args: Vec<RType>,
+        env: &mut TypeEnv<'a>,
+        depth: u32,
+    ) {
+        let table = &self.ctxs[fci].go.type_args;
+        if let Ok(i) = table.binary_search_by_key(&t, |(t, _)| *t) {
+            for (&p, a) in table[i].1.iter().zip(args) {
+                self.unify(fci, p, a, env, depth + 1);
+            }
+        }
     }
 
     /// A type as the standard-library table writes it (`*net/http.Request`,
@@ -1245,15 +1373,15 @@ impl<'a> Analysis<'a> {
             return RType::Chan(Box::new(self.std_type(rest)));
         }
         if s == "error" {
-            return RType::Named(PkgRef::Ext(String::new()), "error".to_owned());
+            return RType::Named(PkgRef::Ext(String::new()), "error".to_owned(), Vec::new());
         }
         if s.contains(|c: char| "()[]{}, ".contains(c)) {
             return RType::Unknown;
         }
         match s.rsplit_once('.') {
             Some((path, name)) => match self.pkg_by_path.get(path) {
-                Some(&p) => RType::Named(PkgRef::Repo(p), name.to_owned()),
-                None => RType::Named(PkgRef::Ext(path.to_owned()), name.to_owned()),
+                Some(&p) => RType::Named(PkgRef::Repo(p), name.to_owned(), Vec::new()),
+                None => RType::Named(PkgRef::Ext(path.to_owned()), name.to_owned(), Vec::new()),
             },
             None => RType::Unknown,
         }
@@ -1328,7 +1456,11 @@ impl<'a> Analysis<'a> {
                         None => RType::Unknown,
                     }
                 } else if self.pkgs[p].types.contains_key(name) {
-                    RType::TypeValue(Box::new(RType::Named(PkgRef::Repo(p), name.to_owned())))
+                    RType::TypeValue(Box::new(RType::Named(
+                        PkgRef::Repo(p),
+                        name.to_owned(),
+                        Vec::new(),
+                    )))
                 } else {
                     RType::Unknown
                 }
@@ -1344,7 +1476,11 @@ impl<'a> Analysis<'a> {
                 } else if let Some(t) = std.var_type(&qualified) {
                     self.std_type(t)
                 } else if std.is_type(&qualified) {
-                    RType::TypeValue(Box::new(RType::Named(PkgRef::Ext(path), name.to_owned())))
+                    RType::TypeValue(Box::new(RType::Named(
+                        PkgRef::Ext(path),
+                        name.to_owned(),
+                        Vec::new(),
+                    )))
                 } else {
                     RType::Unknown
                 }
@@ -1402,7 +1538,16 @@ impl<'a> Analysis<'a> {
         Some((tci, &self.ctxs[tci].go.type_decls[ti].body))
     }
 
-    fn field_type(&self, pkg: usize, tname: &str, field: &str, depth: u32) -> Option<RType> {
+    /// The type of field `field` of `pkg.tname` (an instance with `args`
+    /// when the type is generic).
+    fn field_type(
+        &self,
+        pkg: usize,
+        tname: &str,
+        field: &str,
+        args: &[RType],
+        depth: u32,
+    ) -> Option<RType> {
         if depth > 4 {
             return None;
         }
@@ -1410,20 +1555,21 @@ impl<'a> Analysis<'a> {
         let GoTypeBody::Struct(fields) = body else {
             return None;
         };
+        let env = self.type_env(pkg, tname, args);
         for f in fields {
             if let Some(n) = f.name
                 && self.sym(tci, n) == field
             {
-                return Some(self.resolve_type(tci, f.ty, 0));
+                return Some(self.resolve_type_in(tci, f.ty, 0, &env));
             }
         }
         // Fields promoted from embedded structs; an embedded field is also named by its type.
         for f in fields.iter().filter(|f| f.name.is_none()) {
-            let t = self.resolve_type(tci, f.ty, 0);
+            let t = self.resolve_type_in(tci, f.ty, 0, &env);
             match t.deref() {
-                RType::Named(_, n) if n == field => return Some(t.clone()),
-                RType::Named(PkgRef::Repo(p), n) => {
-                    if let Some(ft) = self.field_type(*p, n, field, depth + 1) {
+                RType::Named(_, n, ..) if n == field => return Some(t.clone()),
+                RType::Named(PkgRef::Repo(p), n, inner_args) => {
+                    if let Some(ft) = self.field_type(*p, n, field, inner_args, depth + 1) {
                         return Some(ft);
                     }
                 }
@@ -1453,7 +1599,7 @@ impl<'a> Analysis<'a> {
         let named = |f: &GoField| match f.name {
             Some(n) => self.sym(tci, n) == field,
             None => {
-                matches!(self.resolve_type(tci, f.ty, 0).deref(), RType::Named(_, n) if n == field)
+                matches!(self.resolve_type(tci, f.ty, 0).deref(), RType::Named(_, n, ..) if n == field)
             }
         };
         if fields.iter().any(named) {
@@ -1461,7 +1607,7 @@ impl<'a> Analysis<'a> {
         }
         fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
             match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Repo(p), n) => self.field_owner(*p, n, field, depth + 1),
+                RType::Named(PkgRef::Repo(p), n, ..) => self.field_owner(*p, n, field, depth + 1),
                 _ => None,
             }
         })
@@ -1486,7 +1632,7 @@ impl<'a> Analysis<'a> {
         };
         fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
             match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Repo(ip), iname)
+                RType::Named(PkgRef::Repo(ip), iname, ..)
                     if matches!(
                         self.type_body(*ip, iname),
                         Some((_, GoTypeBody::Interface { .. }))
@@ -1540,10 +1686,10 @@ impl<'a> Analysis<'a> {
         let std = go_std::std();
         fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
             match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Ext(path), ext) if !path.is_empty() => std
+                RType::Named(PkgRef::Ext(path), ext, ..) if !path.is_empty() => std
                     .method(&format!("{path}.{ext}"), name)
                     .map(|_| external_method(path, ext, name)),
-                RType::Named(PkgRef::Repo(p), n) if self.method(*p, n, name, 0).is_none() => {
+                RType::Named(PkgRef::Repo(p), n, ..) if self.method(*p, n, name, 0).is_none() => {
                     self.promoted_std_method(*p, n, name, depth + 1)
                 }
                 _ => None,
@@ -1561,7 +1707,7 @@ impl<'a> Analysis<'a> {
         };
         fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
             match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Ext(path), ext) if !path.is_empty() => {
+                RType::Named(PkgRef::Ext(path), ext, ..) if !path.is_empty() => {
                     let qualified = format!("{path}.{ext}");
                     std_interface(&qualified)
                         .is_some_and(|methods| methods.iter().any(|(m, _)| *m == name))
@@ -1624,7 +1770,8 @@ impl<'a> Analysis<'a> {
         let (tci, body) = self.type_body(pkg, tname)?;
         if let GoTypeBody::Struct(fields) = body {
             for f in fields.iter().filter(|f| f.name.is_none()) {
-                if let RType::Named(PkgRef::Repo(p), n) = self.resolve_type(tci, f.ty, 0).deref()
+                if let RType::Named(PkgRef::Repo(p), n, ..) =
+                    self.resolve_type(tci, f.ty, 0).deref()
                     && let Some(m) = self.method(*p, n, name, depth + 1)
                 {
                     return Some(m);
@@ -1650,7 +1797,7 @@ impl<'a> Analysis<'a> {
             .map(|&(m, arity)| (self.sym(tci, m).to_owned(), arity))
             .collect();
         for e in embeds {
-            if let RType::Named(PkgRef::Repo(p), n) = self.resolve_type(tci, *e, 0)
+            if let RType::Named(PkgRef::Repo(p), n, ..) = self.resolve_type(tci, *e, 0)
                 && let Some(more) = self.interface_methods(p, &n, depth + 1)
             {
                 out.extend(more);
@@ -1687,7 +1834,7 @@ impl<'a> Analysis<'a> {
         embeds
             .iter()
             .find_map(|e| match self.resolve_type(tci, *e, 0) {
-                RType::Named(PkgRef::Repo(p), n) => {
+                RType::Named(PkgRef::Repo(p), n, ..) => {
                     self.interface_method_results(p, &n, name, depth + 1)
                 }
                 _ => None,
@@ -1779,10 +1926,10 @@ impl<'a> Analysis<'a> {
         };
         fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
             match self.resolve_type(sci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Repo(p), tname) => self
+                RType::Named(PkgRef::Repo(p), tname, ..) => self
                     .method(*p, tname, name, 0)
                     .map(|m| Callee::Decl(m, Confidence::Certain)),
-                RType::Named(PkgRef::Ext(path), tname) if !path.is_empty() => {
+                RType::Named(PkgRef::Ext(path), tname, ..) if !path.is_empty() => {
                     let qualified = format!("{path}.{tname}");
                     go_std::std()
                         .method(&qualified, name)
@@ -1864,7 +2011,7 @@ impl<'a> Analysis<'a> {
             let go = self.ctxs[ci].go;
             for t in 0..go.types.len() {
                 if let GoType::Named { pkg: Some(_), .. } = go.types[t]
-                    && let RType::Named(PkgRef::Ext(path), tname) =
+                    && let RType::Named(PkgRef::Ext(path), tname, ..) =
                         self.resolve_type(ci, t as TypeId, 0)
                 {
                     keep(&path, &tname, &mut seen);
@@ -1955,10 +2102,10 @@ impl<'a> Analysis<'a> {
         };
         for f in fields.iter().filter(|f| f.name.is_none()) {
             match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Ext(path), n) if !path.is_empty() => {
+                RType::Named(PkgRef::Ext(path), n, ..) if !path.is_empty() => {
                     return Some((path.clone(), n.clone()));
                 }
-                RType::Named(PkgRef::Repo(p), n) => {
+                RType::Named(PkgRef::Repo(p), n, ..) => {
                     if let Some(found) = self.external_embedded(*p, n, depth + 1) {
                         return Some(found);
                     }
@@ -2216,7 +2363,7 @@ impl<'a> Analysis<'a> {
                     other => other,
                 };
                 match t.deref() {
-                    RType::Named(PkgRef::Repo(p), tname) => {
+                    RType::Named(PkgRef::Repo(p), tname, ..) => {
                         let (p, tname) = (*p, tname.clone());
                         if let Some(m) = self.method(p, &tname, name_s, 0) {
                             return vec![m];
@@ -2241,7 +2388,7 @@ impl<'a> Analysis<'a> {
                         None => Vec::new(),
                     },
                     // A standard-library method value: `logger.Printf`, `wg.Done`.
-                    RType::Named(PkgRef::Ext(path), tname)
+                    RType::Named(PkgRef::Ext(path), tname, ..)
                         if !path.is_empty()
                             && go_std::std()
                                 .method(&format!("{path}.{tname}"), name_s)
@@ -2374,15 +2521,15 @@ impl<'a> Analysis<'a> {
         match t {
             RType::Unknown | RType::TypeValue(_) => None,
             RType::Pointer(inner) => Some(match inner.as_ref() {
-                RType::Named(PkgRef::Repo(p), n) => self.type_flow(*p, n),
+                RType::Named(PkgRef::Repo(p), n, ..) => self.type_flow(*p, n),
                 // A type from outside, named as the external values are.
-                RType::Named(PkgRef::Ext(path), n) if !path.is_empty() => {
+                RType::Named(PkgRef::Ext(path), n, ..) if !path.is_empty() => {
                     vec![self.external_value(format!("*{path}.{n}"))]
                 }
                 // A pointer to a basic type, or one no method can be called on.
                 _ => Vec::new(),
             }),
-            RType::Named(PkgRef::Repo(p), n) => match self.type_body(*p, n) {
+            RType::Named(PkgRef::Repo(p), n, ..) => match self.type_body(*p, n) {
                 Some((_, GoTypeBody::Interface { .. })) => None,
                 Some((tci, GoTypeBody::Other(inner))) => {
                     // `type Handler = http.Handler` is still an interface; a
@@ -2398,10 +2545,10 @@ impl<'a> Analysis<'a> {
                 Some((_, GoTypeBody::Struct(_))) => Some(self.type_flow(*p, n)),
                 None => None,
             },
-            RType::Named(PkgRef::Ext(path), n) if path.is_empty() => {
+            RType::Named(PkgRef::Ext(path), n, ..) if path.is_empty() => {
                 (!matches!(n.as_str(), "error" | "any")).then(Vec::new)
             }
-            RType::Named(PkgRef::Ext(path), n) => {
+            RType::Named(PkgRef::Ext(path), n, ..) => {
                 let std = go_std::std();
                 let qualified = format!("{path}.{n}");
                 (std.is_type(&qualified) && std.interface(&qualified).is_none())
@@ -2441,7 +2588,7 @@ impl<'a> Analysis<'a> {
         if let Some(mut flow) = self.static_flow(&t) {
             // `http.HandlerFunc(f)`: a function converted to a library's
             // function type, whose methods call it (the adapter pattern).
-            if let RType::Named(PkgRef::Ext(path), _) = &t
+            if let RType::Named(PkgRef::Ext(path), _, ..) = &t
                 && !path.is_empty()
                 && let GoExpr::Call(c) = *self.expr(ci, e)
             {
@@ -2454,7 +2601,7 @@ impl<'a> Analysis<'a> {
         let mut flow = self.traced_expr_flow(ci, scope, e, depth);
         // A named container of interfaces (`type nodes chan Node`) holds
         // what was stored in it, traced above, and is a type of its own.
-        if let RType::Named(PkgRef::Repo(p), n) = &t
+        if let RType::Named(PkgRef::Repo(p), n, ..) = &t
             && matches!(
                 self.underlying(t.clone()),
                 RType::Slice(_) | RType::Map(_) | RType::Chan(_)
@@ -2493,7 +2640,7 @@ impl<'a> Analysis<'a> {
                     };
                 }
                 match self.type_of(ci, scope, base, 0).deref() {
-                    RType::Named(PkgRef::Repo(p), tname) => {
+                    RType::Named(PkgRef::Repo(p), tname, ..) => {
                         let (p, tname) = (*p, tname.clone());
                         self.field_flow(p, &tname, &name, depth)
                     }
@@ -2504,7 +2651,7 @@ impl<'a> Analysis<'a> {
                     // A field of a standard-library struct (`goflag.Value`
                     // on a *flag.Flag) holds what the library put there: its
                     // own values, or the repository's it was given.
-                    RType::Named(PkgRef::Ext(path), _) if !path.is_empty() => {
+                    RType::Named(PkgRef::Ext(path), _, ..) if !path.is_empty() => {
                         self.library_values(path)
                     }
                     _ => unknown,
@@ -2885,7 +3032,7 @@ impl<'a> Analysis<'a> {
                     continue;
                 };
                 let recv = receiver_type_name(self.sym(ci, recv)).to_owned();
-                if self.is_func_type(&RType::Named(PkgRef::Repo(pkg), recv)) {
+                if self.is_func_type(&RType::Named(PkgRef::Repo(pkg), recv, Vec::new())) {
                     self.func_receivers.insert(base + f.decl, name);
                 }
             }
@@ -3070,13 +3217,14 @@ impl<'a> Analysis<'a> {
     fn underlying(&self, t: RType) -> RType {
         let mut t = t;
         for _ in 0..8 {
-            let RType::Named(PkgRef::Repo(p), name) = &t else {
+            let RType::Named(PkgRef::Repo(p), name, args) = &t else {
                 return t;
             };
             let Some((tci, GoTypeBody::Other(inner))) = self.type_body(*p, name) else {
                 return t;
             };
-            let under = self.resolve_type(tci, *inner, 0);
+            let env = self.type_env(*p, name, args);
+            let under = self.resolve_type_in(tci, *inner, 0, &env);
             match under {
                 RType::Slice(_) | RType::Map(_) | RType::Chan(_) | RType::Named(..) => t = under,
                 _ => return t,
@@ -3093,7 +3241,7 @@ impl<'a> Analysis<'a> {
         if depth > 8 {
             return t;
         }
-        let RType::Named(PkgRef::Repo(p), name) = &t else {
+        let RType::Named(PkgRef::Repo(p), name, ..) = &t else {
             return t;
         };
         let Some((tci, GoTypeBody::Other(inner))) = self.type_body(*p, name) else {
@@ -3102,14 +3250,14 @@ impl<'a> Analysis<'a> {
         // Through a chain of such declarations (`type A = B; type B = io.Reader`).
         let under = self.interface_behind(self.resolve_type(tci, *inner, 0), depth + 1);
         let is_interface = match &under {
-            RType::Named(PkgRef::Repo(q), n) => {
+            RType::Named(PkgRef::Repo(q), n, ..) => {
                 matches!(
                     self.type_body(*q, n),
                     Some((_, GoTypeBody::Interface { .. }))
                 )
             }
-            RType::Named(PkgRef::Ext(path), n) if path.is_empty() => n == "error",
-            RType::Named(PkgRef::Ext(path), n) => {
+            RType::Named(PkgRef::Ext(path), n, ..) if path.is_empty() => n == "error",
+            RType::Named(PkgRef::Ext(path), n, ..) => {
                 go_std::std().interface(&format!("{path}.{n}")).is_some()
             }
             _ => false,
@@ -3132,7 +3280,7 @@ impl<'a> Analysis<'a> {
     fn is_func_type(&self, t: &RType) -> bool {
         match t {
             RType::Func(_) => true,
-            RType::Named(PkgRef::Repo(p), name) => match self.type_body(*p, name) {
+            RType::Named(PkgRef::Repo(p), name, ..) => match self.type_body(*p, name) {
                 Some((tci, GoTypeBody::Other(inner))) => {
                     matches!(self.resolve_type(tci, *inner, 0), RType::Func(_))
                 }
@@ -3153,7 +3301,7 @@ impl<'a> Analysis<'a> {
     /// with its field names in order.
     fn field_holder(&self, t: &RType) -> Option<(usize, String, Option<Vec<String>>)> {
         match t.deref() {
-            RType::Named(PkgRef::Repo(p), name) => Some((*p, name.clone(), None)),
+            RType::Named(PkgRef::Repo(p), name, ..) => Some((*p, name.clone(), None)),
             &RType::Struct(sci, t) => self
                 .anonymous_struct(sci, t)
                 .map(|(p, pseudo, names)| (p, pseudo, Some(names))),
@@ -3170,7 +3318,7 @@ impl<'a> Analysis<'a> {
             .map(|f| match f.name {
                 Some(n) => self.sym(sci, n).to_owned(),
                 None => match self.resolve_type(sci, f.ty, 0).deref() {
-                    RType::Named(_, name) => name.clone(),
+                    RType::Named(_, name, ..) => name.clone(),
                     _ => String::new(),
                 },
             })
@@ -3188,7 +3336,7 @@ impl<'a> Analysis<'a> {
         match f.name {
             Some(name) => Some(self.sym(tci, name).to_owned()),
             None => match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(_, name) => Some(name.clone()),
+                RType::Named(_, name, ..) => Some(name.clone()),
                 _ => None,
             },
         }
@@ -3266,7 +3414,7 @@ impl<'a> Analysis<'a> {
                     other => (false, other),
                 };
                 match self.interface_behind(t.deref().clone(), 0) {
-                    RType::Named(PkgRef::Repo(p), tname) => {
+                    RType::Named(PkgRef::Repo(p), tname, args) => {
                         if let Some(m) = self.method(p, &tname, name_s, 0) {
                             return vec![Callee::Decl(m, Confidence::Certain)];
                         }
@@ -3274,7 +3422,7 @@ impl<'a> Analysis<'a> {
                             let name = name_s.to_owned();
                             return self.narrowed(out, (ci, scope), base, &name, depth, false);
                         }
-                        if let Some(ft) = self.field_type(p, &tname, name_s, 0)
+                        if let Some(ft) = self.field_type(p, &tname, name_s, &args, 0)
                             && self.is_func_type(&ft)
                         {
                             let vals = self.field_func_values(p, &tname, name_s, depth);
@@ -3303,7 +3451,7 @@ impl<'a> Analysis<'a> {
                             "`{name_s}` not found on {tname}"
                         ))]
                     }
-                    RType::Named(PkgRef::Ext(path), tname) => {
+                    RType::Named(PkgRef::Ext(path), tname, ..) => {
                         // A well-known interface (io.Writer, error, fmt.Stringer…):
                         // every repository type with that method set may be behind it.
                         let qualified = if path.is_empty() {
