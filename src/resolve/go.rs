@@ -2588,7 +2588,7 @@ impl<'a> Analysis<'a> {
         if let Some(mut flow) = self.static_flow(&t) {
             // `http.HandlerFunc(f)`: a function converted to a library's
             // function type, whose methods call it (the adapter pattern).
-            if let RType::Named(PkgRef::Ext(path), _, ..) = &t
+            if let RType::Named(PkgRef::Ext(path), ..) = &t
                 && !path.is_empty()
                 && let GoExpr::Call(c) = *self.expr(ci, e)
             {
@@ -2651,7 +2651,7 @@ impl<'a> Analysis<'a> {
                     // A field of a standard-library struct (`goflag.Value`
                     // on a *flag.Flag) holds what the library put there: its
                     // own values, or the repository's it was given.
-                    RType::Named(PkgRef::Ext(path), _, ..) if !path.is_empty() => {
+                    RType::Named(PkgRef::Ext(path), ..) if !path.is_empty() => {
                         self.library_values(path)
                     }
                     _ => unknown,
