@@ -1299,17 +1299,27 @@ impl Extractor<'_> {
                 Lowered::Type(self.push_type(GoType::Func { results }))
             }
             K::TypeConversion => {
-                // Only the generic form can be a call: `Map[int](xs)`, or an
-                // element of a map or slice of functions called.
+                // The generic form may be a call: `Map[int](xs)`, or an
+                // element of a map or slice of functions called. Any other
+                // converts to a type literal (`[]Obs(nil)`, `map[K]V(m)`,
+                // `(func())(f)`), which holds what its operand does: a call
+                // of the type, as a conversion to a named type is.
                 let generic = node
                     .child_by_field_name("type")
                     .is_some_and(|t| t.kind() == "generic_type");
-                let (Some(ty), true) = (Self::field(children, g.f_type), generic) else {
+                let Some(ty) = Self::field(children, g.f_type) else {
                     return Lowered::None;
                 };
                 let t = self.as_type(&ty);
-                let Lowered::Expr(callee) = self.instantiation_or_index(t) else {
+                let callee = if generic {
+                    match self.instantiation_or_index(t) {
+                        Lowered::Expr(callee) => callee,
+                        _ => return Lowered::None,
+                    }
+                } else if t == 0 {
                     return Lowered::None;
+                } else {
+                    self.push_expr(GoExpr::Type(t))
                 };
                 let args = Self::field(children, g.f_operand)
                     .map(|a| vec![self.as_expr(&a)])
