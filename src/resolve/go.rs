@@ -1489,7 +1489,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// What calling `pkg.name` reaches.
-    fn package_member_callees(&self, pkg: PkgRef, name_s: &str) -> Vec<Callee> {
+    fn package_member_callees(&mut self, pkg: PkgRef, name_s: &str, depth: u32) -> Vec<Callee> {
         match pkg {
             PkgRef::Repo(p) => {
                 if let Some(&(fci, fi)) = self.pkgs[p].funcs.get(name_s) {
@@ -1497,6 +1497,18 @@ impl<'a> Analysis<'a> {
                     vec![Callee::Decl(d, Confidence::Certain)]
                 } else if self.pkgs[p].types.contains_key(name_s) {
                     vec![Callee::NotACall]
+                } else if let Some(&(vci, vname)) = self.pkgs[p].vars.get(name_s) {
+                    // `clock.Now()` with `var Now = time.Now`: what the
+                    // package's variable holds.
+                    let vals = self.ident_func_values(vci, 0, vname, depth + 1);
+                    if vals.is_empty() {
+                        vec![Callee::Unresolved(format!(
+                            "`{name_s}` is a variable of {} with no traced function value",
+                            self.pkgs[p].path
+                        ))]
+                    } else {
+                        self.func_value_callees(vals)
+                    }
                 } else {
                     vec![Callee::Unresolved(format!(
                         "`{name_s}` is not a function of {}",
@@ -1521,13 +1533,16 @@ impl<'a> Analysis<'a> {
     }
 
     /// The function `pkg.name` is, as a value.
-    fn package_member_values(&mut self, pkg: PkgRef, name_s: &str) -> Vec<DeclId> {
+    fn package_member_values(&mut self, pkg: PkgRef, name_s: &str, depth: u32) -> Vec<DeclId> {
         match pkg {
             PkgRef::Repo(p) => match self.pkgs[p].funcs.get(name_s) {
                 Some(&(fci, fi)) => {
                     vec![self.ctxs[fci].base + self.ctxs[fci].go.funcs[fi as usize].decl]
                 }
-                None => Vec::new(),
+                None => match self.pkgs[p].vars.get(name_s) {
+                    Some(&(vci, vname)) => self.ident_func_values(vci, 0, vname, depth + 1),
+                    None => Vec::new(),
+                },
             },
             PkgRef::Ext(path) => vec![self.external_value(format!("{path}.{name_s}"))],
         }
@@ -2273,7 +2288,7 @@ impl<'a> Analysis<'a> {
                     None => out,
                 }
             }
-            Some(dot) => self.package_member_values(dot, text),
+            Some(dot) => self.package_member_values(dot, text, depth),
             None => out,
         }
     }
@@ -2355,7 +2370,7 @@ impl<'a> Analysis<'a> {
             GoExpr::Selector(base, name) => {
                 let name_s = self.sym(ci, name);
                 if let Some(pkg) = self.package_operand(ci, scope, base) {
-                    return self.package_member_values(pkg, name_s);
+                    return self.package_member_values(pkg, name_s, depth);
                 }
                 // A method value (`s.handle`) or expression (`T.handle`).
                 let t = match self.type_of(ci, scope, base, 0) {
@@ -3382,7 +3397,7 @@ impl<'a> Analysis<'a> {
                     return vec![Callee::NotACall];
                 }
                 if let Some(dot) = self.dot_package(ci, name) {
-                    return self.package_member_callees(dot, name);
+                    return self.package_member_callees(dot, name, depth);
                 }
                 vec![Callee::Unresolved(format!(
                     "`{name}` is not declared in package {}",
@@ -3406,7 +3421,7 @@ impl<'a> Analysis<'a> {
             GoExpr::Selector(base, name) => {
                 let name_s = self.sym(ci, name);
                 if let Some(pkg) = self.package_operand(ci, scope, base) {
-                    return self.package_member_callees(pkg, name_s);
+                    return self.package_member_callees(pkg, name_s, depth);
                 }
                 let bt = self.type_of(ci, scope, base, 0);
                 let (is_type_value, t) = match bt {
