@@ -2346,11 +2346,14 @@ impl Analysis<'_> {
                         self.read_into(Slot::InstAttr(s, name), &mut out);
                     }
                 }
-                if !found_upward {
+                {
                     // A mixin calling what another base of the concrete class
                     // provides: `self.template_text()` in `RenderMixin.render`,
                     // found through `class Page(RenderMixin, TextSource)`
-                    // (even where another host overrides it).
+                    // (even where another host overrides it); and a base's
+                    // hook that a mixin before it overrides: `self.validate()`
+                    // in `Base.save` runs `StrictMixin.validate` on a
+                    // `class User(StrictMixin, Base)`.
                     for &m in self.mixin_hosts(c).iter() {
                         for v in self.class_attr(m, name) {
                             match v {
