@@ -3390,6 +3390,41 @@ impl Analysis<'_> {
         }
     }
 
+    /// The functions a standard-library callable is handed and runs:
+    /// `Thread(target=job)`, `executor.submit(job, x)`,
+    /// `functools.cmp_to_key(compare)`, `itertools.starmap(add, pairs)`.
+    fn push_library_callbacks(&mut self, ci: usize, call: usize, p: GSym, out: &mut Vec<Target>) {
+        let name = self.strings[p as usize].as_str();
+        let Some(&(_, position, keyword)) = LIBRARY_CALLBACKS.iter().find(|(n, _, _)| {
+            name == *n || (n.starts_with('.') && name.ends_with(n) && name.contains("concurrent"))
+        }) else {
+            return;
+        };
+        let c = &self.files[ci].py.calls[call];
+        let facts = self.files[ci].facts;
+        let mut handed: SmallVec<[ExprId; 2]> = SmallVec::new();
+        if let Some(&a) = position.and_then(|i| c.args.get(i)) {
+            handed.push(a);
+        }
+        if let Some((_, e)) = c
+            .kwargs
+            .iter()
+            .find(|(k, _)| !keyword.is_empty() && facts.sym(*k) == keyword)
+        {
+            handed.push(*e);
+        }
+        for a in handed {
+            for v in self.eval(ci, a, 1) {
+                if let Value::Func(f)
+                | Value::Bound { func: f, .. }
+                | Value::Partial { func: f, .. } = v
+                {
+                    out.push(Target::Implicit(f));
+                }
+            }
+        }
+    }
+
     /// The declarations a call site reaches, with the receiver binding for each.
     fn call_targets(&mut self, ci: usize, call: usize) -> Vec<Target> {
         let kind = self.files[ci].py.calls[call].kind;
@@ -3534,6 +3569,7 @@ impl Analysis<'_> {
                         let reduce = self.intern("reduce");
                         self.push_applied(ci, call, reduce, &mut out);
                     }
+                    self.push_library_callbacks(ci, call, p, &mut out);
                 }
                 Value::DictMethod { name, .. } => out.push(Target::External(format!(
                     "<**PyDict**>.{}",
@@ -5735,6 +5771,28 @@ fn never_calls_its_arguments(callee_text: &str) -> bool {
 const FILLING_METHODS: &[&str] = &["append", "insert", "extend", "add", "update", "setdefault"];
 
 const HIGHER_ORDER: &[&str] = &["map", "filter", "sorted", "min", "max", "reduce"];
+
+/// Standard-library callables that run a function they are handed: (name,
+/// its position, its keyword). A name starting with `.` is a method of
+/// `concurrent.futures`' executors and futures, however the receiver's
+/// class was reached.
+const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
+    ("threading.Thread", None, "target"),
+    ("threading.Timer", Some(1), "function"),
+    ("functools.cmp_to_key", Some(0), "mycmp"),
+    ("itertools.starmap", Some(0), "function"),
+    ("itertools.groupby", Some(1), "key"),
+    ("itertools.filterfalse", Some(0), "function"),
+    ("itertools.takewhile", Some(0), "predicate"),
+    ("itertools.dropwhile", Some(0), "predicate"),
+    ("itertools.accumulate", Some(1), "func"),
+    ("atexit.register", Some(0), "func"),
+    ("signal.signal", Some(1), "handler"),
+    ("contextlib.ExitStack.callback", Some(0), "callback"),
+    (".submit", Some(0), "fn"),
+    (".map", Some(0), "fn"),
+    (".add_done_callback", Some(0), "fn"),
+];
 
 /// Python's builtin namespace (3.12), which unresolved free names fall back to.
 const BUILTINS: &[&str] = &[
