@@ -1429,6 +1429,17 @@ impl<'a> Analysis<'a> {
                                 push_unique(&mut out, r);
                             }
                         }
+                        // `catalog["a"]` is what `Catalog.__getitem__` returns.
+                        Value::Instance(c) | Value::Cone(c) => {
+                            let getitem = self.intern("__getitem__");
+                            if self.operator_defined(getitem) {
+                                for m in self.special_method(c, getitem) {
+                                    for r in self.returns_of(m) {
+                                        push_unique(&mut out, r);
+                                    }
+                                }
+                            }
+                        }
                         _ => {}
                     }
                 }
