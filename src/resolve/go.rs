@@ -2910,10 +2910,30 @@ impl<'a> Analysis<'a> {
         depth: u32,
         outside_only_leaves_none: bool,
     ) -> Vec<Callee> {
+        let (ci, scope) = at;
+        // No type implements the whole interface, but a wrapper that gets
+        // the method from an embedded interface may flow here (`struct{
+        // Named }` used as a Walker): the call goes on to what that field
+        // holds.
+        if self.narrow_interface_calls
+            && !callees.is_empty()
+            && callees.iter().all(|c| matches!(c, Callee::Unresolved(_)))
+        {
+            let flow = self.flowing_types(ci, scope, receiver, depth + 1);
+            if !flow.contains(&FLOW_UNKNOWN)
+                && let Some(methods) = self.flow_methods(&flow, name, 0)
+                && !methods.is_empty()
+            {
+                return methods
+                    .into_iter()
+                    .map(|m| Callee::Decl(m, Confidence::Possible))
+                    .collect();
+            }
+            return callees;
+        }
         if !self.may_narrow(&callees) {
             return callees;
         }
-        let (ci, scope) = at;
         let flow = self.flowing_types(ci, scope, receiver, depth + 1);
         self.narrowed_by(callees, flow, name, outside_only_leaves_none)
     }
