@@ -439,6 +439,10 @@ struct Extractor<'s> {
     block_scopes: Vec<u32>,
     /// Shadowing name → the name as written.
     shadowed: HashMap<Sym, Sym>,
+    /// Types declared inside a function: (function, name as written) →
+    /// the name they are known by (`step#12`), so that two functions'
+    /// `type step struct{…}` stay two types.
+    local_types: HashMap<(u32, Sym), Sym>,
     shadow_counts: HashMap<Sym, u32>,
     /// Names declared in blocks of the current function that have closed:
     /// `if v, err := a(); …` and a later `if v, err := b(); …` are two
@@ -478,6 +482,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         blocks: Vec::new(),
         block_scopes: Vec::new(),
         shadowed: HashMap::default(),
+        local_types: HashMap::default(),
         shadow_counts: HashMap::default(),
         closed_names: HashSet::default(),
         outer_reads: HashMap::default(),
@@ -1104,6 +1109,19 @@ impl Extractor<'_> {
         t
     }
 
+    /// The name a type declared in an enclosing function is known by, or
+    /// `name` itself.
+    fn local_type(&self, name: Sym) -> Sym {
+        if self.local_types.is_empty() {
+            return name;
+        }
+        self.scope_stack
+            .iter()
+            .rev()
+            .find_map(|&d| self.local_types.get(&(d, name)).copied())
+            .unwrap_or(name)
+    }
+
     /// The names of a generic declaration's type parameters, in order.
     fn type_parameters(&mut self, node: &Node) -> ThinVec<Sym> {
         let mut params = ThinVec::new();
@@ -1192,7 +1210,14 @@ impl Extractor<'_> {
         match frame.kind {
             K::Identifier => {
                 let name = self.intern_node(&node);
-                Lowered::Name(self.visible(name, node.start_byte()))
+                let seen = self.visible(name, node.start_byte());
+                // `favContextKey("color")` converts to a local type.
+                let seen = if seen == name {
+                    self.local_type(name)
+                } else {
+                    seen
+                };
+                Lowered::Name(seen)
             }
             K::FieldIdentifier | K::PackageIdentifier => Lowered::Name(self.intern_node(&node)),
             K::TypeIdentifier => {
@@ -1208,6 +1233,7 @@ impl Extractor<'_> {
                 {
                     return Lowered::Type(constraint);
                 }
+                let name = self.local_type(name);
                 Lowered::Type(self.push_type(GoType::Named { pkg: None, name }))
             }
             K::TypeParamDecl => {
@@ -2023,6 +2049,12 @@ impl<'t> Visitor<'t> for Extractor<'_> {
                     .child_by_field_name("name")
                     .map(|n| walk::text(&n, self.source).into_owned())
                     .unwrap_or_default();
+                let scope = self.scope();
+                if scope != 0 {
+                    let written = self.strings.intern(&name);
+                    let known = self.strings.intern(&format!("{name}#{scope}"));
+                    self.local_types.insert((scope, written), known);
+                }
                 Some(self.new_decl(&node, DeclKind::Type, name, 0))
             }
             _ => None,
