@@ -3318,6 +3318,23 @@ impl<'s> Extractor<'s> {
             "getattr" => list.second_str,
             _ => list.key,
         };
+        // `getattr(row, "name")` and `setattr(row, "age", v)` with a
+        // literal name read and assign that attribute, as `row.name` and
+        // `row.age = v` do: a property's getter or setter, a descriptor's
+        // `__get__` or `__set__`.
+        if let ("getattr" | "setattr", Some(name), Some(&base)) =
+            (text.as_str(), list.second_str, list.args.first())
+            && !self.strings.get(name).ends_with('*')
+            && base != UNKNOWN
+        {
+            let attr = self.push_expr(PyExpr::Attr { base, name });
+            let access = (self.caller(), attr);
+            if text == "getattr" {
+                self.facts.attr_loads.push(access);
+            } else {
+                self.facts.attr_stores.push(access);
+            }
+        }
         let call = self.add_call(
             &node,
             text,
