@@ -177,6 +177,26 @@ pub struct GoFacts {
     pub call_type_args: Vec<(u32, Vec<TypeId>)>,
 }
 
+/// The entry for `key` in a table sorted by its first field.
+fn sorted_entry<K: Ord + Copy, V>(table: &[(K, Vec<V>)], key: K) -> &[V] {
+    match table.binary_search_by_key(&key, |(k, _)| *k) {
+        Ok(i) => &table[i].1,
+        Err(_) => &[],
+    }
+}
+
+impl GoFacts {
+    /// The type arguments of instantiated type `t` (none for another type).
+    pub fn type_args_of(&self, t: TypeId) -> &[TypeId] {
+        sorted_entry(&self.type_args, t)
+    }
+
+    /// The explicit type arguments of call `call` (none for most calls).
+    pub fn call_type_args_of(&self, call: u32) -> &[TypeId] {
+        sorted_entry(&self.call_type_args, call)
+    }
+}
+
 /// Which element of a composite literal a value initialises.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 pub enum ElemKey {
@@ -1181,11 +1201,8 @@ impl Extractor<'_> {
             GoType::Pointer(inner) => inner,
             _ => t,
         };
-        let Ok(i) = self.facts.type_args.binary_search_by_key(&t, |(t, _)| *t) else {
-            return ThinVec::new();
-        };
-        self.facts.type_args[i]
-            .1
+        self.facts
+            .type_args_of(t)
             .iter()
             .filter_map(|&a| match self.facts.types.get(a as usize) {
                 Some(GoType::Named { pkg: None, name }) => Some(*name),
@@ -1351,8 +1368,8 @@ impl Extractor<'_> {
                     .map(|a| vec![self.as_expr(&a)])
                     .unwrap_or_default();
                 let call = self.add_call(&node, callee, args);
-                if let Ok(i) = self.facts.type_args.binary_search_by_key(&t, |(t, _)| *t) {
-                    let type_args = self.facts.type_args[i].1.clone();
+                let type_args = self.facts.type_args_of(t).to_vec();
+                if !type_args.is_empty() {
                     self.facts.call_type_args.push((call, type_args));
                 }
                 Lowered::Expr(self.push_expr(GoExpr::Call(call)))

@@ -950,15 +950,12 @@ impl<'a> Analysis<'a> {
 
     /// The type arguments file `ci` gives the generic type `t`, if any.
     fn type_args(&self, ci: usize, t: TypeId, depth: u32, env: &[(&str, RType)]) -> Vec<RType> {
-        let table = &self.ctxs[ci].go.type_args;
-        match table.binary_search_by_key(&t, |(t, _)| *t) {
-            Ok(i) => table[i]
-                .1
-                .iter()
-                .map(|&a| self.resolve_type_in(ci, a, depth + 1, env))
-                .collect(),
-            Err(_) => Vec::new(),
-        }
+        self.ctxs[ci]
+            .go
+            .type_args_of(t)
+            .iter()
+            .map(|&a| self.resolve_type_in(ci, a, depth + 1, env))
+            .collect()
     }
 
     /// What the type parameters of generic type `pkg.tname` stand for in
@@ -970,21 +967,16 @@ impl<'a> Analysis<'a> {
         let Some(&(tci, ti)) = self.pkgs[pkg].types.get(tname) else {
             return Vec::new();
         };
-        let params = &self.ctxs[tci].go.type_decls[ti].params;
+        self.bind_params(tci, &self.ctxs[tci].go.type_decls[ti].params, args)
+    }
+
+    /// Type parameters named in file `ci`, bound in order to `args`: a
+    /// generic type's, or the names a method gives its receiver's.
+    fn bind_params(&self, ci: usize, params: &[Sym], args: &[RType]) -> TypeEnv<'a> {
         params
             .iter()
             .zip(args)
-            .map(|(&p, a)| (self.sym(tci, p), a.clone()))
-            .collect()
-    }
-
-    /// What a generic type's method calls its type parameters, bound to
-    /// the receiver's type arguments.
-    fn method_env(&self, fci: usize, f: &GoFunc, args: &[RType]) -> TypeEnv<'a> {
-        f.recv_params
-            .iter()
-            .zip(args)
-            .map(|(&p, a)| (self.sym(fci, p), a.clone()))
+            .map(|(&p, a)| (self.sym(ci, p), a.clone()))
             .collect()
     }
 
@@ -1074,7 +1066,13 @@ impl<'a> Analysis<'a> {
                     let results = self
                         .method(*p, tname, name, 0)
                         .and_then(|m| self.func_results.get(&m))
-                        .map(|&(fci, f)| (fci, f.results.clone(), self.method_env(fci, f, args)))
+                        .map(|&(fci, f)| {
+                            (
+                                fci,
+                                f.results.clone(),
+                                self.bind_params(fci, &f.recv_params, args),
+                            )
+                        })
                         .or_else(|| {
                             let (fci, results) =
                                 self.interface_method_results(*p, tname, name, 0)?;
@@ -1181,11 +1179,7 @@ impl<'a> Analysis<'a> {
                 _ => {}
             }
         }
-        let table = &self.ctxs[ci].go.call_type_args;
-        let explicit: &[TypeId] = match table.binary_search_by_key(&c, |(c, _)| *c) {
-            Ok(i) => &table[i].1,
-            Err(_) => &[],
-        };
+        let explicit = self.ctxs[ci].go.call_type_args_of(c);
         let result = match self.type_of(ci, scope, callee, depth + 1) {
             RType::Func(results) => results.into_iter().nth(n).unwrap_or(RType::Unknown),
             // `List[Shape](xs)` converts to the instance.
@@ -1335,11 +1329,8 @@ impl<'a> Analysis<'a> {
         env: &mut TypeEnv<'a>,
         depth: u32,
     ) {
-        let table = &self.ctxs[fci].go.type_args;
-        if let Ok(i) = table.binary_search_by_key(&t, |(t, _)| *t) {
-            for (&p, a) in table[i].1.iter().zip(args) {
-                self.unify(fci, p, a, env, depth + 1);
-            }
+        for (&p, a) in self.ctxs[fci].go.type_args_of(t).iter().zip(args) {
+            self.unify(fci, p, a, env, depth + 1);
         }
     }
 
@@ -2282,12 +2273,6 @@ impl<'a> Analysis<'a> {
             return self.ident_func_values(vci, 0, vname, depth + 1);
         }
         match self.dot_package(ci, text) {
-            Some(PkgRef::Repo(p)) if !self.pkgs[p].funcs.contains_key(text) => {
-                match self.pkgs[p].vars.get(text) {
-                    Some(&(vci, vname)) => self.ident_func_values(vci, 0, vname, depth + 1),
-                    None => out,
-                }
-            }
             Some(dot) => self.package_member_values(dot, text, depth),
             None => out,
         }
