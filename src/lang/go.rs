@@ -1294,11 +1294,14 @@ impl Extractor<'_> {
                 let pkg = Self::field(children, g.f_package);
                 let name = Self::field(children, g.f_name);
                 match (pkg, name) {
-                    (Some(Lowered::Name(pkg)), Some(Lowered::Type(t))) => {
-                        let name = match self.facts.types[t as usize] {
-                            GoType::Named { name, .. } => name,
-                            _ => return Lowered::None,
+                    (Some(Lowered::Name(pkg)), Some(Lowered::Type(_))) => {
+                        // The name as written: a local type or a type
+                        // parameter of this package that shares it
+                        // (`testing.T` beside a local `T`) is not meant.
+                        let Some(name) = node.child_by_field_name("name") else {
+                            return Lowered::None;
                         };
+                        let name = self.intern_node(&name);
                         Lowered::Type(self.push_type(GoType::Named {
                             pkg: Some(pkg),
                             name,

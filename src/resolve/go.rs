@@ -216,6 +216,8 @@ struct Analysis<'a> {
     external_values: Vec<String>,
     /// Index of each name in `external_values`.
     external_value_ids: HashMap<String, DeclId>,
+    /// Import paths some file of the repository imports.
+    imported_paths: Option<HashSet<String>>,
     /// Standard-library types the repository names or gets from a
     /// standard-library function (`bufio.NewWriter` → `bufio.Writer`), as
     /// (import path, type name): the outside types whose values may sit
@@ -253,7 +255,12 @@ const BUILTIN_FUNCS: &[&str] = &[
     "min", "new", "panic", "print", "println", "real", "recover",
 ];
 
-const MAX_FLOW_DEPTH: u32 = 16;
+/// How deep a trace of values goes before it gives up (unknown). An error
+/// gathered in a slice from another package's method and from errors.New
+/// (`errs = append(errs, err)`) takes 17; a trace cut short makes a call
+/// through an interface reach every implementation, which costs more than
+/// the deeper trace.
+const MAX_FLOW_DEPTH: u32 = 20;
 
 type TraceKey = (usize, u32, Traced);
 
@@ -310,6 +317,10 @@ struct LocalSources {
     /// Some of it comes from where no source is known: a parameter of a
     /// function called from outside (or with too many callers to keep).
     opaque: bool,
+    /// A parameter of a standard-library interface type, of a function
+    /// the repository hands to a library and nothing in it calls: what the
+    /// library passes (the http.ResponseWriter of a handler).
+    from_library: bool,
 }
 
 fn push_decl(out: &mut Vec<DeclId>, d: DeclId) {
@@ -488,6 +499,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         trace_log: Vec::new(),
         external_values: Vec::new(),
         external_value_ids: HashMap::default(),
+        imported_paths: None,
         interface_calls: HashMap::default(),
         declared_by: HashMap::default(),
         embedders: Vec::new(),
@@ -2213,6 +2225,9 @@ impl<'a> Analysis<'a> {
                                 out.opaque |= self.param_overflow.contains(&(func, idx));
                                 match self.param_sources.get(&(func, idx)) {
                                     Some(sources) => out.values.extend_from_slice(sources),
+                                    None if self.library_interface_param(ci, func, b) => {
+                                        out.from_library = true;
+                                    }
                                     // Called from outside, or not at all.
                                     None => out.opaque = true,
                                 }
@@ -2236,6 +2251,28 @@ impl<'a> Analysis<'a> {
             return Some(out);
         }
         None
+    }
+
+    /// Whether a parameter bound as `binding` is of a standard-library
+    /// interface type, in a function handed to a library.
+    fn library_interface_param(&self, ci: usize, func: DeclId, binding: &Binding) -> bool {
+        let &Binding::Type(t) = binding else {
+            return false;
+        };
+        let is_std_interface = match self.resolve_type(ci, t, 0) {
+            RType::Named(PkgRef::Ext(path), name, _) => std_interface(&if path.is_empty() {
+                name
+            } else {
+                format!("{path}.{name}")
+            })
+            .is_some(),
+            _ => false,
+        };
+        is_std_interface
+            && self
+                .funcs_handed_to_library
+                .values()
+                .any(|fs| fs.contains(&func))
     }
 
     fn ident_func_values_uncached(
@@ -2477,6 +2514,17 @@ impl<'a> Analysis<'a> {
                     {
                         for &d in funcs {
                             push_decl(&mut out, d);
+                        }
+                    }
+                    continue;
+                }
+                // A function the library makes (`context.WithCancel`'s
+                // cancel is `context.WithCancel$1`).
+                Callee::External(name) => {
+                    if let Some(funcs) = go_std::std().dynamic_results(&name, n) {
+                        for f in funcs {
+                            let v = self.external_value((*f).to_owned());
+                            push_decl(&mut out, v);
                         }
                     }
                     continue;
@@ -2727,6 +2775,9 @@ impl<'a> Analysis<'a> {
             if local.opaque {
                 push_flow(&mut out, FLOW_UNKNOWN);
             }
+            if local.from_library {
+                push_flow(&mut out, FLOW_EXTERNAL);
+            }
             for (sci, sscope, e) in local.values {
                 for d in self.flowing_types(sci, sscope, e, depth + 1) {
                     push_flow(&mut out, d);
@@ -2866,10 +2917,18 @@ impl<'a> Analysis<'a> {
                                 .iter()
                                 .any(|&d| d == FLOW_UNKNOWN || d < FLOW_EXTERNAL)
                         });
-                    let made = match external_package(&name) {
+                    let mut made = match external_package(&name) {
                         Some(p) if from_args => self.library_values(p),
                         _ => vec![FLOW_EXTERNAL],
                     };
+                    // What the library makes, where the table traced it
+                    // (`errors.New` gives an *errors.errorString).
+                    if let Some(types) = go_std::std().dynamic_results(&name, n) {
+                        made.retain(|&d| d != FLOW_EXTERNAL);
+                        for t in types {
+                            made.push(self.external_value((*t).to_owned()));
+                        }
+                    }
                     for d in made {
                         push_flow(&mut out, d);
                     }
@@ -3041,6 +3100,81 @@ impl<'a> Analysis<'a> {
         } else {
             callees
         }
+    }
+
+    /// A call of method `name` through standard-library interface `iface`
+    /// whose receiver holds only values the library made: the methods of
+    /// the types behind them, which whole-program call graphs name (an
+    /// `errors.New` result's Error is `(*errors.errorString).Error`; an
+    /// http.ResponseWriter handed to a handler is one of the types net/http
+    /// converts to it). A value of unknown make keeps the interface's
+    /// method among the callees; empty when nothing is known.
+    fn library_made_methods(&mut self, flow: &[DeclId], iface: &str, name: &str) -> Vec<Callee> {
+        if flow.is_empty() || flow.contains(&FLOW_UNKNOWN) {
+            return Vec::new();
+        }
+        let std = go_std::std();
+        let mut types: Vec<String> = Vec::new();
+        let mut opaque = false;
+        for &d in flow {
+            if d == FLOW_EXTERNAL {
+                match std.implementations(iface) {
+                    Some(made) => {
+                        let own = iface.rsplit_once('.').map_or("", |(p, _)| p);
+                        let imported = self.imported_paths();
+                        for t in made {
+                            let path = t
+                                .trim_start_matches('*')
+                                .rsplit_once('.')
+                                .map_or("", |(p, _)| p);
+                            if (path == own || imported.contains(path))
+                                && !types.iter().any(|have| have == t)
+                            {
+                                types.push((*t).to_owned());
+                            }
+                        }
+                    }
+                    None => opaque = true,
+                }
+            } else if let Some(t) = d
+                .checked_sub(EXTERNAL_VALUE)
+                .and_then(|i| self.external_values.get(i as usize))
+            {
+                types.push(t.clone());
+            }
+        }
+        let mut out: Vec<Callee> = Vec::new();
+        for t in &types {
+            let qualified = t.trim_start_matches('*');
+            match qualified.rsplit_once('.') {
+                Some((path, tname)) if std.method(qualified, name).is_some() => {
+                    push_external(&mut out, external_method(path, tname, name));
+                }
+                _ => opaque = true,
+            }
+        }
+        if opaque && !out.is_empty() {
+            let interface_method = match iface.rsplit_once('.') {
+                Some((path, tname)) => external_method(path, tname, name),
+                None => format!("({iface}).{name}"),
+            };
+            push_external(&mut out, interface_method);
+        }
+        out
+    }
+
+    /// Import paths some file of the repository imports.
+    fn imported_paths(&mut self) -> &HashSet<String> {
+        if self.imported_paths.is_none() {
+            let mut paths = HashSet::default();
+            for c in &self.ctxs {
+                for &(_, path) in &c.go.imports {
+                    paths.insert(c.facts.sym(path).to_owned());
+                }
+            }
+            self.imported_paths = Some(paths);
+        }
+        self.imported_paths.get_or_insert_with(HashSet::default)
     }
 
     /// Methods whose receiver is of a named function type.
@@ -3500,6 +3634,10 @@ impl<'a> Analysis<'a> {
                                             .map(|m| Callee::Decl(m, Confidence::Possible)),
                                     );
                                 }
+                            }
+                            if out.is_empty() && self.narrow_interface_calls {
+                                let flow = self.flowing_types(ci, scope, base, depth + 1);
+                                out = self.library_made_methods(&flow, &qualified, &name);
                             }
                             if out.is_empty() {
                                 out.push(Callee::External(if path.is_empty() {

@@ -34,6 +34,12 @@ pub struct GoStd {
     method_shapes: HashMap<&'static str, HashMap<&'static str, (u16, Vec<&'static str>)>>,
     /// Every named type the table mentions as a receiver, struct or interface.
     types: HashSet<&'static str>,
+    /// `net/http.ResponseWriter` → the types the library converts to it
+    /// (`*net/http.response`, …), for interfaces with few of them.
+    implementations: HashMap<&'static str, Vec<&'static str>>,
+    /// (`errors.New`, result index) → the dynamic types behind an
+    /// interface result (`*errors.errorString`), where every return was traced.
+    dynamic_results: HashMap<&'static str, Vec<(u8, Vec<&'static str>)>>,
 }
 
 /// The standard library table, parsed on first use.
@@ -58,6 +64,8 @@ impl GoStd {
             method_shapes: HashMap::default(),
             promoted: HashMap::default(),
             types: HashSet::default(),
+            implementations: HashMap::default(),
+            dynamic_results: HashMap::default(),
         };
         for line in table.lines() {
             let cols: Vec<&'static str> = line.split('\t').collect();
@@ -88,6 +96,17 @@ impl GoStd {
                         }
                     }
                     std.types.insert(ty);
+                }
+                ["C", iface, types] => {
+                    std.implementations.insert(iface, split_list(types));
+                }
+                ["R", func, idx, types] => {
+                    if let Ok(idx) = idx.parse() {
+                        std.dynamic_results
+                            .entry(func)
+                            .or_default()
+                            .push((idx, split_list(types)));
+                    }
                 }
                 ["S", ty, field, fty] => {
                     std.fields.entry(ty).or_default().insert(field, fty);
@@ -161,6 +180,22 @@ impl GoStd {
     pub fn is_type(&self, qualified: &str) -> bool {
         self.types.contains(qualified)
     }
+
+    /// The types the library itself converts to interface `iface`: what a
+    /// value of it the library hands over can be.
+    pub fn implementations(&self, iface: &str) -> Option<&[&'static str]> {
+        self.implementations.get(iface).map(Vec::as_slice)
+    }
+
+    /// The dynamic types a package function's `idx`-th (interface) result
+    /// holds: `errors.New` → `*errors.errorString`.
+    pub fn dynamic_results(&self, func: &str, idx: u8) -> Option<&[&'static str]> {
+        self.dynamic_results
+            .get(func)?
+            .iter()
+            .find(|(i, _)| *i == idx)
+            .map(|(_, types)| types.as_slice())
+    }
 }
 
 #[cfg(test)]
@@ -204,5 +239,19 @@ mod tests {
         assert_eq!(std.promoted_from("testing.T", "Run"), None);
         assert!(std.is_type("net/http.Request"));
         assert!(!std.is_type("net/http.NoSuchType"));
+        assert_eq!(
+            std.dynamic_results("errors.New", 0),
+            Some(&["*errors.errorString"][..])
+        );
+        assert_eq!(std.dynamic_results("errors.New", 1), None);
+        assert!(
+            std.implementations("net/http.ResponseWriter")
+                .is_some_and(|ts| ts.contains(&"*net/http.response"))
+        );
+        // The library's own unexported types have their methods listed.
+        assert_eq!(
+            std.method("errors.errorString", "Error"),
+            Some((true, &[][..]))
+        );
     }
 }

@@ -4,9 +4,10 @@
 // pointer receivers, struct field types and interface method sets.
 //
 // Run from this directory with the Go toolchain whose library you want
-// (the table in the repository was made with Go 1.19):
+// (the table in the repository was made with Go 1.19) and x/tools' source
+// (Debian's golang-golang-x-tools-dev), in GOPATH mode:
 //
-//	go run . > ../../src/resolve/go_std.tsv
+//	GO111MODULE=off GOPATH=/usr/share/gocode go run . > ../../src/resolve/go_std.tsv
 //
 // Lines are tab-separated; types are written with full import paths
 // (`*net/http.Request`, `[]reflect.Value`):
@@ -23,6 +24,13 @@
 //	                      type that declares it, whose receiver the `*` is)
 //	S pkg.Type  Field     type              (exported struct fields)
 //	I pkg.Type  Method/N/results  …         (interface method sets, N parameters)
+//	R pkg.Func  idx  T1,T2…                 (the dynamic types behind an interface
+//	                                         result, or the functions a function-typed
+//	                                         one is, where every return was traced)
+//	C pkg.Iface  T1,T2…                     (the types the library converts to an
+//	                                         interface, for those with few)
+//
+// M lines also describe the unexported types R and C lines name.
 package main
 
 import (
@@ -54,9 +62,14 @@ func main() {
 		}
 		lines = append(lines, describe(pkg)...)
 	}
+	lines = append(lines, dynamicLines()...)
 	sort.Strings(lines)
+	var last string
 	for _, l := range lines {
-		fmt.Println(l)
+		if l != last {
+			fmt.Println(l)
+		}
+		last = l
 	}
 }
 
@@ -119,50 +132,7 @@ func describe(pkg *types.Package) []string {
 				lines = append(lines, "I\t"+qualified+"\t"+strings.Join(ms, "\t"))
 				continue
 			}
-			for i := 0; i < named.NumMethods(); i++ {
-				m := named.Method(i)
-				if !m.Exported() {
-					continue
-				}
-				sig := m.Type().(*types.Signature)
-				recv := "-"
-				if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
-					recv = "*"
-				}
-				rs := results(sig)
-				if !useful(rs) {
-					// Kept for the receiver kind, which names the callee.
-					rs = ""
-				}
-				// The parameter count and every result, useful or not: what
-				// tells whether the method can implement an interface's.
-				shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
-				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape)
-			}
-			// Methods promoted from embedded fields (`t.Errorf` on a
-			// *testing.T is testing.common's): a call names the method
-			// where it is declared, so the line records that type.
-			mset := types.NewMethodSet(types.NewPointer(named))
-			for i := 0; i < mset.Len(); i++ {
-				sel := mset.At(i)
-				m := sel.Obj().(*types.Func)
-				if len(sel.Index()) == 1 || !m.Exported() {
-					continue
-				}
-				sig := m.Type().(*types.Signature)
-				origin := sig.Recv().Type()
-				recv := "-"
-				if p, ptr := origin.(*types.Pointer); ptr {
-					recv = "*"
-					origin = p.Elem()
-				}
-				rs := results(sig)
-				if !useful(rs) {
-					rs = ""
-				}
-				shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
-				lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape+"\t"+typeString(origin))
-			}
+			lines = append(lines, methodLines(qualified, named)...)
 			if st, ok := named.Underlying().(*types.Struct); ok {
 				for i := 0; i < st.NumFields(); i++ {
 					f := st.Field(i)
@@ -172,6 +142,57 @@ func describe(pkg *types.Package) []string {
 				}
 			}
 		}
+	}
+	return lines
+}
+
+// methodLines describes the exported methods of a named type, declared
+// or promoted (M lines).
+func methodLines(qualified string, named *types.Named) []string {
+	var lines []string
+	for i := 0; i < named.NumMethods(); i++ {
+		m := named.Method(i)
+		if !m.Exported() {
+			continue
+		}
+		sig := m.Type().(*types.Signature)
+		recv := "-"
+		if _, ptr := sig.Recv().Type().(*types.Pointer); ptr {
+			recv = "*"
+		}
+		rs := results(sig)
+		if !useful(rs) {
+			// Kept for the receiver kind, which names the callee.
+			rs = ""
+		}
+		// The parameter count and every result, useful or not: what
+		// tells whether the method can implement an interface's.
+		shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
+		lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape)
+	}
+	// Methods promoted from embedded fields (`t.Errorf` on a
+	// *testing.T is testing.common's): a call names the method
+	// where it is declared, so the line records that type.
+	mset := types.NewMethodSet(types.NewPointer(named))
+	for i := 0; i < mset.Len(); i++ {
+		sel := mset.At(i)
+		m := sel.Obj().(*types.Func)
+		if len(sel.Index()) == 1 || !m.Exported() {
+			continue
+		}
+		sig := m.Type().(*types.Signature)
+		origin := sig.Recv().Type()
+		recv := "-"
+		if p, ptr := origin.(*types.Pointer); ptr {
+			recv = "*"
+			origin = p.Elem()
+		}
+		rs := results(sig)
+		if !useful(rs) {
+			rs = ""
+		}
+		shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
+		lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape+"\t"+typeString(origin))
 	}
 	return lines
 }
