@@ -2441,13 +2441,20 @@ impl<'s> Extractor<'s> {
                 })
             }
             K::ArgumentList => {
-                let vals: Vec<Lowered> =
-                    self.children(start).iter().map(|c| c.val.clone()).collect();
+                let vals: Vec<(Lowered, bool)> = self
+                    .children(start)
+                    .iter()
+                    .map(|c| (c.val.clone(), c.element))
+                    .collect();
                 let mut list = ArgList::default();
-                for v in &vals {
+                for (v, element) in &vals {
                     match v {
                         Lowered::Keyword(k, e) => list.kwargs.push((*k, *e)),
                         Lowered::Splat(splat) => list.splats.push(*splat),
+                        // An argument nothing is known of (`None`, `1.5`,
+                        // `f"{x}"`, `not x`) still takes its position: the
+                        // callback after it is the next parameter's.
+                        Lowered::None if *element => list.args.push(UNKNOWN),
                         Lowered::None => {}
                         Lowered::Str(key) if list.args.is_empty() && list.splats.is_empty() => {
                             list.key = Some(*key);

@@ -3406,23 +3406,24 @@ impl Analysis<'_> {
     /// `functools.cmp_to_key(compare)`, `itertools.starmap(add, pairs)`.
     fn push_library_callbacks(&mut self, ci: usize, call: usize, p: GSym, out: &mut Vec<Target>) {
         let name = self.strings[p as usize].as_str();
-        let Some(&(_, position, keyword)) = LIBRARY_CALLBACKS.iter().find(|(n, _, _)| {
-            name == *n || (n.starts_with('.') && name.ends_with(n) && name.contains("concurrent"))
-        }) else {
-            return;
-        };
         let c = &self.files[ci].py.calls[call];
         let facts = self.files[ci].facts;
         let mut handed: SmallVec<[ExprId; 2]> = SmallVec::new();
-        if let Some(&a) = position.and_then(|i| c.args.get(i)) {
-            handed.push(a);
-        }
-        if let Some((_, e)) = c
-            .kwargs
-            .iter()
-            .find(|(k, _)| !keyword.is_empty() && facts.sym(*k) == keyword)
-        {
-            handed.push(*e);
+        // A callable may take several (`json.loads(s, object_hook=…,
+        // parse_float=…)`): one entry each.
+        for &(_, position, keyword) in LIBRARY_CALLBACKS.iter().filter(|(n, _, _)| {
+            name == *n || (n.starts_with('.') && name.ends_with(n) && name.contains("concurrent"))
+        }) {
+            if let Some(&a) = position.and_then(|i| c.args.get(i)) {
+                handed.push(a);
+            }
+            if let Some((_, e)) = c
+                .kwargs
+                .iter()
+                .find(|(k, _)| !keyword.is_empty() && facts.sym(*k) == keyword)
+            {
+                handed.push(*e);
+            }
         }
         for a in handed {
             for v in self.eval(ci, a, 1) {
@@ -5800,6 +5801,32 @@ const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
     ("atexit.register", Some(0), "func"),
     ("signal.signal", Some(1), "handler"),
     ("contextlib.ExitStack.callback", Some(0), "callback"),
+    ("re.sub", Some(1), "repl"),
+    ("re.subn", Some(1), "repl"),
+    ("re.Pattern.sub", Some(0), "repl"),
+    ("re.Pattern.subn", Some(0), "repl"),
+    ("json.dumps", None, "default"),
+    ("json.dump", None, "default"),
+    ("json.loads", None, "object_hook"),
+    ("json.loads", None, "object_pairs_hook"),
+    ("json.load", None, "object_hook"),
+    ("json.load", None, "object_pairs_hook"),
+    ("collections.defaultdict", Some(0), "default_factory"),
+    ("heapq.nlargest", None, "key"),
+    ("heapq.nsmallest", None, "key"),
+    ("heapq.merge", None, "key"),
+    ("bisect.insort", None, "key"),
+    ("bisect.bisect", None, "key"),
+    ("bisect.bisect_left", None, "key"),
+    ("bisect.bisect_right", None, "key"),
+    ("os.walk", None, "onerror"),
+    ("shutil.rmtree", None, "onerror"),
+    ("shutil.copytree", None, "ignore"),
+    ("weakref.finalize", Some(1), "func"),
+    ("weakref.ref", Some(1), "callback"),
+    ("sys.settrace", Some(0), "function"),
+    ("sys.setprofile", Some(0), "function"),
+    ("copyreg.pickle", Some(1), "pickle_function"),
     (".submit", Some(0), "fn"),
     (".map", Some(0), "fn"),
     (".add_done_callback", Some(0), "fn"),
