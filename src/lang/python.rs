@@ -3329,7 +3329,10 @@ impl<'s> Extractor<'s> {
         // literal name read and assign that attribute, as `row.name` and
         // `row.age = v` do: a property's getter or setter, a descriptor's
         // `__get__` or `__set__`.
-        if let ("getattr" | "setattr", Some(name), Some(&base)) =
+        // `object.__setattr__(self, "name", v)` (how a class with its own
+        // `__setattr__` sets attributes) and setattr also give the
+        // attribute its value, as `self.name = v` does.
+        if let ("getattr" | "setattr" | "object.__setattr__", Some(name), Some(&base)) =
             (text.as_str(), list.second_str, list.args.first())
             && !self.strings.get(name).ends_with('*')
             && base != UNKNOWN
@@ -3339,7 +3342,18 @@ impl<'s> Extractor<'s> {
             if text == "getattr" {
                 self.facts.attr_loads.push(access);
             } else {
-                self.facts.attr_stores.push(access);
+                // `object.__setattr__` passes over the class's own hook.
+                if text == "setattr" {
+                    self.facts.attr_stores.push(access);
+                }
+                if let Some(&value) = list.args.get(2)
+                    && value != UNKNOWN
+                {
+                    self.facts.flows.push(PyFlow::Assign {
+                        target: attr,
+                        value,
+                    });
+                }
             }
         }
         let call = self.add_call(

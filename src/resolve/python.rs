@@ -1811,7 +1811,18 @@ impl<'a> Analysis<'a> {
             Value::Instance(c) | Value::Cone(c) => {
                 let mut out = Vals::new();
                 let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
-                for it in self.method_targets(c, iter_sym) {
+                let iters = self.method_targets(c, iter_sym);
+                // Without `__iter__` anywhere, iteration calls `__getitem__`
+                // with 0, 1, 2… until IndexError (the old sequence protocol).
+                if iters.is_empty() && self.iterates_by_index(c, iter_sym) {
+                    let getitem = self.intern("__getitem__");
+                    for g in self.method_targets(c, getitem) {
+                        for r in self.returns_of(g) {
+                            push_unique(&mut out, r);
+                        }
+                    }
+                }
+                for it in iters {
                     let produced = self.returns_of(it);
                     for p in produced {
                         match p {
@@ -3437,6 +3448,31 @@ impl Analysis<'_> {
         }
     }
 
+    /// A method an out-of-repository base defines that calls methods its
+    /// subclasses override: `worker.start()` on a `threading.Thread`
+    /// subclass runs the subclass's `run`, `parser.feed(…)` on an
+    /// `HTMLParser` its `handle_starttag`.
+    fn push_overridden_hooks(&mut self, ci: usize, call: usize, p: GSym, out: &mut Vec<Target>) {
+        let name = self.strings[p as usize].as_str();
+        let Some(&(_, hooks)) = OVERRIDDEN_HOOKS.iter().find(|(n, _)| *n == name) else {
+            return;
+        };
+        let py = self.files[ci].py;
+        let Some(&PyExpr::Attr { base, .. }) = py.exprs.get(py.calls[call].callee as usize) else {
+            return;
+        };
+        let hooks: Vec<GSym> = hooks.iter().map(|h| self.intern(h)).collect();
+        for v in self.eval(ci, base, 1) {
+            if let Value::Instance(c) | Value::Cone(c) = v {
+                for &h in &hooks {
+                    for m in self.method_targets(c, h) {
+                        push_implied(out, m);
+                    }
+                }
+            }
+        }
+    }
+
     /// The declarations a call site reaches, with the receiver binding for each.
     fn call_targets(&mut self, ci: usize, call: usize) -> Vec<Target> {
         let kind = self.files[ci].py.calls[call].kind;
@@ -3582,6 +3618,7 @@ impl Analysis<'_> {
                         self.push_applied(ci, call, reduce, &mut out);
                     }
                     self.push_library_callbacks(ci, call, p, &mut out);
+                    self.push_overridden_hooks(ci, call, p, &mut out);
                 }
                 Value::DictMethod { name, .. } => out.push(Target::External(format!(
                     "<**PyDict**>.{}",
@@ -3976,7 +4013,14 @@ impl Analysis<'_> {
         for &v in values {
             if let Value::Instance(c) | Value::Cone(c) = v {
                 let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
-                for it in self.method_targets(c, iter_sym) {
+                let iters = self.method_targets(c, iter_sym);
+                if iters.is_empty() && self.iterates_by_index(c, iter_sym) {
+                    let getitem = self.intern("__getitem__");
+                    for g in self.method_targets(c, getitem) {
+                        out.push(Target::Decl { decl: g, shift });
+                    }
+                }
+                for it in iters {
                     out.push(Target::Decl { decl: it, shift });
                     for r in self.returns_of(it) {
                         if let Value::Instance(c2) | Value::Cone(c2) = r {
@@ -3988,6 +4032,75 @@ impl Analysis<'_> {
                 }
             }
         }
+    }
+
+    /// The implementations registered on each generic function with
+    /// `@f.register` or `@f.register(T)` (`functools.singledispatch`,
+    /// `singledispatchmethod`): a call of `f` may run any of them.
+    fn dispatch_registrations(&mut self) -> HashMap<DeclId, Vec<DeclId>> {
+        let mut out: HashMap<DeclId, Vec<DeclId>> = HashMap::default();
+        for ci in 0..self.files.len() {
+            let py = self.files[ci].py;
+            let facts = self.files[ci].facts;
+            for (call, c) in py.calls.iter().enumerate() {
+                if c.kind != PyCallKind::Decorator {
+                    continue;
+                }
+                let text = facts.calls[call].callee_text.as_str();
+                let registers = text.ends_with(".register")
+                    || text
+                        .split_once('(')
+                        .is_some_and(|(head, _)| head.ends_with(".register"));
+                if !registers {
+                    continue;
+                }
+                // `@f.register` or `@f.register(int)`.
+                let mut callee = c.callee;
+                if let Some(&PyExpr::Call(inner)) = py.exprs.get(callee as usize) {
+                    callee = py.calls[inner as usize].callee;
+                }
+                let Some(&PyExpr::Attr { base, .. }) = py.exprs.get(callee as usize) else {
+                    continue;
+                };
+                let Some(&arg) = c.args.first() else {
+                    continue;
+                };
+                let generic: Vec<DeclId> = self
+                    .eval(ci, base, 1)
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Value::Func(f) | Value::Bound { func: f, .. } => Some(f),
+                        _ => None,
+                    })
+                    .collect();
+                let impls: Vec<DeclId> = self
+                    .eval(ci, arg, 1)
+                    .into_iter()
+                    .filter_map(|v| match v {
+                        Value::Func(f) => Some(f),
+                        _ => None,
+                    })
+                    .collect();
+                for g in generic {
+                    let list = out.entry(g).or_default();
+                    for &f in &impls {
+                        if f != g && !list.contains(&f) {
+                            list.push(f);
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether iterating an instance of `c`, which defines no `__iter__`,
+    /// calls `__getitem__` with 0, 1, 2… until IndexError (the sequence
+    /// protocol): no base from outside may bring an `__iter__`.
+    fn iterates_by_index(&mut self, c: DeclId, iter_sym: GSym) -> bool {
+        self.strings[iter_sym as usize] == "__iter__"
+            && self.external_base(c).is_none()
+            && self.builtin_base(c).is_none()
     }
 
     /// Whether some class defines special method `method` (or one of
@@ -4715,6 +4828,7 @@ impl Analysis<'_> {
     }
 
     fn emit(&mut self, b: &mut Builder) {
+        let dispatch = self.dispatch_registrations();
         for ci in 0..self.files.len() {
             let file = self.files[ci].file;
             let facts = self.files[ci].facts;
@@ -4722,6 +4836,7 @@ impl Analysis<'_> {
             self.emit_init_subclass(b, ci);
             self.emit_metaclass_hooks(b, ci);
             self.emit_descriptor_accesses(b, ci);
+            self.emit_attribute_hooks(b, ci);
             self.emit_set_name(b, ci);
             // Module-level imports between repository modules (for import cycles).
             let mut imported: Vec<u32> = Vec::new();
@@ -4795,6 +4910,17 @@ impl Analysis<'_> {
                     };
                     if !decls.contains(&id) {
                         decls.push(id);
+                    }
+                    // A `functools.singledispatch` function dispatches to
+                    // the implementations registered on it.
+                    if kind == PyCallKind::Plain
+                        && let Some(impls) = dispatch.get(&id)
+                    {
+                        for &f in impls {
+                            if !decls.contains(&f) {
+                                decls.push(f);
+                            }
+                        }
                     }
                 }
                 let has_class = targets.iter().any(|t| matches!(t, Target::NoInit(_)));
@@ -5024,6 +5150,44 @@ impl Analysis<'_> {
                             if !called.contains(&m) {
                                 called.push(m);
                             }
+                        }
+                    }
+                }
+            }
+            let caller = self.gdecl(ci, caller);
+            implicit_edges(b, &mut seen, caller, &called, file);
+        }
+    }
+
+    /// Assigning or deleting an attribute of an instance whose class
+    /// defines `__setattr__` or `__delattr__` calls it (`self.x = 1` in
+    /// `__init__` too; `object.__setattr__(self, …)` does not).
+    fn emit_attribute_hooks(&mut self, b: &mut Builder, ci: usize) {
+        let hooks = ["__setattr__", "__delattr__"].map(|h| self.intern(h));
+        if !hooks.iter().any(|h| self.class_definers.contains_key(h)) {
+            return;
+        }
+        let py = self.files[ci].py;
+        let file = self.files[ci].file;
+        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        let accesses = py
+            .attr_stores
+            .iter()
+            .map(|&a| (a, hooks[0]))
+            .chain(py.attr_deletes.iter().map(|&a| (a, hooks[1])));
+        for ((caller, expr), hook) in accesses {
+            if !self.class_definers.contains_key(&hook) {
+                continue;
+            }
+            let Some(&PyExpr::Attr { base, .. }) = py.exprs.get(expr as usize) else {
+                continue;
+            };
+            let mut called: Vec<DeclId> = Vec::new();
+            for v in self.eval(ci, base, 1) {
+                if let Value::Instance(c) | Value::Cone(c) = v {
+                    for m in self.method_targets(c, hook) {
+                        if !called.contains(&m) {
+                            called.push(m);
                         }
                     }
                 }
@@ -5830,6 +5994,31 @@ const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
     (".submit", Some(0), "fn"),
     (".map", Some(0), "fn"),
     (".add_done_callback", Some(0), "fn"),
+];
+
+/// Methods of standard-library classes that call methods a subclass
+/// overrides: (the method, the hooks it calls).
+const OVERRIDDEN_HOOKS: &[(&str, &[&str])] = &[
+    ("threading.Thread.start", &["run"]),
+    ("multiprocessing.Process.start", &["run"]),
+    (
+        "html.parser.HTMLParser.feed",
+        &[
+            "handle_starttag",
+            "handle_endtag",
+            "handle_startendtag",
+            "handle_data",
+            "handle_comment",
+            "handle_entityref",
+            "handle_charref",
+            "handle_decl",
+            "handle_pi",
+        ],
+    ),
+    ("json.JSONEncoder.encode", &["default"]),
+    ("json.JSONEncoder.iterencode", &["default"]),
+    ("logging.Handler.handle", &["emit"]),
+    ("unittest.TestCase.run", &["setUp", "tearDown"]),
 ];
 
 /// Python's builtin namespace (3.12), which unresolved free names fall back to.
