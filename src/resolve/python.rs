@@ -3448,6 +3448,42 @@ impl Analysis<'_> {
         }
     }
 
+    /// A dict or set hashes the key a call hands it (`d.get(k)`,
+    /// `s.add(k)`, `d[k] = v`) and compares it with an equal-hashed key
+    /// already there: the key's `__hash__` and `__eq__`.
+    fn push_key_hashing(&mut self, ci: usize, call: usize, out: &mut Vec<Target>) {
+        for (m, _) in self.key_hashing(ci, call) {
+            push_implied(out, m);
+        }
+    }
+
+    fn key_hashing(&mut self, ci: usize, call: usize) -> Vec<(DeclId, usize)> {
+        let hooks = ["__hash__", "__eq__"].map(|h| self.intern(h));
+        if !hooks.iter().any(|h| self.class_definers.contains_key(h)) {
+            return Vec::new();
+        }
+        let py = self.files[ci].py;
+        let Some(&key) = py.calls[call].args.first() else {
+            return Vec::new();
+        };
+        if matches!(py.exprs.get(key as usize), Some(PyExpr::Free { .. })) {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for v in self.eval(ci, key, 1) {
+            if let Value::Instance(c) | Value::Cone(c) = v {
+                for h in hooks {
+                    for m in self.method_targets(c, h) {
+                        if !out.contains(&(m, NO_BIND)) {
+                            out.push((m, NO_BIND));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// A method an out-of-repository base defines that calls methods its
     /// subclasses override: `worker.start()` on a `threading.Thread`
     /// subclass runs the subclass's `run`, `parser.feed(…)` on an
@@ -3619,17 +3655,44 @@ impl Analysis<'_> {
                     }
                     self.push_library_callbacks(ci, call, p, &mut out);
                     self.push_overridden_hooks(ci, call, p, &mut out);
+                    if matches!(
+                        self.strings[p as usize].as_str(),
+                        "<**PyDict**>.get"
+                            | "<**PyDict**>.setdefault"
+                            | "<**PyDict**>.pop"
+                            | "<**PySet**>.add"
+                            | "<**PySet**>.discard"
+                            | "<**PySet**>.remove"
+                    ) {
+                        self.push_key_hashing(ci, call, &mut out);
+                    }
                 }
-                Value::DictMethod { name, .. } => out.push(Target::External(format!(
-                    "<**PyDict**>.{}",
-                    self.strings[name as usize]
-                ))),
+                Value::DictMethod { name, .. } => {
+                    out.push(Target::External(format!(
+                        "<**PyDict**>.{}",
+                        self.strings[name as usize]
+                    )));
+                    if matches!(
+                        self.strings[name as usize].as_str(),
+                        "get" | "setdefault" | "pop"
+                    ) {
+                        self.push_key_hashing(ci, call, &mut out);
+                    }
+                }
                 Value::SeqMethod { site, name } => {
                     out.push(Target::External(format!(
                         "{}.{}",
                         self.sequence_type(site).0,
                         self.strings[name as usize]
                     )));
+                    if self.set_sites.contains(&site)
+                        && matches!(
+                            self.strings[name as usize].as_str(),
+                            "add" | "discard" | "remove"
+                        )
+                    {
+                        self.push_key_hashing(ci, call, &mut out);
+                    }
                     // `rows.sort(key=…)` calls its key, as `sorted` does.
                     if self.strings[name as usize] == "sort" {
                         let sorted = self.intern("sorted");
@@ -3770,6 +3833,16 @@ impl Analysis<'_> {
         } else {
             None
         };
+        // `d[k]`, `d[k] = v`, `del d[k]` on a dict hash `k`.
+        let keyed = matches!(
+            self.strings[method as usize].as_str(),
+            "__getitem__" | "__setitem__" | "__delitem__"
+        ) && {
+            let eq = self.intern("__eq__");
+            let hash = self.intern("__hash__");
+            self.operator_defined(eq) || self.operator_defined(hash)
+        };
+        defined |= keyed;
         // A free name (a builtin or a star import) as an operand is almost
         // never an instance of a repository class, and is costly to look up.
         let py = self.files[ci].py;
@@ -3781,6 +3854,17 @@ impl Analysis<'_> {
             Vals::new()
         };
         for v in receiver_values {
+            if let Value::Container(site) = v
+                && keyed
+                && self.dict_sites.contains(&site)
+            {
+                for m in self.key_hashing(ci, call) {
+                    if !out.contains(&m) {
+                        out.push(m);
+                    }
+                }
+                continue;
+            }
             if let (Value::Container(site), Some((eq, hash))) = (v, membership) {
                 let hashed = self.dict_sites.contains(&site) || self.set_sites.contains(&site);
                 let mut compared: Vec<(Value, GSym, usize)> = Vec::new();
