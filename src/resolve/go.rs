@@ -840,6 +840,11 @@ enum Callee {
     /// Known not to be a call of code (builtin, conversion).
     NotACall,
     Unresolved(String),
+    /// A repository function that a library method the call reaches runs
+    /// in turn: `(net/http.HandlerFunc).ServeHTTP` calls the `f` converted
+    /// to it. The edge is the library method's, not the caller's (which
+    /// has its own edge to that method).
+    Through(String, DeclId),
 }
 
 impl<'a> Analysis<'a> {
@@ -2915,20 +2920,27 @@ impl<'a> Analysis<'a> {
                         || args.iter().any(|&a| {
                             self.flowing_types(ci, scope, a, depth + 1)
                                 .iter()
-                                .any(|&d| d == FLOW_UNKNOWN || d < FLOW_EXTERNAL)
+                                // A library's value may wrap one of the
+                                // repository's (`fmt.Errorf("%w", err)`).
+                                .any(|&d| {
+                                    d == FLOW_UNKNOWN
+                                        || !(FLOW_EXTERNAL..EXTERNAL_VALUE).contains(&d)
+                                })
                         });
-                    let mut made = match external_package(&name) {
-                        Some(p) if from_args => self.library_values(p),
-                        _ => vec![FLOW_EXTERNAL],
+                    // What the library makes, where the table traced every
+                    // return (`errors.New` gives an *errors.errorString;
+                    // `fmt.Errorf("…: %w", err)` a *fmt.wrapError, never
+                    // `err` itself).
+                    let made = match go_std::std().dynamic_results(&name, n) {
+                        Some(types) => types
+                            .iter()
+                            .map(|t| self.external_value((*t).to_owned()))
+                            .collect(),
+                        None => match external_package(&name) {
+                            Some(p) if from_args => self.library_values(p),
+                            _ => vec![FLOW_EXTERNAL],
+                        },
                     };
-                    // What the library makes, where the table traced it
-                    // (`errors.New` gives an *errors.errorString).
-                    if let Some(types) = go_std::std().dynamic_results(&name, n) {
-                        made.retain(|&d| d != FLOW_EXTERNAL);
-                        for t in types {
-                            made.push(self.external_value((*t).to_owned()));
-                        }
-                    }
                     for d in made {
                         push_flow(&mut out, d);
                     }
@@ -3045,12 +3057,21 @@ impl<'a> Analysis<'a> {
                 promoted.push(m);
             }
         }
-        let handed: Vec<DeclId> = libraries
+        // Not through a function converted to a library's function type
+        // (`http.HandlerFunc(f)`): its method calls only `f`.
+        let converted = flow
             .iter()
-            .filter_map(|path| self.handed_to_library.get(*path))
-            .flatten()
-            .copied()
-            .collect();
+            .any(|d| *d < FLOW_EXTERNAL && !self.type_names.contains_key(d));
+        let handed: Vec<DeclId> = if converted {
+            Vec::new()
+        } else {
+            libraries
+                .iter()
+                .filter_map(|path| self.handed_to_library.get(*path))
+                .flatten()
+                .copied()
+                .collect()
+        };
         for d in handed {
             if let Some((p, t)) = self.type_names.get(&d)
                 && let Some(m) = self.method(*p, t, name, 0)
@@ -3081,11 +3102,13 @@ impl<'a> Analysis<'a> {
             })
             .cloned()
             .collect();
+        for f in adapted {
+            for m in &outside {
+                kept.push(Callee::Through(m.clone(), f));
+            }
+        }
         for m in outside {
             push_external(&mut kept, m);
-        }
-        for f in adapted {
-            kept.push(Callee::Decl(f, Confidence::Possible));
         }
         let from_outside_only = methods.is_empty()
             && flow
@@ -3797,6 +3820,10 @@ impl<'a> Analysis<'a> {
                     b.edge(caller, d, conf, file, call as u32);
                     resolved = true;
                     opaque = true;
+                }
+                Callee::Through(method, f) => {
+                    let d = b.external(&method, Lang::Go);
+                    b.edge(d, f, Confidence::Possible, file, call as u32);
                 }
                 Callee::NotACall => resolved = true,
                 Callee::Unresolved(reason) => {
