@@ -2273,11 +2273,33 @@ impl<'a> Analysis<'a> {
             .is_some(),
             _ => false,
         };
-        is_std_interface
-            && self
-                .funcs_handed_to_library
-                .values()
-                .any(|fs| fs.contains(&func))
+        if !is_std_interface {
+            return false;
+        }
+        if self
+            .funcs_handed_to_library
+            .values()
+            .any(|fs| fs.contains(&func))
+        {
+            return true;
+        }
+        // A method of a type whose values are handed to a library (a
+        // Handler given to httptest.NewServer or http.Server{Handler: …}).
+        let (pkg, base, go) = (self.ctxs[ci].pkg, self.ctxs[ci].base, self.ctxs[ci].go);
+        let Some((recv, _)) = go
+            .funcs
+            .iter()
+            .find(|f| base + f.decl == func)
+            .and_then(|f| f.recv)
+        else {
+            return false;
+        };
+        let tname = receiver_type_name(self.sym(ci, recv));
+        let Some(&(tci, ti)) = self.pkgs[pkg].types.get(tname) else {
+            return false;
+        };
+        let t = self.ctxs[tci].base + self.ctxs[tci].go.type_decls[ti].decl;
+        self.handed_to_library.values().any(|ts| ts.contains(&t))
     }
 
     fn ident_func_values_uncached(
