@@ -3066,6 +3066,21 @@ impl Analysis<'_> {
                         }
                     }
                 }
+                // `super().__new__(cls)` and `object.__new__(cls)` in a
+                // `__new__` make an instance of `cls` (the singleton and
+                // flyweight idioms).
+                Value::External(p) if self.strings[p as usize] == "<builtin>.object.__new__" => {
+                    if let Some(&a) = self.files[ci].py.calls[call].args.first() {
+                        for v in self.eval(ci, a, 1) {
+                            match v {
+                                Value::Class(c) | Value::Instance(c) => {
+                                    push_unique(&mut out, Value::Instance(c));
+                                }
+                                _ => {}
+                            }
+                        }
+                    }
+                }
                 Value::External(p) if self.strings[p as usize] == "collections.defaultdict" => {
                     push_unique(&mut out, self.defaultdict(ci, call));
                 }
