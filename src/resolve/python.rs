@@ -3076,6 +3076,16 @@ impl Analysis<'_> {
                                 Value::Class(c) | Value::Instance(c) => {
                                     push_unique(&mut out, Value::Instance(c));
                                 }
+                                // `cls` of a `__new__` stands for its class
+                                // and subclasses (a cone): only a class no
+                                // other subclasses is taken as made here
+                                // (instances of a numeric tower's classes
+                                // made this way spread through everything).
+                                Value::Cone(c)
+                                    if !self.class_bases.values().any(|bs| bs.contains(&c)) =>
+                                {
+                                    push_unique(&mut out, Value::Instance(c));
+                                }
                                 _ => {}
                             }
                         }
