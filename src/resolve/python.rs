@@ -1429,6 +1429,9 @@ impl<'a> Analysis<'a> {
                                 push_unique(&mut out, r);
                             }
                         }
+                        // `list(gen())[0]`, `sorted(gen())[-1]`: what the
+                        // generator yields.
+                        Value::Generator(g) => self.read_into(Slot::Yield(g), &mut out),
                         // `catalog["a"]` is what `Catalog.__getitem__` returns.
                         Value::Instance(c) | Value::Cone(c) => {
                             let getitem = self.intern("__getitem__");
