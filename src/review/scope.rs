@@ -36,6 +36,8 @@ pub enum SkipKind {
     Binary,
     Unreadable,
     Symlink,
+    /// A Go file under `_*/` or `testdata/`, in no package.
+    GoIgnoredDir,
     /// A secret file (built-in list or `ripple.toml` `secrets`).
     Secret,
     /// Matched `ripple.toml` `off_limits`.
@@ -63,6 +65,7 @@ impl From<SkipReason> for SkipKind {
             SkipReason::Binary => SkipKind::Binary,
             SkipReason::Unreadable => SkipKind::Unreadable,
             SkipReason::Symlink => SkipKind::Symlink,
+            SkipReason::GoIgnoredDir => SkipKind::GoIgnoredDir,
         }
     }
 }
@@ -76,6 +79,7 @@ impl SkipKind {
             SkipKind::Binary => "binary content",
             SkipKind::Unreadable => "could not be read",
             SkipKind::Symlink => "symbolic link (not followed)",
+            SkipKind::GoIgnoredDir => SkipReason::GoIgnoredDir.describe(),
             SkipKind::Secret => "secret file (never sent to a model)",
             SkipKind::OffLimits => "off-limits in ripple.toml (never sent to a model)",
             SkipKind::LanguageNotReviewed => "language not reviewed yet (only Python and Go)",
