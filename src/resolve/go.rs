@@ -2934,34 +2934,24 @@ impl<'a> Analysis<'a> {
                 // (`errors.New` makes an *errors.errorString; what
                 // `atomic.Value.Load` returns was given to `Store`).
                 Callee::External(name) | Callee::ExternalValue(name, _) => {
-                    // A package-level function can only give back a value
-                    // of the repository's that reaches it through an
-                    // argument (`errors.Unwrap(err)`); `errors.New("…")`
-                    // and `strconv.Atoi(s)` give back what they make.
-                    let from_args = name.starts_with('(')
-                        || args.iter().any(|&a| {
-                            self.flowing_types(ci, scope, a, depth + 1)
-                                .iter()
-                                // A library's value may wrap one of the
-                                // repository's (`fmt.Errorf("%w", err)`).
-                                .any(|&d| {
-                                    d == FLOW_UNKNOWN
-                                        || !(FLOW_EXTERNAL..EXTERNAL_VALUE).contains(&d)
-                                })
-                        });
                     // What the library makes, where the table traced every
                     // return (`errors.New` gives an *errors.errorString;
                     // `fmt.Errorf("…: %w", err)` a *fmt.wrapError, never
                     // `err` itself).
-                    let made = match go_std::std().dynamic_results(&name, n) {
-                        Some(types) => types
+                    let made = match (
+                        go_std::std().dynamic_results(&name, n),
+                        external_package(&name),
+                    ) {
+                        (Some(types), _) => types
                             .iter()
                             .map(|t| self.external_value((*t).to_owned()))
                             .collect(),
-                        None => match external_package(&name) {
-                            Some(p) if from_args => self.library_values(p),
-                            _ => vec![FLOW_EXTERNAL],
-                        },
+                        (None, Some(p))
+                            if self.may_give_back_arguments(ci, scope, &name, &args, depth) =>
+                        {
+                            self.library_values(p)
+                        }
+                        _ => vec![FLOW_EXTERNAL],
                     };
                     for d in made {
                         push_flow(&mut out, d);
@@ -2971,6 +2961,28 @@ impl<'a> Analysis<'a> {
             }
         }
         out
+    }
+
+    /// Whether a call of `callee`, outside the repository, may give back
+    /// a value of the repository's. A package-level function can only
+    /// give back one that reaches it through an argument
+    /// (`errors.Unwrap(err)`), or inside a library value that may wrap one
+    /// (`fmt.Errorf("%w", err)`); `strconv.Atoi(s)` gives back what it
+    /// makes. A method may give back what its receiver was handed.
+    fn may_give_back_arguments(
+        &mut self,
+        ci: usize,
+        scope: u32,
+        callee: &str,
+        args: &[ExprId],
+        depth: u32,
+    ) -> bool {
+        callee.starts_with('(')
+            || args.iter().any(|&a| {
+                self.flowing_types(ci, scope, a, depth + 1)
+                    .iter()
+                    .any(|&d| d == FLOW_UNKNOWN || !(FLOW_EXTERNAL..EXTERNAL_VALUE).contains(&d))
+            })
     }
 
     /// Narrow the callees of `receiver.name(…)` through an interface to
@@ -3210,16 +3222,16 @@ impl<'a> Analysis<'a> {
 
     /// Import paths some file of the repository imports.
     fn imported_paths(&mut self) -> &HashSet<String> {
-        if self.imported_paths.is_none() {
-            let mut paths = HashSet::default();
-            for c in &self.ctxs {
-                for &(_, path) in &c.go.imports {
-                    paths.insert(c.facts.sym(path).to_owned());
-                }
-            }
-            self.imported_paths = Some(paths);
-        }
-        self.imported_paths.get_or_insert_with(HashSet::default)
+        let ctxs = &self.ctxs;
+        self.imported_paths.get_or_insert_with(|| {
+            ctxs.iter()
+                .flat_map(|c| {
+                    c.go.imports
+                        .iter()
+                        .map(|&(_, path)| c.facts.sym(path).to_owned())
+                })
+                .collect()
+        })
     }
 
     /// Methods whose receiver is of a named function type.

@@ -1815,14 +1815,9 @@ impl<'a> Analysis<'a> {
                 let mut out = Vals::new();
                 let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
                 let iters = self.method_targets(c, iter_sym);
-                // Without `__iter__` anywhere, iteration calls `__getitem__`
-                // with 0, 1, 2… until IndexError (the old sequence protocol).
-                if iters.is_empty() && self.iterates_by_index(c, iter_sym) {
-                    let getitem = self.intern("__getitem__");
-                    for g in self.method_targets(c, getitem) {
-                        for r in self.returns_of(g) {
-                            push_unique(&mut out, r);
-                        }
+                for g in self.index_iteration(c, iter_sym, &iters) {
+                    for r in self.returns_of(g) {
+                        push_unique(&mut out, r);
                     }
                 }
                 for it in iters {
@@ -3683,42 +3678,27 @@ impl Analysis<'_> {
                     }
                     self.push_library_callbacks(ci, call, p, &mut out);
                     self.push_overridden_hooks(ci, call, p, &mut out);
-                    if matches!(
-                        self.strings[p as usize].as_str(),
-                        "<**PyDict**>.get"
-                            | "<**PyDict**>.setdefault"
-                            | "<**PyDict**>.pop"
-                            | "<**PySet**>.add"
-                            | "<**PySet**>.discard"
-                            | "<**PySet**>.remove"
-                    ) {
+                    if KEY_HASHING_METHODS.contains(&self.strings[p as usize].as_str()) {
                         self.push_key_hashing(ci, call, &mut out);
                     }
                 }
                 Value::DictMethod { name, .. } => {
-                    out.push(Target::External(format!(
-                        "<**PyDict**>.{}",
-                        self.strings[name as usize]
-                    )));
-                    if matches!(
-                        self.strings[name as usize].as_str(),
-                        "get" | "setdefault" | "pop"
-                    ) {
+                    let method = format!("<**PyDict**>.{}", self.strings[name as usize]);
+                    let hashes = KEY_HASHING_METHODS.contains(&method.as_str());
+                    out.push(Target::External(method));
+                    if hashes {
                         self.push_key_hashing(ci, call, &mut out);
                     }
                 }
                 Value::SeqMethod { site, name } => {
-                    out.push(Target::External(format!(
+                    let method = format!(
                         "{}.{}",
                         self.sequence_type(site).0,
                         self.strings[name as usize]
-                    )));
-                    if self.set_sites.contains(&site)
-                        && matches!(
-                            self.strings[name as usize].as_str(),
-                            "add" | "discard" | "remove"
-                        )
-                    {
+                    );
+                    let hashes = KEY_HASHING_METHODS.contains(&method.as_str());
+                    out.push(Target::External(method));
+                    if hashes {
                         self.push_key_hashing(ci, call, &mut out);
                     }
                     // `rows.sort(key=…)` calls its key, as `sorted` does.
@@ -4126,11 +4106,8 @@ impl Analysis<'_> {
             if let Value::Instance(c) | Value::Cone(c) = v {
                 let (iter_sym, next_sym) = self.protocol(c, ITER_PROTOCOL);
                 let iters = self.method_targets(c, iter_sym);
-                if iters.is_empty() && self.iterates_by_index(c, iter_sym) {
-                    let getitem = self.intern("__getitem__");
-                    for g in self.method_targets(c, getitem) {
-                        out.push(Target::Decl { decl: g, shift });
-                    }
+                for g in self.index_iteration(c, iter_sym, &iters) {
+                    out.push(Target::Decl { decl: g, shift });
                 }
                 for it in iters {
                     out.push(Target::Decl { decl: it, shift });
@@ -4206,13 +4183,20 @@ impl Analysis<'_> {
         out
     }
 
-    /// Whether iterating an instance of `c`, which defines no `__iter__`,
-    /// calls `__getitem__` with 0, 1, 2… until IndexError (the sequence
-    /// protocol): no base from outside may bring an `__iter__`.
-    fn iterates_by_index(&mut self, c: DeclId, iter_sym: GSym) -> bool {
-        self.strings[iter_sym as usize] == "__iter__"
-            && self.external_base(c).is_none()
-            && self.builtin_base(c).is_none()
+    /// The `__getitem__` that iterating an instance of `c` calls with 0,
+    /// 1, 2… until IndexError (the sequence protocol), when `c` has no
+    /// `__iter__` (`iters`, found for `iter_sym`) and no base from outside
+    /// may bring one; else nothing.
+    fn index_iteration(&mut self, c: DeclId, iter_sym: GSym, iters: &[DeclId]) -> Vec<DeclId> {
+        if !iters.is_empty()
+            || self.strings[iter_sym as usize] != "__iter__"
+            || self.external_base(c).is_some()
+            || self.builtin_base(c).is_some()
+        {
+            return Vec::new();
+        }
+        let getitem = self.intern("__getitem__");
+        self.method_targets(c, getitem)
     }
 
     /// Whether some class defines special method `method` (or one of
@@ -5282,15 +5266,11 @@ impl Analysis<'_> {
         let py = self.files[ci].py;
         let file = self.files[ci].file;
         let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
-        let accesses = py
-            .attr_stores
-            .iter()
-            .map(|&a| (a, hooks[0]))
-            .chain(py.attr_deletes.iter().map(|&a| (a, hooks[1])));
-        for ((caller, expr), hook) in accesses {
-            if !self.class_definers.contains_key(&hook) {
+        for ((caller, expr), hook) in attribute_accesses(py, [None, Some(hooks[0]), Some(hooks[1])])
+        {
+            let Some(hook) = hook.filter(|h| self.class_definers.contains_key(h)) else {
                 continue;
-            }
+            };
             let Some(&PyExpr::Attr { base, .. }) = py.exprs.get(expr as usize) else {
                 continue;
             };
@@ -6106,6 +6086,17 @@ const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
     (".submit", Some(0), "fn"),
     (".map", Some(0), "fn"),
     (".add_done_callback", Some(0), "fn"),
+];
+
+/// Methods of dicts and sets that hash the key they are handed (and
+/// compare it with an equal-hashed one): its `__hash__` and `__eq__`.
+const KEY_HASHING_METHODS: &[&str] = &[
+    "<**PyDict**>.get",
+    "<**PyDict**>.setdefault",
+    "<**PyDict**>.pop",
+    "<**PySet**>.add",
+    "<**PySet**>.discard",
+    "<**PySet**>.remove",
 ];
 
 /// Methods of standard-library classes that call methods a subclass
