@@ -152,6 +152,9 @@ enum Value {
     },
     /// What `map(f, xs)` returns: iterating it yields what `f` returns.
     Mapped(DeclId),
+    /// `operator.methodcaller("name", …)`: calling it on an object calls
+    /// the object's method `name`.
+    MethodCaller(GSym),
     /// `xs[offset:…]` of the container at `site`: its position `i` is the
     /// container's `i + offset` ([`UNKNOWN_OFFSET`]: any position).
     Slice {
@@ -1379,6 +1382,11 @@ impl<'a> Analysis<'a> {
             PyExpr::Free { name } => self.free_name(ci, *name),
             PyExpr::Attr { base, name } => {
                 let name = self.gsym(ci, *name);
+                if matches!(self.strings[name as usize].as_str(), "value" | "_value_")
+                    && let Some(vals) = self.named_enum_member_value(ci, *base, depth)
+                {
+                    return vals;
+                }
                 let bases = self.eval(ci, *base, depth + 1);
                 let mut out = Vals::new();
                 for v in bases {
@@ -1419,6 +1427,10 @@ impl<'a> Analysis<'a> {
                         // convention, as for calls.
                         Value::External(p) if self.external_is_class(p) => {
                             push_unique(&mut out, Value::External(p))
+                        }
+                        // `Op["ADD"]` looks a member up by name.
+                        Value::Class(c) if self.is_enum(c) => {
+                            push_unique(&mut out, Value::Instance(c))
                         }
                         // `class File(ParamType[IO])`: the repository's own
                         // generic classes, as bases above all.
@@ -2502,6 +2514,12 @@ impl Analysis<'_> {
         if !inst.is_empty() {
             return inst;
         }
+        if matches!(self.strings[name as usize].as_str(), "value" | "_value_") && self.is_enum(c) {
+            let values = self.enum_member_values(c);
+            if !values.is_empty() {
+                return values;
+            }
+        }
         let members = self.class_attr(c, name);
         let mut out = Vals::new();
         for m in members {
@@ -2727,26 +2745,100 @@ impl Analysis<'_> {
 
     fn bind_class_member(&self, v: Value, class: DeclId, instance: bool) -> Value {
         match v {
-            Value::Func(f) if self.decl_kind[f as usize] == DeclKind::Method => {
+            // Any function a class holds is a descriptor: a decorator's
+            // `wrapper(self, x)` in place of the method, or a module
+            // function assigned in the class body, binds as the method did.
+            Value::Func(f)
+                if matches!(
+                    self.decl_kind[f as usize],
+                    DeclKind::Method | DeclKind::Function | DeclKind::Lambda
+                ) =>
+            {
                 self.bind_func(f, class, instance)
             }
             other => other,
         }
     }
 
+    /// The names `class`'s body assigns, sorted.
+    fn class_body_names_of(&mut self, class: DeclId) -> Vec<GSym> {
+        let by_class = self.class_body_by_class.get_or_insert_with(|| {
+            let mut by_class: HashMap<DeclId, Vec<GSym>> = HashMap::default();
+            for &(class, name) in &self.class_body_names {
+                by_class.entry(class).or_default().push(name);
+            }
+            for names in by_class.values_mut() {
+                names.sort_unstable();
+            }
+            by_class
+        });
+        by_class.get(&class).cloned().unwrap_or_default()
+    }
+
+    /// Whether `name`, which `k`'s body assigns `vals`, is one of the
+    /// members of an enum: `Color.RED` of `class Color(Enum): RED = 1` is
+    /// a Color, not 1, and so is `ADD = partial(_add)`; a function
+    /// assigned there (`helper = _helper`, a lambda) is a descriptor, which
+    /// `Enum` leaves a method.
+    fn is_enum_member(&mut self, k: DeclId, name: GSym, vals: &[Value]) -> bool {
+        self.class_body_names.contains(&(k, name))
+            && !self.strings[name as usize].starts_with('_')
+            && !vals
+                .iter()
+                .any(|v| matches!(v, Value::Func(_) | Value::Bound { .. }))
+            && self.is_enum(k)
+    }
+
+    /// `Op.POW.value`: what the member written by name was assigned, not
+    /// what any member of `Op` was.
+    fn named_enum_member_value(&mut self, ci: usize, member: ExprId, depth: u32) -> Option<Vals> {
+        let Some(&PyExpr::Attr { base, name }) = self.files[ci].py.exprs.get(member as usize)
+        else {
+            return None;
+        };
+        let name = self.gsym(ci, name);
+        let mut out = Vals::new();
+        for v in self.eval(ci, base, depth + 1) {
+            let Value::Class(c) = v else {
+                return None;
+            };
+            let mro = self.mro(c);
+            let vals = mro.iter().find_map(|&k| {
+                let vals = self.get(Slot::Var(k, name));
+                self.is_enum_member(k, name, &vals).then_some(vals)
+            })?;
+            for v in vals {
+                push_unique(&mut out, v);
+            }
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
+    /// What the members of enum `c` were assigned: their `.value`.
+    fn enum_member_values(&mut self, c: DeclId) -> Vals {
+        let mut out = Vals::new();
+        for &k in self.mro(c).iter() {
+            for name in self.class_body_names_of(k) {
+                let vals = self.get(Slot::Var(k, name));
+                if self.is_enum_member(k, name, &vals) {
+                    for v in vals {
+                        push_unique(&mut out, v);
+                    }
+                }
+            }
+        }
+        out
+    }
+
     /// Class attribute `name` through the MRO (first class that defines it).
     fn class_attr(&mut self, c: DeclId, name: GSym) -> Vals {
         for &k in self.mro(c).iter() {
             let vals = self.get(Slot::Var(k, name));
+            if self.is_enum_member(k, name, &vals) {
+                return smallvec![Value::Instance(k)];
+            }
             if !vals.is_empty() {
                 return vals;
-            }
-            // `Color.RED` of `class Color(Enum): RED = 1` is a Color, not 1.
-            if self.class_body_names.contains(&(k, name))
-                && !self.strings[name as usize].starts_with('_')
-                && self.is_enum(k)
-            {
-                return smallvec![Value::Instance(k)];
             }
         }
         // Not defined in the repository: inherited from an external base, if any.
@@ -3047,6 +3139,19 @@ impl Analysis<'_> {
                 Value::External(p) if self.strings[p as usize] == "functools.partial" => {
                     for v in self.partial_values(ci, call) {
                         push_unique(&mut out, v);
+                    }
+                }
+                Value::External(p) if self.strings[p as usize] == "operator.methodcaller" => {
+                    if let Some(name) = self.files[ci].py.calls[call].key {
+                        let name = self.gsym(ci, name);
+                        push_unique(&mut out, Value::MethodCaller(name));
+                    }
+                }
+                Value::MethodCaller(name) => {
+                    for (m, shift) in self.called_methods(ci, call, name, 0, false) {
+                        for r in self.returns_at(ci, call, m, shift) {
+                            push_unique(&mut out, r);
+                        }
                     }
                 }
                 // `copy.copy(obj)` is another object of obj's class.
@@ -3420,19 +3525,67 @@ impl Analysis<'_> {
             .collect();
         for (arg, a) in args {
             for v in self.eval(ci, a, 1) {
-                let (decl, shift) = match v {
-                    Value::Func(f) => (f, 0),
-                    Value::Bound { func, .. } => (func, 1),
+                let called: SmallVec<[(DeclId, usize); 2]> = match v {
+                    Value::Func(f) => smallvec![(f, 0)],
+                    Value::Bound { func, .. } => smallvec![(func, 1)],
+                    // `map(methodcaller("badge"), staff)`: each element's
+                    // method, with the element as its `self`.
+                    Value::MethodCaller(name) => {
+                        let data = c.args.iter().position(|&e| e != a).unwrap_or(0);
+                        self.called_methods(ci, call, name, data, true)
+                            .into_iter()
+                            .collect()
+                    }
                     _ => continue,
                 };
-                out.push(Target::Applied {
-                    decl,
-                    shift,
-                    builtin: b,
-                    arg: arg as u32,
-                });
+                for (decl, shift) in called {
+                    out.push(Target::Applied {
+                        decl,
+                        shift,
+                        builtin: b,
+                        arg: arg as u32,
+                    });
+                }
             }
         }
+    }
+
+    /// The methods `name` of the objects argument `position` of the call
+    /// holds (or of its `elements`, for a builtin that iterates it), each
+    /// with the object as its first argument: what a
+    /// [`Value::MethodCaller`] calls.
+    fn called_methods(
+        &mut self,
+        ci: usize,
+        call: usize,
+        name: GSym,
+        position: usize,
+        elements: bool,
+    ) -> Vec<(DeclId, usize)> {
+        let Some(&arg) = self.files[ci].py.calls[call].args.get(position) else {
+            return Vec::new();
+        };
+        let mut objects = Vals::new();
+        for v in self.eval(ci, arg, 1) {
+            if elements {
+                for x in self.iterate(v) {
+                    push_unique(&mut objects, x);
+                }
+            } else {
+                push_unique(&mut objects, v);
+            }
+        }
+        let mut out = Vec::new();
+        for o in objects {
+            for m in self.attr(o, name, 0) {
+                if let Value::Bound { func, .. } = m
+                    && !out.contains(&(func, 0))
+                {
+                    out.push((func, 0));
+                }
+            }
+        }
+        out
     }
 
     /// The functions a standard-library callable is handed and runs:
@@ -3668,6 +3821,11 @@ impl Analysis<'_> {
                     let call_sym = self.intern("__call__");
                     if let Some(&f) = self.method_targets(c, call_sym).first() {
                         out.push(Target::Decl { decl: f, shift: 1 });
+                    }
+                }
+                Value::MethodCaller(name) => {
+                    for (decl, shift) in self.called_methods(ci, call, name, 0, false) {
+                        out.push(Target::Decl { decl, shift });
                     }
                 }
                 Value::External(p) => {
@@ -4351,7 +4509,7 @@ impl Analysis<'_> {
             .map(|&(k, a)| (self.gsym(ci, k), self.eval(ci, a, 1)))
             .collect();
         let splats = c.splats.clone();
-        self.bind_classmethod_receivers(ci, call, &targets);
+        self.bind_receivers(ci, call, &targets);
         for t in &targets {
             if let Target::NoInit(class) = *t {
                 self.bind_dataclass_fields(class, &args, &kwargs);
@@ -4403,7 +4561,7 @@ impl Analysis<'_> {
             let params = &info.params;
             let varargs = params.iter().any(|p| p.kind == ParamKind::VarArgs);
             let varkwargs = params.iter().any(|p| p.kind == ParamKind::VarKwargs);
-            let mut positional = params.iter().skip(shift);
+            let mut positional = params.iter().skip(filled_by_receiver(params, shift));
             for vals in &args {
                 match positional.next() {
                     Some(p)
@@ -4430,7 +4588,7 @@ impl Analysis<'_> {
                 if splat.dict {
                     for (k, vals) in self.dict_entries(ci, splat.expr) {
                         if k == ANY_KEY {
-                            for p in params.iter().skip(shift) {
+                            for p in params.iter().skip(filled_by_receiver(params, shift)) {
                                 if p.kind != ParamKind::PositionalOnly
                                     && p.kind != ParamKind::VarArgs
                                 {
@@ -4555,7 +4713,11 @@ impl Analysis<'_> {
                 bound.push(one);
             }
         }
-        let mut params = info.params.iter().skip(shift).peekable();
+        let mut params = info
+            .params
+            .iter()
+            .skip(filled_by_receiver(&info.params, shift))
+            .peekable();
         for vals in &bound {
             match params.peek() {
                 Some(p) if matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly) => {
@@ -4577,28 +4739,56 @@ impl Analysis<'_> {
     /// its `cls` is `Square` there, not only the class defining it, so
     /// `cls()` makes a `Square`. Only calls that reach a classmethod pay
     /// for evaluating the callee again.
-    fn bind_classmethod_receivers(&mut self, ci: usize, call: usize, targets: &[Target]) {
-        let is_classmethod =
-            |a: &Self, d: DeclId| a.py_info(d).is_some_and(|(i, _)| i.is_classmethod);
+    fn bind_receivers(&mut self, ci: usize, call: usize, targets: &[Target]) {
+        // A method's `self` is its class's cone already; a classmethod's
+        // `cls` is the class it was called on, and a plain function that
+        // a class holds in a method's place (a decorator's `wrapper(self,
+        // …)`) gets the instance it was called on as its first parameter.
+        // Only one whose first parameter says so: a decorator that hands
+        // its argument back (`unittest.skipUnless`'s `_id`) gives every
+        // function ever decorated with it as the decorated method,
+        // `run_test_script(script)` among them.
+        let takes_receiver = |a: &Self, d: DeclId| match a.py_info(d) {
+            Some((info, _)) if a.decl_kind[d as usize] == DeclKind::Method => info.is_classmethod,
+            Some((info, fci)) => info
+                .params
+                .first()
+                .is_some_and(|p| a.files[fci].facts.sym(p.name) == "self"),
+            None => false,
+        };
         if !targets
             .iter()
-            .any(|t| matches!(*t, Target::Decl { decl, shift: 1 } if is_classmethod(self, decl)))
+            .any(|t| matches!(*t, Target::Decl { decl, shift: 1 } if takes_receiver(self, decl)))
         {
             return;
         }
         for v in self.callee_values(ci, call) {
-            let Value::Bound { func, recv, .. } = v else {
+            let Value::Bound {
+                func,
+                recv,
+                instance,
+            } = v
+            else {
                 continue;
             };
+            if !takes_receiver(self, func) {
+                continue;
+            }
             let Some((info, fci)) = self.py_info(func) else {
                 continue;
             };
-            if !info.is_classmethod {
-                continue;
-            }
-            if let Some(first) = info.params.first() {
+            let receiver = match info.is_classmethod || !instance {
+                true => Value::Class(recv),
+                false => Value::Cone(recv),
+            };
+            if let Some(first) = info.params.first()
+                && matches!(
+                    first.kind,
+                    ParamKind::Positional | ParamKind::PositionalOnly
+                )
+            {
                 let slot = Slot::Var(func, self.gsym(fci, first.name));
-                self.add(slot, &[Value::Class(recv)]);
+                self.add(slot, &[receiver]);
             }
         }
     }
@@ -4641,7 +4831,7 @@ impl Analysis<'_> {
             };
             let params = &info.params;
             let varkwargs = params.iter().any(|p| p.kind == ParamKind::VarKwargs);
-            let mut positional = params.iter().skip(shift);
+            let mut positional = params.iter().skip(filled_by_receiver(params, shift));
             for vals in &args[1..] {
                 match positional.next() {
                     Some(p)
@@ -5126,23 +5316,8 @@ impl Analysis<'_> {
         if !self.class_definers.contains_key(&hook) {
             return;
         }
-        if self.class_body_by_class.is_none() {
-            let mut by_class: HashMap<DeclId, Vec<GSym>> = HashMap::default();
-            for &(class, name) in &self.class_body_names {
-                by_class.entry(class).or_default().push(name);
-            }
-            for names in by_class.values_mut() {
-                names.sort_unstable();
-            }
-            self.class_body_by_class = Some(by_class);
-        }
         self.emit_class_statement_calls(b, ci, |a, class| {
-            let names = a
-                .class_body_by_class
-                .as_ref()
-                .and_then(|m| m.get(&class))
-                .cloned()
-                .unwrap_or_default();
+            let names = a.class_body_names_of(class);
             let mut hooks: Vec<DeclId> = Vec::new();
             for name in names {
                 for v in a.peek(Slot::Var(class, name)) {
@@ -5579,6 +5754,18 @@ enum Target {
     /// The callee's value set is full: values past its cap were dropped,
     /// so the targets found may not be all (listed with the unresolved).
     Truncated,
+}
+
+/// How many of `params` the `shift` arguments a call fills before its own
+/// (a bound receiver, a partial's) take: as many positional parameters as
+/// lead; past them they go into `*args` (`wrapper(*args)` in a method's
+/// place gets its receiver there), leaving every parameter to the call.
+fn filled_by_receiver(params: &[crate::lang::python::Param], shift: usize) -> usize {
+    let leading = params
+        .iter()
+        .take_while(|p| matches!(p.kind, ParamKind::Positional | ParamKind::PositionalOnly))
+        .count();
+    shift.min(leading)
 }
 
 /// A name from the modules that spell types rather than define classes
