@@ -18,7 +18,7 @@ use crate::inventory::SkipReason;
 use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 19;
+pub const SCHEMA_VERSION: i64 = 20;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);

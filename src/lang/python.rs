@@ -202,6 +202,9 @@ pub struct PyDeclInfo {
     pub fields: Vec<Sym>,
     /// Decorated with `@dataclass` (or attrs): the constructor assigns `fields`.
     pub is_dataclass: bool,
+    /// Decorated with `@functools.total_ordering`: the comparisons it
+    /// lacks call the one it defines.
+    pub is_total_ordering: bool,
     /// A pytest fixture: tests receive its return (or yielded) value by naming it.
     pub is_fixture: bool,
     /// `class C(metaclass=M)`: the metaclass expression, for classes.
@@ -2371,8 +2374,12 @@ impl<'s> Extractor<'s> {
                 let e = self.push_expr(PyExpr::Container {
                     items: vec![item].into(),
                 });
-                if node.kind() == "set_comprehension" {
-                    self.facts.set_sites.push(e);
+                match node.kind() {
+                    "set_comprehension" => self.facts.set_sites.push(e),
+                    // `{id(i): i for i in items}` is a dict: `.values()`
+                    // and `.get()` give what it holds.
+                    "dictionary_comprehension" => self.facts.dict_sites.push(e),
+                    _ => {}
                 }
                 Lowered::Expr(e)
             }
@@ -2612,6 +2619,17 @@ impl<'s> Extractor<'s> {
                                 reflected: None,
                             };
                             c.args = c.args.iter().copied().chain([value]).collect();
+                        }
+                        // `e["ttl"] -= 1` reads the item, then stores it back.
+                        if frame.kind == K::AugAssignment
+                            && let Some(call) = self.subscript_calls.remove(&target)
+                        {
+                            let read = &self.facts.calls[call as usize];
+                            let receiver = read.callee;
+                            let key = read.args.first().copied().unwrap_or(UNKNOWN);
+                            let store =
+                                self.operator_call(&node, "__setitem__", None, receiver, key);
+                            self.facts.calls[store as usize].args = vec![key, value].into();
                         }
                         // A read of the target that was noted is the store.
                         self.items.reads.retain(|&(e, _)| e != target);
@@ -3521,6 +3539,9 @@ impl<'s> Extractor<'s> {
                 .any(|d| t == *d || t.starts_with(&format!("{d}("))) =>
                 {
                     self.facts.decl_info[decl as usize].is_dataclass = true;
+                }
+                "total_ordering" | "functools.total_ordering" => {
+                    self.facts.decl_info[decl as usize].is_total_ordering = true;
                 }
                 t if t == "pytest.fixture"
                     || t == "fixture"

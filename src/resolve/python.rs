@@ -2287,7 +2287,8 @@ impl Analysis<'_> {
     ) -> Vec<DeclId> {
         let mut out = Vec::new();
         for v in self.eval(ci, base, 1) {
-            if !matches!(v, Value::Instance(_) | Value::Cone(_)) {
+            // `super().rate` in an overriding property reads the base's.
+            if !matches!(v, Value::Instance(_) | Value::Cone(_) | Value::Super { .. }) {
                 continue;
             }
             for m in self.attr_members(v, name, 1) {
@@ -2510,6 +2511,14 @@ impl Analysis<'_> {
         let mut inst = Vals::new();
         for k in mro.iter() {
             self.read_into(Slot::InstAttr(*k, name), &mut inst);
+        }
+        // A dataclass field's default (`fmt: Callable = plain`) is what
+        // the generated `__init__` stores where a call passes none: as a
+        // value of the instance, not a method bound to it.
+        if !inst.is_empty() && self.is_dataclass_field(c, name) {
+            for k in mro.iter() {
+                self.read_into(Slot::Var(*k, name), &mut inst);
+            }
         }
         if !inst.is_empty() {
             return inst;
@@ -3212,9 +3221,15 @@ impl Analysis<'_> {
                     // (PyCG names its methods `requests.Session.get`); the result
                     // of an external *function* is unknown, and letting it flow
                     // only spreads noise. Classes are told apart by convention.
-                    if self.strings[p as usize].starts_with("<**PyStr**>.") {
+                    let name = self.strings[p as usize].as_str();
+                    if name.starts_with("<**PyStr**>.") {
                         // String methods return strings (near enough for their methods).
                         push_unique(&mut out, Value::PyStr);
+                    } else if let Some(&(_, class)) =
+                        LIBRARY_FACTORIES.iter().find(|(f, _)| *f == name)
+                    {
+                        let class = self.intern(class);
+                        push_unique(&mut out, Value::External(class));
                     } else if self.external_is_class(p) {
                         push_unique(&mut out, Value::External(p));
                     }
@@ -3536,6 +3551,12 @@ impl Analysis<'_> {
                             .into_iter()
                             .collect()
                     }
+                    // `map(self, rows)` calls the instance: its `__call__`.
+                    Value::Instance(k) | Value::Cone(k) => {
+                        let call_sym = self.intern("__call__");
+                        let found = self.method_targets(k, call_sym);
+                        found.first().map(|&f| (f, 1)).into_iter().collect()
+                    }
                     _ => continue,
                 };
                 for (decl, shift) in called {
@@ -3612,13 +3633,31 @@ impl Analysis<'_> {
                 handed.push(*e);
             }
         }
+        let call_sym = self.intern("__call__");
         for a in handed {
             for v in self.eval(ci, a, 1) {
-                if let Value::Func(f)
-                | Value::Bound { func: f, .. }
-                | Value::Partial { func: f, .. } = v
-                {
-                    out.push(Target::Implicit(f));
+                match v {
+                    Value::Func(f)
+                    | Value::Bound { func: f, .. }
+                    | Value::Partial { func: f, .. } => out.push(Target::Implicit(f)),
+                    // `executor.map(Task(), xs)`: the instance's `__call__`.
+                    Value::Instance(k) | Value::Cone(k) => {
+                        if let Some(&f) = self.method_targets(k, call_sym).first() {
+                            out.push(Target::Implicit(f));
+                        }
+                    }
+                    // `heapq.nlargest(1, ps, key=methodcaller("average"))`:
+                    // the method of the elements it is handed with it.
+                    Value::MethodCaller(name) => {
+                        let data: Vec<usize> =
+                            (0..c.args.len()).filter(|&i| c.args[i] != a).collect();
+                        for i in data {
+                            for (m, _) in self.called_methods(ci, call, name, i, true) {
+                                out.push(Target::Implicit(m));
+                            }
+                        }
+                    }
+                    _ => {}
                 }
             }
         }
@@ -4385,6 +4424,12 @@ impl Analysis<'_> {
             return found;
         }
         for &fallback in self.fallback_methods(name) {
+            // `@total_ordering` makes the comparisons a class lacks out of
+            // the one it defines (the first of `__lt__`, `__le__`,
+            // `__gt__`, `__ge__`); other classes have no such fallback.
+            if COMPARISONS.contains(&fallback) && !self.is_total_ordering(c) {
+                break;
+            }
             if fallback == "__repr__"
                 && (self.external_base(c).is_some()
                     || self.builtin_base(c).is_some_and(|b| b != "object"))
@@ -4408,6 +4453,7 @@ impl Analysis<'_> {
             "__bool__" => &["__len__"],
             "__str__" => &["__repr__"],
             "__format__" => &["__str__", "__repr__"],
+            t if COMPARISONS.contains(&t) => COMPARISONS,
             _ => match INPLACE_OPERATORS.iter().position(|&op| op == text) {
                 Some(i) => std::slice::from_ref(&PLAIN_OPERATORS[i]),
                 None => &[],
@@ -4435,6 +4481,23 @@ impl Analysis<'_> {
     }
 
     /// Whether `class` or a class it derives from is a dataclass.
+    fn is_total_ordering(&mut self, class: DeclId) -> bool {
+        self.mro(class).iter().any(|&k| {
+            self.py_info(k)
+                .is_some_and(|(info, _)| info.is_total_ordering)
+        })
+    }
+
+    /// Whether `name` is a field with a default that dataclass `class`
+    /// or a dataclass among its bases assigns in its body.
+    fn is_dataclass_field(&mut self, class: DeclId, name: GSym) -> bool {
+        let mro = self.mro(class);
+        mro.iter().any(|&k| {
+            self.class_body_names.contains(&(k, name))
+                && self.py_info(k).is_some_and(|(info, _)| info.is_dataclass)
+        })
+    }
+
     fn is_dataclass(&mut self, class: DeclId) -> bool {
         self.mro(class)
             .iter()
@@ -6274,6 +6337,14 @@ const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
     (".map", Some(0), "fn"),
     (".add_done_callback", Some(0), "fn"),
 ];
+
+/// The rich comparisons, in the order `functools.total_ordering` picks
+/// the one the others are made from.
+const COMPARISONS: &[&str] = &["__lt__", "__le__", "__gt__", "__ge__"];
+
+/// Standard-library functions that make an instance of a library class
+/// whose methods take callbacks: `re.compile(p).sub(repl, s)` calls repl.
+const LIBRARY_FACTORIES: &[(&str, &str)] = &[("re.compile", "re.Pattern")];
 
 /// Methods of dicts and sets that hash the key they are handed (and
 /// compare it with an equal-hashed one): its `__hash__` and `__eq__`.
