@@ -205,6 +205,9 @@ pub struct PyDeclInfo {
     /// Decorated with `@functools.total_ordering`: the comparisons it
     /// lacks call the one it defines.
     pub is_total_ordering: bool,
+    /// The flows that give parameters their defaults (`fn=None`), which
+    /// are not rebindings in the body.
+    pub default_flows: Vec<u32>,
     /// A pytest fixture: tests receive its return (or yielded) value by naming it.
     pub is_fixture: bool,
     /// `class C(metaclass=M)`: the metaclass expression, for classes.
@@ -3412,6 +3415,8 @@ impl<'s> Extractor<'s> {
                     name: p.name,
                 });
                 let target = (self.facts.exprs.len() - 1) as ExprId;
+                let flow = self.facts.flows.len() as u32;
+                self.facts.decl_info[decl as usize].default_flows.push(flow);
                 self.facts.flows.push(PyFlow::Assign {
                     target,
                     value: *default,

@@ -285,6 +285,10 @@ struct Analysis<'a> {
     passthrough: HashMap<DeclId, Vec<GSym>>,
     /// Return flows (file context, flow) that return such a parameter.
     passthrough_flows: HashSet<(u32, u32)>,
+    /// The defaults of those parameters: what a call that passes none
+    /// gets back (`def step(self, fn=None)` called as a decorator factory
+    /// hands back None, not every function any other call passed).
+    passthrough_defaults: HashMap<(DeclId, GSym), ExprId>,
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
@@ -401,6 +405,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         tuple_sites: HashSet::default(),
         passthrough: HashMap::default(),
         passthrough_flows: HashSet::default(),
+        passthrough_defaults: HashMap::default(),
         packed_base: 0,
         var_slot_ids: Vec::new(),
         defaultdict_sites: HashSet::default(),
@@ -1153,6 +1158,44 @@ impl<'a> Analysis<'a> {
         }
     }
 
+    /// `objects = Manager()` in a class body calls the descriptor's
+    /// `__set_name__(self, owner, name)` with the class as `owner`
+    /// (`self.model = owner`, then `self.model(**kw)` makes one).
+    fn bind_set_name_owner(&mut self, ci: usize, target: ExprId, vals: &[Value]) {
+        let hook = self.intern("__set_name__");
+        if !self.class_definers.contains_key(&hook) {
+            return;
+        }
+        let py = self.files[ci].py;
+        let Some(&PyExpr::Var { scope, .. }) = py.exprs.get(target as usize) else {
+            return;
+        };
+        if self.files[ci]
+            .facts
+            .decls
+            .get(scope as usize)
+            .map(|d| d.kind)
+            != Some(DeclKind::Class)
+        {
+            return;
+        }
+        let owner = self.gdecl(ci, scope);
+        for &v in vals {
+            let Value::Instance(k) = v else {
+                continue;
+            };
+            for m in self.method_targets(k, hook) {
+                let Some((info, mci)) = self.py_info(m) else {
+                    continue;
+                };
+                if let Some(p) = info.params.get(1) {
+                    let slot = Slot::Var(m, self.gsym(mci, p.name));
+                    self.add(slot, &[Value::Class(owner)]);
+                }
+            }
+        }
+    }
+
     /// Every constraint of a file: its flows, container literals and calls.
     fn constraints_of(&self, ci: usize) -> Vec<Constraint> {
         let py = self.files[ci].py;
@@ -1173,14 +1216,24 @@ impl<'a> Analysis<'a> {
                 });
             }
         }
-        // Operator sites bind no arguments while solving: their special
-        // methods' other operand is rarely what a call graph hinges on, and
-        // re-evaluating tens of thousands of `a == b` and `x[i]` receivers on
-        // every change doubled resolution. They are resolved when emitted,
-        // and their results flow wherever an expression uses them.
+        // Most operator sites bind no arguments while solving: re-evaluating
+        // tens of thousands of `a == b` and `x[i]` receivers on every change
+        // doubled resolution. They are resolved when emitted, and their
+        // results flow wherever an expression uses them. An arithmetic
+        // operator a repository class defines does pass its other operand
+        // on (`-other` in `Vec.__sub__` is a Vec's `__neg__`).
+        let binds = |i: u32| match py.calls[i as usize].kind {
+            PyCallKind::Operator { method, .. } => {
+                let g = self.gsym(ci as usize, method);
+                self.class_definers.contains_key(&g)
+                    && (PLAIN_OPERATORS.contains(&self.strings[g as usize].as_str())
+                        || INPLACE_OPERATORS.contains(&self.strings[g as usize].as_str()))
+            }
+            _ => true,
+        };
         out.extend(
             (0..py.calls.len() as u32)
-                .filter(|&i| !matches!(py.calls[i as usize].kind, PyCallKind::Operator { .. }))
+                .filter(|&i| binds(i))
                 .map(|i| Constraint {
                     ci,
                     kind: ConsKind::Call,
@@ -1220,6 +1273,7 @@ impl<'a> Analysis<'a> {
                 PyFlow::Assign { target, value } => {
                     let vals = self.eval(ci, value, 0);
                     self.write(ci, target, &vals);
+                    self.bind_set_name_owner(ci, target, &vals);
                 }
                 PyFlow::Return { .. } if self.passthrough_flows.contains(&(c.ci, c.idx)) => {}
                 PyFlow::Return { func, value } => {
@@ -1958,6 +2012,12 @@ impl<'a> Analysis<'a> {
                 .map(|&(_, e)| e);
             let vals = match by_position.or(by_keyword) {
                 Some(arg) if c.splats.is_empty() => self.eval(ci, arg, 1),
+                None if c.splats.is_empty() && shift != NO_BIND => {
+                    match self.passthrough_defaults.get(&(func, p)) {
+                        Some(&default) => self.eval(fci, default, 1),
+                        None => self.get(Slot::Var(func, p)),
+                    }
+                }
                 _ => self.get(Slot::Var(func, p)),
             };
             for v in vals {
@@ -1972,17 +2032,29 @@ impl<'a> Analysis<'a> {
     fn find_passthrough_returns(&mut self) {
         for ci in 0..self.files.len() {
             let py = self.files[ci].py;
-            let rebound: HashSet<(u32, Sym)> = py
-                .flows
+            // A parameter's default is no rebinding: `def step(self,
+            // fn=None): … return fn` hands back what each call passed, and
+            // the default where it passes none.
+            let default_flows: HashSet<u32> = py
+                .decl_info
                 .iter()
-                .filter_map(|f| match f {
-                    PyFlow::Assign { target, .. } => match py.exprs.get(*target as usize) {
-                        Some(PyExpr::Var { scope, name }) => Some((*scope, *name)),
-                        _ => None,
-                    },
-                    _ => None,
-                })
+                .flat_map(|info| info.default_flows.iter().copied())
                 .collect();
+            let mut defaults: HashMap<(u32, Sym), ExprId> = HashMap::default();
+            let mut rebound: HashSet<(u32, Sym)> = HashSet::default();
+            for (fi, flow) in py.flows.iter().enumerate() {
+                let PyFlow::Assign { target, value } = *flow else {
+                    continue;
+                };
+                let Some(&PyExpr::Var { scope, name }) = py.exprs.get(target as usize) else {
+                    continue;
+                };
+                if default_flows.contains(&(fi as u32)) {
+                    defaults.insert((scope, name), value);
+                } else {
+                    rebound.insert((scope, name));
+                }
+            }
             for (fi, flow) in py.flows.iter().enumerate() {
                 let PyFlow::Return { func, value } = *flow else {
                     continue;
@@ -2006,6 +2078,9 @@ impl<'a> Analysis<'a> {
                     params.push(g);
                 }
                 self.passthrough_flows.insert((ci as u32, fi as u32));
+                if let Some(&default) = defaults.get(&(scope, name)) {
+                    self.passthrough_defaults.insert((f, g), default);
+                }
             }
         }
     }
@@ -4146,7 +4221,7 @@ impl Analysis<'_> {
         let containers: Vec<u32> = values
             .iter()
             .filter_map(|v| match v {
-                Value::Container(site) if shows => Some(*site),
+                Value::Container(site) | Value::Slice { site, .. } if shows => Some(*site),
                 _ => None,
             })
             .collect();
@@ -4161,7 +4236,7 @@ impl Analysis<'_> {
                     }
                 }
             }
-            values.retain(|v| !matches!(v, Value::Container(_)));
+            values.retain(|v| !matches!(v, Value::Container(_) | Value::Slice { .. }));
         }
         for v in values {
             let (Value::Instance(c) | Value::Cone(c)) = v else {
