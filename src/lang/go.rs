@@ -101,6 +101,10 @@ pub enum GoTypeBody {
         /// Each method's result types, parallel to `methods`: what
         /// `ln.Addr()` returns when `ln` is of the interface type.
         results: Vec<Vec<TypeId>>,
+        /// Each method's parameter types (one per name), parallel to
+        /// `methods`: a type implements the interface only with a method
+        /// of the same signature, not just the same name and arity.
+        params: Vec<Vec<TypeId>>,
         embeds: Vec<TypeId>,
     },
     Other(TypeId),
@@ -113,6 +117,8 @@ pub struct GoTypeDecl {
     pub body: GoTypeBody,
     /// Type parameters of a generic type (`T` of `type Stack[T any]`).
     pub params: ThinVec<Sym>,
+    /// `type A = B`: another name for B, not a type of its own.
+    pub alias: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -407,7 +413,13 @@ enum Lowered {
     Field(GoField, Vec<Sym>),
     Fields(u32),
     /// Interface methods (name, arity), their results, embedded interfaces.
-    Iface(Vec<(Sym, u16)>, Vec<Vec<TypeId>>, Vec<TypeId>),
+    /// An interface's methods, their (parameter types, result types),
+    /// and its embedded types.
+    Iface(
+        Vec<(Sym, u16)>,
+        Vec<(Vec<TypeId>, Vec<TypeId>)>,
+        Vec<TypeId>,
+    ),
     Str(Sym),
     /// `key: value` inside a composite literal (the key when it is a name).
     Keyed(Option<Sym>, ExprId),
@@ -1836,18 +1848,19 @@ impl Extractor<'_> {
             }
             K::MethodElem => match Self::field(children, g.f_name) {
                 Some(Lowered::Name(n)) => {
-                    let arity = match Self::field(children, g.f_parameters) {
+                    let params: Vec<TypeId> = match Self::field(children, g.f_parameters) {
                         Some(Lowered::Params(p)) => self.params[p as usize]
                             .iter()
-                            .map(|(names, _)| names.len().max(1))
-                            .sum::<usize>(),
-                        _ => 0,
+                            .flat_map(|(names, t)| std::iter::repeat_n(*t, names.len().max(1)))
+                            .collect(),
+                        _ => Vec::new(),
                     };
+                    let arity = params.len();
                     let results = Self::field(children, g.f_result);
                     let results = self.result_types(results);
                     Lowered::Iface(
                         vec![(n, arity.min(u16::MAX as usize) as u16)],
-                        vec![results],
+                        vec![(params, results)],
                         vec![],
                     )
                 }
@@ -1891,11 +1904,15 @@ impl Extractor<'_> {
                             .collect();
                         GoTypeBody::Struct(fields)
                     }
-                    Some(Lowered::Iface(methods, results, embeds)) => GoTypeBody::Interface {
-                        methods,
-                        results,
-                        embeds,
-                    },
+                    Some(Lowered::Iface(methods, signatures, embeds)) => {
+                        let (params, results) = signatures.into_iter().unzip();
+                        GoTypeBody::Interface {
+                            methods,
+                            results,
+                            params,
+                            embeds,
+                        }
+                    }
                     Some(other) => GoTypeBody::Other(self.as_type(&other)),
                     None => GoTypeBody::Other(0),
                 };
@@ -1912,6 +1929,7 @@ impl Extractor<'_> {
                     decl,
                     body,
                     params,
+                    alias: node.kind() == "type_alias",
                 });
                 Lowered::None
             }

@@ -99,6 +99,10 @@ fn has_unknown(t: &RType) -> bool {
     }
 }
 
+/// An interface method as a file writes it: (name, file context,
+/// parameter types, result types).
+type Signature<'a> = (&'a str, usize, &'a [TypeId], &'a [TypeId]);
+
 /// Type parameters bound to type arguments: (parameter name, argument).
 type TypeEnv<'a> = Vec<(&'a str, RType)>;
 
@@ -1847,6 +1851,7 @@ impl<'a> Analysis<'a> {
             methods,
             results,
             embeds,
+            ..
         } = body
         else {
             return None;
@@ -1872,13 +1877,110 @@ impl<'a> Analysis<'a> {
         }
         let wanted = self.interface_methods(pkg, iface, 0).unwrap_or_default();
         let wanted: Vec<(&str, u16)> = wanted.iter().map(|(m, a)| (m.as_str(), *a)).collect();
-        let out = if wanted.is_empty() {
+        let mut out = if wanted.is_empty() {
             Vec::new()
         } else {
             self.types_with_methods(&wanted)
         };
+        let signatures = self.interface_signatures(pkg, iface, 0);
+        out.retain(|(p, tname)| {
+            signatures.iter().all(|(m, ici, params, results)| {
+                self.method(*p, tname, m, 0)
+                    .is_none_or(|decl| self.signature_fits(decl, *ici, params, results))
+            })
+        });
         self.implementors.insert(key, out.clone());
         out
+    }
+
+    /// The methods of repository interface `name` (and of those it
+    /// embeds) with their parameter and result types, and the file
+    /// context that writes them.
+    fn interface_signatures(&self, pkg: usize, name: &str, depth: u32) -> Vec<Signature<'a>> {
+        if depth > 4 {
+            return Vec::new();
+        }
+        let Some((
+            tci,
+            GoTypeBody::Interface {
+                methods,
+                results,
+                params,
+                embeds,
+            },
+        )) = self.type_body(pkg, name)
+        else {
+            return Vec::new();
+        };
+        let mut out: Vec<Signature<'a>> = methods
+            .iter()
+            .zip(params.iter().zip(results))
+            .map(|(&(m, _), (p, r))| (self.sym(tci, m), tci, p.as_slice(), r.as_slice()))
+            .collect();
+        for e in embeds {
+            if let RType::Named(PkgRef::Repo(p), n, ..) = self.resolve_type(tci, *e, 0) {
+                out.extend(self.interface_signatures(p, &n, depth + 1));
+            }
+        }
+        out
+    }
+
+    /// Whether method `m` may implement an interface method whose
+    /// parameter and result types file `ici` writes as `params` and
+    /// `results`: no place where both name a type and the types differ
+    /// (`SetOption(parser.OptionName, …)` is not `SetOption(renderer.
+    /// OptionName, …)`; `WithCallDepth(int) Logger` is not
+    /// `WithCallDepth(int) LogSink`). A type either side cannot name (a
+    /// type parameter, a literal type, an alias) decides nothing.
+    fn signature_fits(&self, m: DeclId, ici: usize, params: &[TypeId], results: &[TypeId]) -> bool {
+        let Some(&(mci, f)) = self.func_results.get(&m) else {
+            return true;
+        };
+        // An alias (`type FileMode = fs.FileMode`) is the type it names.
+        let named = |t: &RType| match t.deref() {
+            RType::Named(PkgRef::Repo(p), n, _) => {
+                !has_unknown(t)
+                    && self.pkgs[*p]
+                        .types
+                        .get(n)
+                        .is_some_and(|&(tci, ti)| !self.ctxs[tci].go.type_decls[ti].alias)
+            }
+            RType::Named(..) => !has_unknown(t),
+            _ => false,
+        };
+        let differ = |a: &RType, b: &RType| named(a) && named(b) && a != b;
+        if f.results.len() == results.len() {
+            for (a, b) in f.results.iter().zip(results) {
+                if differ(
+                    &self.resolve_type(mci, *a, 0),
+                    &self.resolve_type(ici, *b, 0),
+                ) {
+                    return false;
+                }
+            }
+        }
+        let Some(names) = self.params_of.get(&m) else {
+            return true;
+        };
+        if names.len() != params.len() {
+            return true;
+        }
+        for (name, b) in names.iter().zip(params) {
+            // A blank parameter's binding would be another blank's.
+            let Some(name) = name.filter(|&n| self.sym(mci, n) != "_") else {
+                continue;
+            };
+            let Some((_, Binding::Type(a))) = self.local(mci, f.decl, name) else {
+                continue;
+            };
+            if differ(
+                &self.resolve_type(mci, *a, 0),
+                &self.resolve_type(ici, *b, 0),
+            ) {
+                return false;
+            }
+        }
+        true
     }
 
     /// Fill [`Analysis::declared_by`] and [`Analysis::embedders`].
