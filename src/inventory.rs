@@ -54,6 +54,10 @@ pub enum SkipReason {
     /// A Go file under a directory the go tool leaves out of every
     /// package (`_examples/`, `testdata/`): no build sees it.
     GoIgnoredDir,
+    /// A Go file whose name (`_windows.go`) or `//go:build` line leaves
+    /// it out of a build for this machine's platform, or out of every
+    /// build (`//go:build ignore`).
+    GoBuildConstraint,
 }
 
 impl SkipReason {
@@ -67,6 +71,7 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
             SkipReason::Symlink => "symlink",
             SkipReason::GoIgnoredDir => "go_ignored_dir",
+            SkipReason::GoBuildConstraint => "go_build_constraint",
         }
     }
 
@@ -79,6 +84,7 @@ impl SkipReason {
             SkipReason::Unreadable,
             SkipReason::Symlink,
             SkipReason::GoIgnoredDir,
+            SkipReason::GoBuildConstraint,
         ]
         .into_iter()
         .find(|r| r.name() == name)
@@ -93,6 +99,9 @@ impl SkipReason {
             SkipReason::Unreadable => "could not be read",
             SkipReason::Symlink => "symbolic link (not followed)",
             SkipReason::GoIgnoredDir => "Go file in a directory the go tool ignores (_*, testdata)",
+            SkipReason::GoBuildConstraint => {
+                "Go file its name or //go:build line leaves out of this platform's build"
+            }
         }
     }
 }
@@ -180,6 +189,10 @@ pub fn scan(root: &Path) -> Inventory {
             }
             if lang == Lang::Go && in_go_ignored_dir(&rel) {
                 skip(rel, SkipReason::GoIgnoredDir);
+                return ignore::WalkState::Continue;
+            }
+            if lang == Lang::Go && !go_build::name_matches(&rel, go_build::Target::host()) {
+                skip(rel, SkipReason::GoBuildConstraint);
                 return ignore::WalkState::Continue;
             }
             if is_generated_name(&rel) {
@@ -280,13 +293,324 @@ pub fn classify_content(lang: Lang, bytes: &[u8]) -> Option<SkipReason> {
     if generated {
         return Some(SkipReason::Generated);
     }
+    if lang == Lang::Go && !go_build::constraints_hold(&head_text, go_build::Target::host()) {
+        return Some(SkipReason::GoBuildConstraint);
+    }
     // Minified or machine-written: very long average lines.
     let lines = bytes.iter().filter(|&&b| b == b'\n').count().max(1);
     if bytes.len() > 64 * 1024 && bytes.len() / lines > 1000 {
         return Some(SkipReason::Generated);
     }
-    let _ = lang;
     None
+}
+
+/// The go tool's build constraints, evaluated as `go build` would on this
+/// machine: a file named `x_windows.go` or `x_linux_arm64.go` is built
+/// only for that platform, and a `//go:build` line (or, in files older
+/// than Go 1.17, `// +build` lines) before the package clause must hold.
+/// Tags that hold: the platform's GOOS and GOARCH, `unix` on Unix-like
+/// systems, `gc`, and every `go1.N`; `cgo` and custom tags (`ignore`,
+/// `integration`) do not.
+pub mod go_build {
+    const GOOS: &[&str] = &[
+        "aix",
+        "android",
+        "darwin",
+        "dragonfly",
+        "freebsd",
+        "hurd",
+        "illumos",
+        "ios",
+        "js",
+        "linux",
+        "nacl",
+        "netbsd",
+        "openbsd",
+        "plan9",
+        "solaris",
+        "wasip1",
+        "windows",
+        "zos",
+    ];
+    const UNIX: &[&str] = &[
+        "aix",
+        "android",
+        "darwin",
+        "dragonfly",
+        "freebsd",
+        "hurd",
+        "illumos",
+        "ios",
+        "linux",
+        "netbsd",
+        "openbsd",
+        "solaris",
+    ];
+    const GOARCH: &[&str] = &[
+        "386",
+        "amd64",
+        "amd64p32",
+        "arm",
+        "armbe",
+        "arm64",
+        "arm64be",
+        "loong64",
+        "mips",
+        "mipsle",
+        "mips64",
+        "mips64le",
+        "mips64p32",
+        "mips64p32le",
+        "ppc",
+        "ppc64",
+        "ppc64le",
+        "riscv",
+        "riscv64",
+        "s390",
+        "s390x",
+        "sparc",
+        "sparc64",
+        "wasm",
+    ];
+
+    /// The platform a build is for, in the go tool's names.
+    #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+    pub struct Target {
+        pub goos: &'static str,
+        pub goarch: &'static str,
+    }
+
+    impl Target {
+        /// This machine's platform.
+        pub fn host() -> Target {
+            let goos = match std::env::consts::OS {
+                "macos" => "darwin",
+                os => os,
+            };
+            let goarch = match std::env::consts::ARCH {
+                "x86_64" => "amd64",
+                "x86" => "386",
+                "aarch64" => "arm64",
+                "powerpc64" => "ppc64",
+                "loongarch64" => "loong64",
+                arch => arch,
+            };
+            Target { goos, goarch }
+        }
+
+        fn has_tag(self, tag: &str) -> bool {
+            tag == self.goos
+                || tag == self.goarch
+                || (tag == "unix" && UNIX.contains(&self.goos))
+                // GOOS=android builds linux files, illumos solaris ones,
+                // ios darwin ones.
+                || (tag == "linux" && self.goos == "android")
+                || (tag == "solaris" && self.goos == "illumos")
+                || (tag == "darwin" && self.goos == "ios")
+                || tag == "gc"
+                || tag
+                    .strip_prefix("go1.")
+                    .is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        }
+    }
+
+    /// Whether a Go file's name lets it into a build for `target`:
+    /// `name_GOOS.go`, `name_GOARCH.go` and `name_GOOS_GOARCH.go` (before
+    /// an optional `_test`) are built only there.
+    pub fn name_matches(rel: &str, target: Target) -> bool {
+        let file = rel.rsplit('/').next().unwrap_or(rel);
+        let stem = file.strip_suffix(".go").unwrap_or(file);
+        let stem = stem.strip_suffix("_test").unwrap_or(stem);
+        let parts: Vec<&str> = stem.split('_').collect();
+        // The first part is the file's own name, never a constraint
+        // (`linux.go`, `windows.go` are built everywhere).
+        let tail = &parts[1.min(parts.len())..];
+        match tail {
+            [.., os, arch] if GOOS.contains(os) && GOARCH.contains(arch) => {
+                target.has_tag(os) && target.has_tag(arch)
+            }
+            [.., last] if GOOS.contains(last) || GOARCH.contains(last) => target.has_tag(last),
+            _ => true,
+        }
+    }
+
+    /// Whether the build constraints at the top of a Go file (`head`, its
+    /// first bytes) hold for `target`. A constraint that does not parse
+    /// keeps the file.
+    pub fn constraints_hold(head: &str, target: Target) -> bool {
+        let mut plus_lines = Vec::new();
+        let mut in_block = false;
+        for line in head.lines() {
+            let l = line.trim();
+            if in_block {
+                in_block = !l.contains("*/");
+                continue;
+            }
+            if l.is_empty() {
+                continue;
+            }
+            if let Some(expr) = l.strip_prefix("//go:build") {
+                return Expr::new(expr, target).parse().unwrap_or(true);
+            }
+            if let Some(opts) = l.strip_prefix("// +build") {
+                plus_lines.push(opts);
+                continue;
+            }
+            if l.starts_with("//") {
+                continue;
+            }
+            if l.starts_with("/*") {
+                in_block = !l.contains("*/");
+                continue;
+            }
+            // The package clause, or anything else: constraints end here.
+            break;
+        }
+        // Each `// +build` line must hold: any of its space-separated
+        // options, each a comma-separated conjunction of maybe negated tags.
+        plus_lines.iter().all(|opts| {
+            opts.split_whitespace().any(|opt| {
+                opt.split(',').all(|term| match term.strip_prefix('!') {
+                    Some(tag) => !target.has_tag(tag),
+                    None => target.has_tag(term),
+                })
+            })
+        })
+    }
+
+    /// A `//go:build` expression: `||`, `&&`, `!`, parentheses and tags.
+    struct Expr<'a> {
+        rest: &'a str,
+        target: Target,
+    }
+
+    impl<'a> Expr<'a> {
+        fn new(text: &'a str, target: Target) -> Expr<'a> {
+            Expr { rest: text, target }
+        }
+
+        fn parse(mut self) -> Option<bool> {
+            let value = self.or()?;
+            self.rest.trim().is_empty().then_some(value)
+        }
+
+        fn eat(&mut self, token: &str) -> bool {
+            let trimmed = self.rest.trim_start();
+            match trimmed.strip_prefix(token) {
+                Some(rest) => {
+                    self.rest = rest;
+                    true
+                }
+                None => false,
+            }
+        }
+
+        fn or(&mut self) -> Option<bool> {
+            let mut value = self.and()?;
+            while self.eat("||") {
+                value |= self.and()?;
+            }
+            Some(value)
+        }
+
+        fn and(&mut self) -> Option<bool> {
+            let mut value = self.not()?;
+            while self.eat("&&") {
+                value &= self.not()?;
+            }
+            Some(value)
+        }
+
+        fn not(&mut self) -> Option<bool> {
+            if self.eat("!") {
+                return self.not().map(|v| !v);
+            }
+            if self.eat("(") {
+                let value = self.or()?;
+                return self.eat(")").then_some(value);
+            }
+            let trimmed = self.rest.trim_start();
+            let end = trimmed
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+                .unwrap_or(trimmed.len());
+            if end == 0 {
+                return None;
+            }
+            let (tag, rest) = trimmed.split_at(end);
+            self.rest = rest;
+            Some(self.target.has_tag(tag))
+        }
+    }
+
+    #[cfg(test)]
+    mod tests {
+        use super::*;
+
+        const LINUX: Target = Target {
+            goos: "linux",
+            goarch: "amd64",
+        };
+        const WINDOWS: Target = Target {
+            goos: "windows",
+            goarch: "arm64",
+        };
+
+        #[test]
+        fn file_names_name_the_platforms_they_are_built_for() {
+            assert!(name_matches("term/term_linux.go", LINUX));
+            assert!(!name_matches("term/term_windows.go", LINUX));
+            assert!(name_matches("term/term_windows.go", WINDOWS));
+            assert!(!name_matches("x/sys_windows_amd64.go", LINUX));
+            assert!(!name_matches("x/sys_linux_arm64_test.go", LINUX));
+            assert!(name_matches("x/sys_linux_amd64_test.go", LINUX));
+            assert!(!name_matches("x/asm_arm64.go", LINUX));
+            // A platform name alone, or not after an underscore, is no constraint.
+            assert!(name_matches("windows.go", LINUX));
+            assert!(name_matches("pkg/linux_test.go", WINDOWS));
+            assert!(name_matches("pkg/handler.go", LINUX));
+        }
+
+        #[test]
+        fn go_build_lines_are_evaluated_for_the_target() {
+            let head = |c: &str| format!("// Copyright\n\n{c}\n\npackage x\n");
+            assert!(!constraints_hold(&head("//go:build windows"), LINUX));
+            assert!(constraints_hold(&head("//go:build windows"), WINDOWS));
+            assert!(constraints_hold(&head("//go:build !windows"), LINUX));
+            assert!(constraints_hold(
+                &head("//go:build linux && (amd64 || arm64)"),
+                LINUX
+            ));
+            assert!(!constraints_hold(
+                &head("//go:build linux && !amd64"),
+                LINUX
+            ));
+            assert!(constraints_hold(&head("//go:build unix"), LINUX));
+            assert!(!constraints_hold(&head("//go:build unix"), WINDOWS));
+            assert!(!constraints_hold(&head("//go:build ignore"), LINUX));
+            assert!(!constraints_hold(&head("//go:build cgo"), LINUX));
+            assert!(constraints_hold(&head("//go:build go1.18"), LINUX));
+            // Not understood: kept.
+            assert!(constraints_hold(&head("//go:build linux &&"), LINUX));
+            // `// +build` lines: spaces are OR, commas AND, lines AND.
+            assert!(constraints_hold(&head("// +build linux darwin"), LINUX));
+            assert!(!constraints_hold(&head("// +build linux,386"), LINUX));
+            assert!(!constraints_hold(
+                &head("// +build linux\n// +build ignore"),
+                LINUX
+            ));
+            // //go:build wins over +build lines.
+            assert!(constraints_hold(
+                &head("//go:build linux\n// +build ignore"),
+                LINUX
+            ));
+            // Only before the package clause.
+            assert!(constraints_hold("package x\n\n//go:build ignore\n", LINUX));
+            assert!(!constraints_hold(
+                "/* licence\n   text */\n//go:build ignore\npackage x\n",
+                LINUX
+            ));
+        }
+    }
 }
 
 #[cfg(test)]
@@ -337,6 +661,8 @@ mod tests {
         std::fs::write(root.join("_examples/rest/main.go"), "package main\n").unwrap();
         std::fs::write(root.join("pkg/testdata/in.go"), "package in\n").unwrap();
         std::fs::write(root.join("_examples/tool.py"), "x = 1\n").unwrap();
+        // No machine ripple runs on is plan9/wasm: built for that alone.
+        std::fs::write(root.join("pkg/os_plan9_wasm.go"), "package pkg\n").unwrap();
         let inv = scan(root);
         let mut paths: Vec<&str> = inv.files.iter().map(|f| f.path.as_str()).collect();
         paths.sort_unstable();
@@ -350,6 +676,7 @@ mod tests {
         assert!(reasons.contains(&("vendor/", SkipReason::Vendored)));
         assert!(reasons.contains(&("_examples/rest/main.go", SkipReason::GoIgnoredDir)));
         assert!(reasons.contains(&("pkg/testdata/in.go", SkipReason::GoIgnoredDir)));
+        assert!(reasons.contains(&("pkg/os_plan9_wasm.go", SkipReason::GoBuildConstraint)));
         assert!(inv.other_files >= 1);
         assert!(inv.other.contains(&"README.md".to_owned()));
     }

@@ -38,6 +38,9 @@ pub enum SkipKind {
     Symlink,
     /// A Go file under `_*/` or `testdata/`, in no package.
     GoIgnoredDir,
+    /// A Go file left out of this platform's build (`_windows.go`,
+    /// `//go:build ignore`).
+    GoBuildConstraint,
     /// A secret file (built-in list or `ripple.toml` `secrets`).
     Secret,
     /// Matched `ripple.toml` `off_limits`.
@@ -66,6 +69,7 @@ impl From<SkipReason> for SkipKind {
             SkipReason::Unreadable => SkipKind::Unreadable,
             SkipReason::Symlink => SkipKind::Symlink,
             SkipReason::GoIgnoredDir => SkipKind::GoIgnoredDir,
+            SkipReason::GoBuildConstraint => SkipKind::GoBuildConstraint,
         }
     }
 }
@@ -80,6 +84,7 @@ impl SkipKind {
             SkipKind::Unreadable => "could not be read",
             SkipKind::Symlink => "symbolic link (not followed)",
             SkipKind::GoIgnoredDir => SkipReason::GoIgnoredDir.describe(),
+            SkipKind::GoBuildConstraint => SkipReason::GoBuildConstraint.describe(),
             SkipKind::Secret => "secret file (never sent to a model)",
             SkipKind::OffLimits => "off-limits in ripple.toml (never sent to a model)",
             SkipKind::LanguageNotReviewed => "language not reviewed yet (only Python and Go)",
