@@ -1734,8 +1734,12 @@ impl<'a> Analysis<'a> {
         };
         fields.iter().filter(|f| f.name.is_none()).find_map(|f| {
             match self.resolve_type(tci, f.ty, 0).deref() {
-                RType::Named(PkgRef::Ext(path), ext, ..) if !path.is_empty() => {
-                    let qualified = format!("{path}.{ext}");
+                // `error`, the one builtin interface, has an empty path.
+                RType::Named(PkgRef::Ext(path), ext, ..) => {
+                    let qualified = match path.is_empty() {
+                        true => ext.clone(),
+                        false => format!("{path}.{ext}"),
+                    };
                     std_interface(&qualified)
                         .is_some_and(|methods| methods.iter().any(|(m, _)| *m == name))
                         .then(|| ext.clone())
@@ -3754,6 +3758,21 @@ impl<'a> Analysis<'a> {
                         {
                             let flow = self.field_flow(p, &tname, &iname, depth + 1);
                             return self.narrowed_by(out, flow, name_s, false);
+                        }
+                        // Promoted from an embedded interface from outside
+                        // (`struct{ error; depth int }`): the call goes on
+                        // to what the field holds.
+                        if let Some(iface) = self.embedded_std_interface(p, &tname, name_s) {
+                            let flow = self.field_flow(p, &tname, &iface, depth + 1);
+                            if !flow.contains(&FLOW_UNKNOWN)
+                                && let Some(methods) = self.flow_methods(&flow, name_s, 0)
+                                && !methods.is_empty()
+                            {
+                                return methods
+                                    .into_iter()
+                                    .map(|m| Callee::Decl(m, Confidence::Possible))
+                                    .collect();
+                            }
                         }
                         // Promoted from an embedded type outside the repository
                         // (`struct { bytes.Buffer }` has WriteString).
