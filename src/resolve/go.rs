@@ -2457,12 +2457,15 @@ impl<'a> Analysis<'a> {
             Confidence::Possible
         };
         vals.into_iter()
-            .map(|d| match d.checked_sub(EXTERNAL_VALUE) {
+            .filter_map(|d| match d.checked_sub(EXTERNAL_VALUE) {
+                // `time.UTC`, `time.April` traced into an `interface{}`
+                // that a func type is asserted from: no callee.
                 Some(i) => match self.external_values.get(i as usize) {
-                    Some(name) => Callee::ExternalValue(name.clone(), conf),
-                    None => Callee::Unresolved("dynamic callee".to_owned()),
+                    Some(name) if !go_std::std().may_call(name) => None,
+                    Some(name) => Some(Callee::ExternalValue(name.clone(), conf)),
+                    None => Some(Callee::Unresolved("dynamic callee".to_owned())),
                 },
-                None => Callee::Decl(d, conf),
+                None => Some(Callee::Decl(d, conf)),
             })
             .collect()
     }

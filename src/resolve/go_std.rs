@@ -146,6 +146,16 @@ impl GoStd {
         self.vars.get(qualified).copied()
     }
 
+    /// Whether `pkg.Name` of the standard library may be called: not a
+    /// variable the table gives a type other than a function's
+    /// (`time.UTC` is a `*time.Location`). Functions without results and
+    /// constants are not in the table, so they may.
+    pub fn may_call(&self, qualified: &str) -> bool {
+        self.vars
+            .get(qualified)
+            .is_none_or(|t| t.starts_with("func"))
+    }
+
     /// (pointer receiver, result types) of a method of `ty`, declared on it
     /// or promoted to it.
     pub fn method(&self, ty: &str, name: &str) -> Option<(bool, &[&'static str])> {
