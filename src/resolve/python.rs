@@ -191,6 +191,9 @@ const KEYS: GSym = u32::MAX - 1;
 const MISSING_KEY: GSym = u32::MAX - 3;
 /// Pseudo-class whose instance-attribute slots stand for "some class gained this attribute".
 const ANY_CLASS: DeclId = u32::MAX;
+/// The owner of the attributes `parser.set_defaults(func=…)` gives every
+/// namespace `parse_args()` returns (read as `args.func`).
+const ARGPARSE_DEFAULTS: DeclId = u32::MAX - 1;
 /// Pseudo-slot read by everything that walks the class hierarchy.
 const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
 /// Pseudo-attribute of a class (`Slot::InstAttr(class, RUNTIME)`): the
@@ -3022,6 +3025,13 @@ impl Analysis<'_> {
             return Vals::new();
         }
         let full = format!("{}.{attr}", self.strings[p as usize]);
+        if self.strings[p as usize] == "argparse.Namespace" {
+            let mut out = Vals::new();
+            self.read_into(Slot::InstAttr(ARGPARSE_DEFAULTS, name), &mut out);
+            if !out.is_empty() {
+                return out;
+            }
+        }
         // A namespace package (a directory without `__init__.py`) is no
         // module of the repository, but its modules are: `jobs.factory`
         // of `from jobs import factory`.
@@ -4657,6 +4667,14 @@ impl Analysis<'_> {
                 && name == "functools.partial"
             {
                 self.bind_partial_arguments(&args, &kwargs);
+                continue;
+            }
+            if let Target::External(name) = t
+                && name == "argparse.ArgumentParser.set_defaults"
+            {
+                for (k, vals) in &kwargs {
+                    self.add(Slot::InstAttr(ARGPARSE_DEFAULTS, *k), vals);
+                }
                 continue;
             }
             // `dict(k=v)` holds v under "k"; `dict(other)` other's values.
@@ -6419,7 +6437,20 @@ const COMPARISONS: &[&str] = &["__lt__", "__le__", "__gt__", "__ge__"];
 
 /// Standard-library functions that make an instance of a library class
 /// whose methods take callbacks: `re.compile(p).sub(repl, s)` calls repl.
-const LIBRARY_FACTORIES: &[(&str, &str)] = &[("re.compile", "re.Pattern")];
+const LIBRARY_FACTORIES: &[(&str, &str)] = &[
+    ("re.compile", "re.Pattern"),
+    // `sub = parser.add_subparsers(); cmd = sub.add_parser("add");
+    // cmd.set_defaults(func=add)`, then `parser.parse_args().func(args)`.
+    (
+        "argparse.ArgumentParser.add_subparsers",
+        "argparse._SubParsersAction",
+    ),
+    (
+        "argparse._SubParsersAction.add_parser",
+        "argparse.ArgumentParser",
+    ),
+    ("argparse.ArgumentParser.parse_args", "argparse.Namespace"),
+];
 
 /// Methods of dicts and sets that hash the key they are handed (and
 /// compare it with an equal-hashed one): its `__hash__` and `__eq__`.
