@@ -3235,6 +3235,16 @@ impl Analysis<'_> {
                         push_unique(&mut out, v);
                     }
                 }
+                // `stack.enter_context(cm)` enters cm: what its `__enter__` returns.
+                Value::External(p) if self.strings[p as usize] == EXITSTACK_ENTER => {
+                    for (m, enter) in self.entered_contexts(ci, call) {
+                        if enter {
+                            for r in self.returns_of(m) {
+                                push_unique(&mut out, r);
+                            }
+                        }
+                    }
+                }
                 Value::External(p) if self.strings[p as usize] == "operator.methodcaller" => {
                     if let Some(name) = self.files[ci].py.calls[call].key {
                         let name = self.gsym(ci, name);
@@ -3656,6 +3666,28 @@ impl Analysis<'_> {
         }
     }
 
+    /// The `__enter__` and `__exit__` methods of the context managers
+    /// `stack.enter_context(cm)` is handed, each with whether it is the
+    /// `__enter__`.
+    fn entered_contexts(&mut self, ci: usize, call: usize) -> Vec<(DeclId, bool)> {
+        let Some(&cm) = self.files[ci].py.calls[call].args.first() else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for v in self.eval(ci, cm, 1) {
+            if let Value::Instance(c) | Value::Cone(c) = v {
+                let (enter, exit) = self.protocol(c, WITH_PROTOCOL);
+                for m in self.method_targets(c, enter) {
+                    out.push((m, true));
+                }
+                for m in self.method_targets(c, exit) {
+                    out.push((m, false));
+                }
+            }
+        }
+        out
+    }
+
     /// The methods `name` of the objects argument `position` of the call
     /// holds (or of its `elements`, for a builtin that iterates it), each
     /// with the object as its first argument: what a
@@ -3954,6 +3986,11 @@ impl Analysis<'_> {
                 }
                 Value::External(p) => {
                     out.push(Target::External(self.strings[p as usize].clone()));
+                    if self.strings[p as usize] == EXITSTACK_ENTER {
+                        for (m, _) in self.entered_contexts(ci, call) {
+                            push_implied(&mut out, m);
+                        }
+                    }
                     if self.strings[p as usize] == FUNCTOOLS_REDUCE {
                         let reduce = self.intern("reduce");
                         self.push_applied(ci, call, reduce, &mut out);
@@ -4967,6 +5004,11 @@ impl Analysis<'_> {
                         shift: (shift as u32).saturating_add(given),
                     },
                 );
+            }
+            // `partial(Window, 2, 10)`: calling it makes a Window (the
+            // arguments it fills are not followed into `__init__`).
+            if let Value::Class(_) = v {
+                push_unique(&mut out, v);
             }
         }
         out
@@ -6430,6 +6472,10 @@ const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
     (".map", Some(0), "fn"),
     (".add_done_callback", Some(0), "fn"),
 ];
+
+/// `contextlib.ExitStack.enter_context`, which enters the context manager
+/// it is handed.
+const EXITSTACK_ENTER: &str = "contextlib.ExitStack.enter_context";
 
 /// The rich comparisons, in the order `functools.total_ordering` picks
 /// the one the others are made from.
