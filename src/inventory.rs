@@ -332,20 +332,8 @@ pub mod go_build {
         "windows",
         "zos",
     ];
-    const UNIX: &[&str] = &[
-        "aix",
-        "android",
-        "darwin",
-        "dragonfly",
-        "freebsd",
-        "hurd",
-        "illumos",
-        "ios",
-        "linux",
-        "netbsd",
-        "openbsd",
-        "solaris",
-    ];
+    /// The GOOS values that are not Unix-like (the `unix` tag holds for the rest).
+    const NOT_UNIX: &[&str] = &["js", "nacl", "plan9", "wasip1", "windows", "zos"];
     const GOARCH: &[&str] = &[
         "386",
         "amd64",
@@ -401,7 +389,7 @@ pub mod go_build {
         fn has_tag(self, tag: &str) -> bool {
             tag == self.goos
                 || tag == self.goarch
-                || (tag == "unix" && UNIX.contains(&self.goos))
+                || (tag == "unix" && GOOS.contains(&self.goos) && !NOT_UNIX.contains(&self.goos))
                 // GOOS=android builds linux files, illumos solaris ones,
                 // ios darwin ones.
                 || (tag == "linux" && self.goos == "android")

@@ -1749,6 +1749,21 @@ impl<'a> Analysis<'a> {
         })
     }
 
+    /// The methods `name` of the types in `flow`, as possible callees,
+    /// when every value of the flow is known and some type has one.
+    fn known_flow_methods(&mut self, flow: &[DeclId], name: &str) -> Option<Vec<Callee>> {
+        if flow.contains(&FLOW_UNKNOWN) {
+            return None;
+        }
+        let methods = self.flow_methods(flow, name, 0)?;
+        (!methods.is_empty()).then(|| {
+            methods
+                .into_iter()
+                .map(|m| Callee::Decl(m, Confidence::Possible))
+                .collect()
+        })
+    }
+
     /// The methods `name` of the types in `flow`. A type that has no such
     /// method but embeds an interface that does passes the call on to
     /// what its embedded field holds (a wrapper overriding one method of
@@ -3119,16 +3134,7 @@ impl<'a> Analysis<'a> {
             && callees.iter().all(|c| matches!(c, Callee::Unresolved(_)))
         {
             let flow = self.flowing_types(ci, scope, receiver, depth + 1);
-            if !flow.contains(&FLOW_UNKNOWN)
-                && let Some(methods) = self.flow_methods(&flow, name, 0)
-                && !methods.is_empty()
-            {
-                return methods
-                    .into_iter()
-                    .map(|m| Callee::Decl(m, Confidence::Possible))
-                    .collect();
-            }
-            return callees;
+            return self.known_flow_methods(&flow, name).unwrap_or(callees);
         }
         if !self.may_narrow(&callees) {
             return callees;
@@ -3767,14 +3773,8 @@ impl<'a> Analysis<'a> {
                         // to what the field holds.
                         if let Some(iface) = self.embedded_std_interface(p, &tname, name_s) {
                             let flow = self.field_flow(p, &tname, &iface, depth + 1);
-                            if !flow.contains(&FLOW_UNKNOWN)
-                                && let Some(methods) = self.flow_methods(&flow, name_s, 0)
-                                && !methods.is_empty()
-                            {
-                                return methods
-                                    .into_iter()
-                                    .map(|m| Callee::Decl(m, Confidence::Possible))
-                                    .collect();
+                            if let Some(callees) = self.known_flow_methods(&flow, name_s) {
+                                return callees;
                             }
                         }
                         // Promoted from an embedded type outside the repository
