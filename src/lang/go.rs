@@ -76,6 +76,35 @@ pub enum GoExpr {
 /// is walked; when the function ends, it becomes one return of each named
 /// result (what was assigned to them).
 const BARE_RETURN: u8 = u8::MAX;
+/// Whether the body of function `node` (not of a closure inside it) has a
+/// `defer` of a function literal.
+fn defers_closure(node: &Node) -> bool {
+    let Some(body) = node.child_by_field_name("body") else {
+        return false;
+    };
+    let mut stack = vec![body];
+    while let Some(n) = stack.pop() {
+        let mut cursor = n.walk();
+        for child in n.named_children(&mut cursor) {
+            match child.kind() {
+                "defer_statement" => {
+                    let mut c = child.walk();
+                    if child.named_children(&mut c).any(|call| {
+                        call.child_by_field_name("function")
+                            .is_some_and(|f| f.kind() == "func_literal")
+                    }) {
+                        return true;
+                    }
+                }
+                // A closure's own defers set its own results.
+                "func_literal" => {}
+                _ => stack.push(child),
+            }
+        }
+    }
+    false
+}
+
 /// Position of `return f()` in [`GoFacts::returns`] (also recorded at
 /// position 0): it may forward every result of `f`.
 pub const FORWARDED_RETURN: u8 = u8::MAX - 1;
@@ -1522,7 +1551,8 @@ impl Extractor<'_> {
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
                     self.record_params(decl, p);
                 }
-                self.bind_named_results(decl, Self::field(children, g.f_result));
+                let defers = defers_closure(&node);
+                self.bind_named_results(decl, Self::field(children, g.f_result), defers);
                 Lowered::Expr(self.push_expr(GoExpr::FuncLit(decl)))
             }
             K::ArgumentList | K::ExpressionList => {
@@ -1637,7 +1667,8 @@ impl Extractor<'_> {
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
                     self.record_params(decl, p);
                 }
-                self.bind_named_results(decl, Self::field(children, g.f_result));
+                let defers = defers_closure(&node);
+                self.bind_named_results(decl, Self::field(children, g.f_result), defers);
                 let type_params = self.type_parameters(&node);
                 self.facts.funcs.push(GoFunc {
                     decl,
@@ -1966,8 +1997,10 @@ impl Extractor<'_> {
     }
 
     /// Named results are variables of the function's body; a bare
-    /// `return` in it returns what they hold.
-    fn bind_named_results(&mut self, decl: u32, results: Option<Lowered>) {
+    /// `return` in it returns what they hold, and so may any return of a
+    /// function that `defers` a closure, which may set them after it
+    /// (`defer func() { if r := recover(); r != nil { err = pErr } }()`).
+    fn bind_named_results(&mut self, decl: u32, results: Option<Lowered>, defers: bool) {
         let mut names = Vec::new();
         if let Some(Lowered::Params(p)) = results {
             for (list, ty) in self.params[p as usize].clone() {
@@ -1978,7 +2011,7 @@ impl Extractor<'_> {
             }
         }
         let bare = |r: &(u32, u8, ExprId)| r.0 == decl && r.1 == BARE_RETURN;
-        if !self.facts.returns.iter().any(bare) {
+        if !self.facts.returns.iter().any(bare) && !(defers && !names.is_empty()) {
             return;
         }
         self.facts.returns.retain(|r| !bare(r));
