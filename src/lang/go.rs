@@ -2011,7 +2011,8 @@ impl Extractor<'_> {
             }
         }
         let bare = |r: &(u32, u8, ExprId)| r.0 == decl && r.1 == BARE_RETURN;
-        if !self.facts.returns.iter().any(bare) && !(defers && !names.is_empty()) {
+        let set_late = defers && !names.is_empty();
+        if !set_late && !self.facts.returns.iter().any(bare) {
             return;
         }
         self.facts.returns.retain(|r| !bare(r));
