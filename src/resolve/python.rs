@@ -1799,32 +1799,40 @@ impl<'a> Analysis<'a> {
         let site = self.site(ci, py.calls[call].callee);
         self.dict_sites.insert(site);
         if let Some(&factory) = py.calls[call].args.first() {
-            let made = self.site(ci, factory);
-            let mut defaults = Vals::new();
-            for v in self.eval(ci, factory, 1) {
-                match v {
-                    Value::Builtin(b) => {
-                        match self.strings[b as usize].as_str() {
-                            "set" => self.set_sites.insert(made),
-                            "dict" => self.dict_sites.insert(made),
-                            "list" => false,
-                            _ => continue,
-                        };
-                        push_unique(&mut defaults, Value::Container(made));
-                    }
-                    Value::Class(c) => push_unique(&mut defaults, Value::Instance(c)),
-                    Value::Func(f) => {
-                        for r in self.returns_of(f) {
-                            push_unique(&mut defaults, r);
-                        }
-                    }
-                    _ => {}
-                }
-            }
+            let defaults = self.factory_values(ci, factory);
             self.defaultdict_sites.insert(site);
             self.add(Slot::Elem(site, MISSING_KEY), &defaults);
         }
         Value::Container(site)
+    }
+
+    /// What calling `factory` makes (a defaultdict's or a dataclass
+    /// field's): a list, set or dict numbered by the factory's site, an
+    /// instance, or a function's return values.
+    fn factory_values(&mut self, ci: usize, factory: ExprId) -> Vals {
+        let made = self.site(ci, factory);
+        let mut out = Vals::new();
+        for v in self.eval(ci, factory, 1) {
+            match v {
+                Value::Builtin(b) => {
+                    match self.strings[b as usize].as_str() {
+                        "set" => self.set_sites.insert(made),
+                        "dict" => self.dict_sites.insert(made),
+                        "list" => false,
+                        _ => continue,
+                    };
+                    push_unique(&mut out, Value::Container(made));
+                }
+                Value::Class(c) => push_unique(&mut out, Value::Instance(c)),
+                Value::Func(f) => {
+                    for r in self.returns_of(f) {
+                        push_unique(&mut out, r);
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 
     fn elements(&self, site: u32, key: Option<GSym>) -> Vals {
@@ -3242,6 +3250,21 @@ impl Analysis<'_> {
                             for r in self.returns_of(m) {
                                 push_unique(&mut out, r);
                             }
+                        }
+                    }
+                }
+                // `lines: list = field(default_factory=list)`: what the
+                // factory makes is the field's default.
+                Value::External(p) if self.strings[p as usize] == "dataclasses.field" => {
+                    let c = &self.files[ci].py.calls[call];
+                    let facts = self.files[ci].facts;
+                    if let Some(&(_, factory)) = c
+                        .kwargs
+                        .iter()
+                        .find(|(k, _)| facts.sym(*k) == "default_factory")
+                    {
+                        for v in self.factory_values(ci, factory) {
+                            push_unique(&mut out, v);
                         }
                     }
                 }
