@@ -3243,6 +3243,18 @@ impl Analysis<'_> {
                         push_unique(&mut out, v);
                     }
                 }
+                // `heapq.heappop(q)` gives one of q's elements.
+                Value::External(p) if HEAP_POPS.contains(&self.strings[p as usize].as_str()) => {
+                    if let Some(&heap) = self.files[ci].py.calls[call].args.first() {
+                        for h in self.eval(ci, heap, 1) {
+                            if let Value::Container(site) = h {
+                                for e in self.elements(site, None) {
+                                    push_unique(&mut out, e);
+                                }
+                            }
+                        }
+                    }
+                }
                 // `stack.enter_context(cm)` enters cm: what its `__enter__` returns.
                 Value::External(p) if self.strings[p as usize] == EXITSTACK_ENTER => {
                     for (m, enter) in self.entered_contexts(ci, call) {
@@ -4009,6 +4021,13 @@ impl Analysis<'_> {
                 }
                 Value::External(p) => {
                     out.push(Target::External(self.strings[p as usize].clone()));
+                    // A push orders the item against the heap's: `__lt__`.
+                    if HEAP_PUSHES.contains(&self.strings[p as usize].as_str())
+                        && let Some(&item) = self.files[ci].py.calls[call].args.get(1)
+                    {
+                        let items = self.eval(ci, item, 1);
+                        self.push_comparisons(ci, call, "heappush", items, &mut out);
+                    }
                     if self.strings[p as usize] == EXITSTACK_ENTER {
                         for (m, _) in self.entered_contexts(ci, call) {
                             push_implied(&mut out, m);
@@ -4727,6 +4746,23 @@ impl Analysis<'_> {
                 && name == "functools.partial"
             {
                 self.bind_partial_arguments(&args, &kwargs);
+                continue;
+            }
+            // `heapq.heappush(q, job)` puts job in the list q.
+            if let Target::External(name) = t
+                && HEAP_PUSHES.contains(&name.as_str())
+                && let (Some(heap), Some(item)) = (args.first(), args.get(1))
+            {
+                let item: Vals = item
+                    .iter()
+                    .copied()
+                    .filter(|&v| self.worth_collecting(v))
+                    .collect();
+                for v in heap.clone() {
+                    if let Value::Container(site) = v {
+                        self.add_elem(site, ANY_KEY, &item);
+                    }
+                }
                 continue;
             }
             if let Target::External(name) = t
@@ -6495,6 +6531,11 @@ const LIBRARY_CALLBACKS: &[(&str, Option<usize>, &str)] = &[
     (".map", Some(0), "fn"),
     (".add_done_callback", Some(0), "fn"),
 ];
+
+/// `heapq` functions that put their second argument in the heap list
+/// they are given (and order it with `<`), and those that take one out.
+const HEAP_PUSHES: &[&str] = &["heapq.heappush", "heapq.heappushpop", "heapq.heapreplace"];
+const HEAP_POPS: &[&str] = &["heapq.heappop", "heapq.heappushpop", "heapq.heapreplace"];
 
 /// `contextlib.ExitStack.enter_context`, which enters the context manager
 /// it is handed.
