@@ -76,6 +76,11 @@ pub enum GoExpr {
 /// is walked; when the function ends, it becomes one return of each named
 /// result (what was assigned to them).
 const BARE_RETURN: u8 = u8::MAX;
+
+/// Position of `return f()` in [`GoFacts::returns`] (also recorded at
+/// position 0): it may forward every result of `f`.
+pub const FORWARDED_RETURN: u8 = u8::MAX - 1;
+
 /// Whether the body of function `node` (not of a closure inside it) has a
 /// `defer` of a function literal.
 fn defers_closure(node: &Node) -> bool {
@@ -104,10 +109,6 @@ fn defers_closure(node: &Node) -> bool {
     }
     false
 }
-
-/// Position of `return f()` in [`GoFacts::returns`] (also recorded at
-/// position 0): it may forward every result of `f`.
-pub const FORWARDED_RETURN: u8 = u8::MAX - 1;
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct GoCall {
@@ -441,8 +442,7 @@ enum Lowered {
     Param(Vec<Sym>, TypeId),
     Field(GoField, Vec<Sym>),
     Fields(u32),
-    /// Interface methods (name, arity), their results, embedded interfaces.
-    /// An interface's methods, their (parameter types, result types),
+    /// An interface's methods (name, arity), their (parameter types, result types),
     /// and its embedded types.
     Iface(
         Vec<(Sym, u16)>,
@@ -1551,8 +1551,7 @@ impl Extractor<'_> {
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
                     self.record_params(decl, p);
                 }
-                let defers = defers_closure(&node);
-                self.bind_named_results(decl, Self::field(children, g.f_result), defers);
+                self.bind_named_results(decl, Self::field(children, g.f_result), &node);
                 Lowered::Expr(self.push_expr(GoExpr::FuncLit(decl)))
             }
             K::ArgumentList | K::ExpressionList => {
@@ -1667,8 +1666,7 @@ impl Extractor<'_> {
                 if let Some(Lowered::Params(p)) = Self::field(children, g.f_parameters) {
                     self.record_params(decl, p);
                 }
-                let defers = defers_closure(&node);
-                self.bind_named_results(decl, Self::field(children, g.f_result), defers);
+                self.bind_named_results(decl, Self::field(children, g.f_result), &node);
                 let type_params = self.type_parameters(&node);
                 self.facts.funcs.push(GoFunc {
                     decl,
@@ -1998,9 +1996,9 @@ impl Extractor<'_> {
 
     /// Named results are variables of the function's body; a bare
     /// `return` in it returns what they hold, and so may any return of a
-    /// function that `defers` a closure, which may set them after it
-    /// (`defer func() { if r := recover(); r != nil { err = pErr } }()`).
-    fn bind_named_results(&mut self, decl: u32, results: Option<Lowered>, defers: bool) {
+    /// function (`node`) that defers a closure, which may set them after
+    /// it (`defer func() { if r := recover(); r != nil { err = pErr } }()`).
+    fn bind_named_results(&mut self, decl: u32, results: Option<Lowered>, node: &Node) {
         let mut names = Vec::new();
         if let Some(Lowered::Params(p)) = results {
             for (list, ty) in self.params[p as usize].clone() {
@@ -2011,8 +2009,9 @@ impl Extractor<'_> {
             }
         }
         let bare = |r: &(u32, u8, ExprId)| r.0 == decl && r.1 == BARE_RETURN;
-        let set_late = defers && !names.is_empty();
-        if !set_late && !self.facts.returns.iter().any(bare) {
+        // The body is searched for a deferred closure only for a function
+        // with named results and no bare return.
+        if !self.facts.returns.iter().any(bare) && (names.is_empty() || !defers_closure(node)) {
             return;
         }
         self.facts.returns.retain(|r| !bare(r));

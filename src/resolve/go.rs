@@ -103,6 +103,11 @@ fn has_unknown(t: &RType) -> bool {
 /// parameter types, result types).
 type Signature<'a> = (&'a str, usize, &'a [TypeId], &'a [TypeId]);
 
+/// A method's parameter count, as interface method sets compare them.
+fn arity(params: &[TypeId]) -> u16 {
+    params.len().min(u16::MAX as usize) as u16
+}
+
 /// Type parameters bound to type arguments: (parameter name, argument).
 type TypeEnv<'a> = Vec<(&'a str, RType)>;
 
@@ -1828,28 +1833,21 @@ impl<'a> Analysis<'a> {
     }
 
     fn interface_methods(&self, pkg: usize, name: &str, depth: u32) -> Option<Vec<(String, u16)>> {
-        if depth > 4 {
+        if depth > 4
+            || !matches!(
+                self.type_body(pkg, name),
+                Some((_, GoTypeBody::Interface { .. }))
+            )
+        {
             return None;
         }
-        let (tci, body) = self.type_body(pkg, name)?;
-        let GoTypeBody::Interface {
-            methods, embeds, ..
-        } = body
-        else {
-            return None;
-        };
-        let mut out: Vec<(String, u16)> = methods
-            .iter()
-            .map(|&(m, arity)| (self.sym(tci, m).to_owned(), arity))
-            .collect();
-        for e in embeds {
-            if let RType::Named(PkgRef::Repo(p), n, ..) = self.resolve_type(tci, *e, 0)
-                && let Some(more) = self.interface_methods(p, &n, depth + 1)
-            {
-                out.extend(more);
-            }
-        }
-        Some(out)
+        let signatures = self.interface_signatures(pkg, name, depth);
+        Some(
+            signatures
+                .iter()
+                .map(|&(m, _, params, _)| (m.to_owned(), arity(params)))
+                .collect(),
+        )
     }
 
     /// The result types of method `name` of the repository interface
@@ -1894,14 +1892,16 @@ impl<'a> Analysis<'a> {
         if let Some(v) = self.implementors.get(&key) {
             return v.clone();
         }
-        let wanted = self.interface_methods(pkg, iface, 0).unwrap_or_default();
-        let wanted: Vec<(&str, u16)> = wanted.iter().map(|(m, a)| (m.as_str(), *a)).collect();
+        let signatures = self.interface_signatures(pkg, iface, 0);
+        let wanted: Vec<(&str, u16)> = signatures
+            .iter()
+            .map(|&(m, _, params, _)| (m, arity(params)))
+            .collect();
         let mut out = if wanted.is_empty() {
             Vec::new()
         } else {
             self.types_with_methods(&wanted)
         };
-        let signatures = self.interface_signatures(pkg, iface, 0);
         out.retain(|(p, tname)| {
             signatures.iter().all(|(m, ici, params, results)| {
                 self.method(*p, tname, m, 0)

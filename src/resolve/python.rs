@@ -1165,10 +1165,6 @@ impl<'a> Analysis<'a> {
     /// `__set_name__(self, owner, name)` with the class as `owner`
     /// (`self.model = owner`, then `self.model(**kw)` makes one).
     fn bind_set_name_owner(&mut self, ci: usize, target: ExprId, vals: &[Value]) {
-        let hook = self.intern("__set_name__");
-        if !self.class_definers.contains_key(&hook) {
-            return;
-        }
         let py = self.files[ci].py;
         let Some(&PyExpr::Var { scope, .. }) = py.exprs.get(target as usize) else {
             return;
@@ -1180,6 +1176,10 @@ impl<'a> Analysis<'a> {
             .map(|d| d.kind)
             != Some(DeclKind::Class)
         {
+            return;
+        }
+        let hook = self.intern("__set_name__");
+        if !self.class_definers.contains_key(&hook) {
             return;
         }
         let owner = self.gdecl(ci, scope);
@@ -2744,6 +2744,13 @@ impl Analysis<'_> {
         out
     }
 
+    /// The `__call__` an instance of `c` runs when called (its class's or
+    /// the first base's that defines one).
+    fn call_method(&mut self, c: DeclId) -> Option<DeclId> {
+        let call = self.intern("__call__");
+        self.method_targets(c, call).first().copied()
+    }
+
     /// The repository `__call__` of the metaclass a class has, declared
     /// on it or inherited from a base (`class Widget(metaclass=Meta)`).
     fn metaclass_calls(&mut self, c: DeclId) -> Vec<DeclId> {
@@ -3683,9 +3690,7 @@ impl Analysis<'_> {
                     }
                     // `map(self, rows)` calls the instance: its `__call__`.
                     Value::Instance(k) | Value::Cone(k) => {
-                        let call_sym = self.intern("__call__");
-                        let found = self.method_targets(k, call_sym);
-                        found.first().map(|&f| (f, 1)).into_iter().collect()
+                        self.call_method(k).map(|f| (f, 1)).into_iter().collect()
                     }
                     _ => continue,
                 };
@@ -3785,7 +3790,6 @@ impl Analysis<'_> {
                 handed.push(*e);
             }
         }
-        let call_sym = self.intern("__call__");
         for a in handed {
             for v in self.eval(ci, a, 1) {
                 match v {
@@ -3794,7 +3798,7 @@ impl Analysis<'_> {
                     | Value::Partial { func: f, .. } => out.push(Target::Implicit(f)),
                     // `executor.map(Task(), xs)`: the instance's `__call__`.
                     Value::Instance(k) | Value::Cone(k) => {
-                        if let Some(&f) = self.method_targets(k, call_sym).first() {
+                        if let Some(f) = self.call_method(k) {
                             out.push(Target::Implicit(f));
                         }
                     }
@@ -4009,8 +4013,7 @@ impl Analysis<'_> {
                     }
                 }
                 Value::Instance(c) | Value::Cone(c) => {
-                    let call_sym = self.intern("__call__");
-                    if let Some(&f) = self.method_targets(c, call_sym).first() {
+                    if let Some(f) = self.call_method(c) {
                         out.push(Target::Decl { decl: f, shift: 1 });
                     }
                 }
@@ -4644,7 +4647,8 @@ impl Analysis<'_> {
         None
     }
 
-    /// Whether `class` or a class it derives from is a dataclass.
+    /// Whether `class` or a class it derives from is decorated with
+    /// `@functools.total_ordering`.
     fn is_total_ordering(&mut self, class: DeclId) -> bool {
         self.mro(class).iter().any(|&k| {
             self.py_info(k)
@@ -4662,6 +4666,7 @@ impl Analysis<'_> {
         })
     }
 
+    /// Whether `class` or a class it derives from is a dataclass.
     fn is_dataclass(&mut self, class: DeclId) -> bool {
         self.mro(class)
             .iter()
@@ -4758,7 +4763,7 @@ impl Analysis<'_> {
                     .copied()
                     .filter(|&v| self.worth_collecting(v))
                     .collect();
-                for v in heap.clone() {
+                for &v in heap {
                     if let Value::Container(site) = v {
                         self.add_elem(site, ANY_KEY, &item);
                     }
