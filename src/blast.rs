@@ -4,6 +4,7 @@
 //! may be a lower bound (call sites nobody could resolve that may be callers).
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -14,7 +15,8 @@ use crate::resolve::DeclId;
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DeclRef {
-    pub name: String,
+    /// Shared with the index (a radius of thousands clones no strings).
+    pub name: Arc<str>,
     pub kind: &'static str,
     pub file: Option<String>,
     pub line: u32,
@@ -45,7 +47,7 @@ pub struct ReachedRef {
     pub hop: u32,
     pub confidence: Confidence,
     /// The declaration one hop closer to the root.
-    pub via: String,
+    pub via: Arc<str>,
     /// Line of the call that links this declaration to `via`.
     pub call_line: u32,
 }
@@ -140,7 +142,7 @@ pub struct HandedOutRef {
 pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> UnresolvedRef {
     let (file, line, text) = site_of(index, u.file, u.call);
     UnresolvedRef {
-        caller: index.res.decls[u.caller as usize].name.clone(),
+        caller: index.res.decls[u.caller as usize].name.to_string(),
         file,
         line,
         text,
@@ -186,26 +188,40 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
     if let Some(f) = res.decls[root as usize].file {
         note_file(f);
     }
-    for r in &reached {
-        while hops.len() < r.hop as usize {
+    // Each hop in (confidence, name) order, ties in the order reached:
+    // sorting borrowed names before anything is built moves indices, not
+    // the records, and names each declaration once.
+    let mut order: Vec<(u32, Confidence, u32, usize)> = reached
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.hop, r.confidence, index.graph.name_rank(res, r.decl), i))
+        .collect();
+    order.sort_unstable();
+    for &(hop, _, _, i) in &order {
+        let r = &reached[i];
+        while hops.len() < hop as usize {
             hops.push(Hop {
                 hop: hops.len() as u32 + 1,
                 counts: Counts::default(),
                 decls: Vec::new(),
             });
         }
-        let h = &mut hops[r.hop as usize - 1];
+        let h = &mut hops[hop as usize - 1];
         h.counts.add(r.confidence);
         total.add(r.confidence);
-        h.decls.push(ReachedRef::of(index, r));
+        let reached_ref = ReachedRef::of(index, r);
         let d = &res.decls[r.decl as usize];
         if let Some(f) = d.file {
             note_file(f);
         }
         if d.is_test {
-            tests.push(DeclRef::of(index, r.decl));
+            tests.push((i, reached_ref.decl.clone()));
         }
+        h.decls.push(reached_ref);
     }
+    // Tests in the order they were reached, as before the sort.
+    tests.sort_unstable_by_key(|&(i, _)| i);
+    let tests: Vec<DeclRef> = tests.into_iter().map(|(_, t)| t).collect();
     let mut files = BTreeSet::new();
     let mut packages = BTreeSet::new();
     for f in file_ids {
@@ -213,23 +229,18 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         packages.insert(Graph::package_of_file(res, f, path));
         files.insert(path.clone());
     }
-    for h in &mut hops {
-        h.decls.sort_by(|a, b| {
-            a.confidence
-                .cmp(&b.confidence)
-                .then(a.decl.name.cmp(&b.decl.name))
-        });
+    let mut in_radius = vec![false; res.decls.len()];
+    for d in reached.iter().map(|r| r.decl).chain(std::iter::once(root)) {
+        if let Some(slot) = in_radius.get_mut(d as usize) {
+            *slot = true;
+        }
     }
-    let in_radius: std::collections::HashSet<DeclId> = reached
-        .iter()
-        .map(|r| r.decl)
-        .chain(std::iter::once(root))
-        .collect();
+    let in_radius = |d: DeclId| in_radius.get(d as usize).copied().unwrap_or(false);
     let root_short = short_name(&res.decls[root as usize].name).to_owned();
     let mut possibly_missing = Vec::new();
     let mut unresolved_inside = 0;
     for u in &res.unresolved {
-        if in_radius.contains(&u.caller) {
+        if in_radius(u.caller) {
             unresolved_inside += 1;
         }
         if let Some((_, site)) = index.call_site(u.file, u.call)
@@ -244,12 +255,12 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         if h.func == root {
             let (file, line, text) = site_of(index, h.file, h.call);
             handed_out.push(HandedOutRef {
-                caller: res.decls[h.caller as usize].name.clone(),
+                caller: res.decls[h.caller as usize].name.to_string(),
                 file,
                 line,
                 text,
             });
-        } else if in_radius.contains(&h.func) {
+        } else if in_radius(h.func) {
             handed_out_inside += 1;
         }
     }

@@ -1341,7 +1341,7 @@ fn cmd_edges(
         Default::default();
     for d in &res.decls {
         if d.kind.is_callable() || d.is_external() {
-            map.entry(d.name.as_str()).or_default();
+            map.entry(&*d.name).or_default();
         }
     }
     let mut edges: Vec<(&str, &str, Confidence)> = Vec::new();
@@ -1349,8 +1349,8 @@ fn cmd_edges(
         if e.confidence > min {
             continue;
         }
-        let a = res.decls[e.caller as usize].name.as_str();
-        let b = res.decls[e.callee as usize].name.as_str();
+        let a = res.decls[e.caller as usize].name.as_ref();
+        let b = res.decls[e.callee as usize].name.as_ref();
         map.entry(a).or_default().insert(b);
         map.entry(b).or_default();
         edges.push((a, b, e.confidence));

@@ -322,7 +322,7 @@ fn decl_item(
     );
     Some(PackItem {
         kind,
-        name: d.name.clone(),
+        name: d.name.to_string(),
         file: Some(path),
         start_line: d.span.start_line,
         end_line: d.span.end_line,
@@ -389,7 +389,7 @@ fn caller_line_item(index: &Index, r: &Reached) -> Option<PackItem> {
     );
     Some(PackItem {
         kind: ItemKind::IndirectCaller,
-        name: d.name.clone(),
+        name: d.name.to_string(),
         file: Some(file.path.clone()),
         start_line: d.span.start_line,
         end_line: d.span.end_line,

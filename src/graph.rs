@@ -15,6 +15,10 @@ pub struct Graph {
     callers: Adjacency,
     /// Edge indices by caller.
     callees: Adjacency,
+    /// Each declaration's place among all of them sorted by name, made
+    /// on first use: lists of thousands are then ordered by comparing
+    /// numbers, not long shared prefixes of Go names.
+    name_order: std::sync::OnceLock<Vec<u32>>,
 }
 
 /// Each declaration's edges as one slice of a shared array: two
@@ -83,7 +87,28 @@ impl Graph {
         Graph {
             callers: Adjacency::build(n, res.edges.iter().map(|e| e.callee as usize)),
             callees: Adjacency::build(n, res.edges.iter().map(|e| e.caller as usize)),
+            name_order: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Declaration `d`'s rank in name order (ties by id); `u32::MAX` past
+    /// the table.
+    pub fn name_rank(&self, res: &Resolution, d: DeclId) -> u32 {
+        let order = self.name_order.get_or_init(|| {
+            let mut by_name: Vec<u32> = (0..res.decls.len() as u32).collect();
+            by_name.sort_unstable_by(|&a, &b| {
+                res.decls[a as usize]
+                    .name
+                    .cmp(&res.decls[b as usize].name)
+                    .then(a.cmp(&b))
+            });
+            let mut rank = vec![0u32; by_name.len()];
+            for (r, &d) in by_name.iter().enumerate() {
+                rank[d as usize] = r as u32;
+            }
+            rank
+        });
+        order.get(d as usize).copied().unwrap_or(u32::MAX)
     }
 
     pub fn fan_in(&self, res: &Resolution, decl: DeclId) -> usize {
@@ -104,11 +129,29 @@ impl Graph {
         dir: Direction,
         min: Confidence,
     ) -> Vec<(DeclId, Confidence, u32)> {
+        let mut out = Vec::new();
+        self.neighbours_into(res, decl, dir, min, &mut out, &mut []);
+        out
+    }
+
+    /// [`Graph::neighbours`] into `out` (cleared first), so a traversal
+    /// reuses one buffer instead of allocating one per node. `mark` is
+    /// scratch space a traversal keeps between calls: `u32::MAX` for
+    /// every declaration (or empty), and so again on return.
+    fn neighbours_into(
+        &self,
+        res: &Resolution,
+        decl: DeclId,
+        dir: Direction,
+        min: Confidence,
+        out: &mut Vec<(DeclId, Confidence, u32)>,
+        mark: &mut [u32],
+    ) {
+        out.clear();
         let list = match dir {
             Direction::Callers => self.callers.get(decl as usize),
             Direction::Callees => self.callees.get(decl as usize),
         };
-        let mut out: Vec<(DeclId, Confidence, u32)> = Vec::new();
         for &ei in list.into_iter().flatten() {
             let e = &res.edges[ei as usize];
             if e.confidence > min {
@@ -122,12 +165,38 @@ impl Graph {
                 out.push((other, e.confidence, ei));
             }
         }
-        // Each neighbour once, by its surest edge (the first of those):
-        // sorting beats a map per node on a radius of thousands.
-        out.sort_unstable();
-        out.dedup_by_key(|&mut (d, _, _)| d);
+        // Each neighbour once, by its surest edge (the first of those).
+        // A short list is sorted; a long one (the thousands of call sites
+        // of a popular function) is deduplicated through `mark` first,
+        // which leaves a sort of the distinct callers only.
+        if out.len() < 64 || mark.len() < res.decls.len() {
+            out.sort_unstable();
+            out.dedup_by_key(|&mut (d, _, _)| d);
+        } else {
+            let mut kept = 0;
+            for i in 0..out.len() {
+                let (d, c, ei) = out[i];
+                match mark.get(d as usize).copied() {
+                    Some(u32::MAX) => {
+                        mark[d as usize] = kept as u32;
+                        out[kept] = (d, c, ei);
+                        kept += 1;
+                    }
+                    Some(at) => {
+                        let best = &mut out[at as usize];
+                        if (c, ei) < (best.1, best.2) {
+                            *best = (d, c, ei);
+                        }
+                    }
+                    None => {}
+                }
+            }
+            out.truncate(kept);
+            for &(d, _, _) in out.iter() {
+                mark[d as usize] = u32::MAX;
+            }
+        }
         out.sort_unstable_by_key(|&(d, c, _)| (c, d));
-        out
     }
 
     /// Breadth-first traversal to `depth` hops (0 = unbounded). The root is not included.
@@ -139,30 +208,29 @@ impl Graph {
         depth: u32,
         min: Confidence,
     ) -> Vec<Reached> {
-        let mut seen: rustc_hash::FxHashMap<DeclId, usize> = rustc_hash::FxHashMap::default();
+        // Where each declaration sits in `out`, in one array over all of
+        // them: on a radius of thousands a hash map was a third of the walk.
+        const UNSEEN: u32 = u32::MAX;
+        const ROOT: u32 = u32::MAX - 1;
+        let mut seen = vec![UNSEEN; res.decls.len().max(root as usize + 1)];
+        let slot = |seen: &[u32], d: DeclId| seen.get(d as usize).copied().unwrap_or(ROOT);
         let mut out: Vec<Reached> = Vec::new();
         let mut frontier: VecDeque<(DeclId, Confidence, u32)> = VecDeque::new();
+        let mut next_hop = Vec::new();
+        let mut mark = vec![u32::MAX; res.decls.len()];
         frontier.push_back((root, Confidence::Certain, 0));
-        seen.insert(root, usize::MAX);
+        seen[root as usize] = ROOT;
         while let Some((node, conf, hop)) = frontier.pop_front() {
             if depth != 0 && hop >= depth {
                 continue;
             }
-            for (next, edge_conf, edge) in self.neighbours(res, node, dir, min) {
+            self.neighbours_into(res, node, dir, min, &mut next_hop, &mut mark);
+            for &(next, edge_conf, edge) in &next_hop {
                 let c = conf.max(edge_conf);
-                match seen.get(&next) {
-                    Some(&usize::MAX) => continue,
-                    Some(&idx) => {
-                        // Same hop, stronger path: keep the stronger reading.
-                        let r = &mut out[idx];
-                        if r.hop == hop + 1 && c < r.confidence {
-                            r.confidence = c;
-                            r.via = node;
-                            r.edge = edge;
-                        }
-                    }
-                    None => {
-                        seen.insert(next, out.len());
+                match slot(&seen, next) {
+                    ROOT => continue,
+                    UNSEEN => {
+                        seen[next as usize] = out.len() as u32;
                         out.push(Reached {
                             decl: next,
                             hop: hop + 1,
@@ -172,6 +240,15 @@ impl Graph {
                         });
                         frontier.push_back((next, c, hop + 1));
                     }
+                    idx => {
+                        // Same hop, stronger path: keep the stronger reading.
+                        let r = &mut out[idx as usize];
+                        if r.hop == hop + 1 && c < r.confidence {
+                            r.confidence = c;
+                            r.via = node;
+                            r.edge = edge;
+                        }
+                    }
                 }
             }
         }
@@ -180,10 +257,11 @@ impl Graph {
         for i in 0..out.len() {
             let r = out[i];
             if r.via != root
-                && let Some(&vi) = seen.get(&r.via)
-                && vi != usize::MAX
+                && let vi = slot(&seen, r.via)
+                && vi != ROOT
+                && vi != UNSEEN
             {
-                let via_conf = out[vi].confidence;
+                let via_conf = out[vi as usize].confidence;
                 let edge_conf = res.edges[r.edge as usize].confidence;
                 out[i].confidence = via_conf.max(edge_conf);
             }
@@ -245,5 +323,104 @@ impl Graph {
             .collect();
         cycles.sort();
         cycles
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{DeclKind, Lang, Span};
+    use crate::resolve::{Decl, Edge};
+
+    fn decl(name: &str) -> Decl {
+        Decl {
+            name: name.into(),
+            kind: DeclKind::Function,
+            lang: Lang::Go,
+            file: Some(0),
+            local: 0,
+            span: Span::default(),
+            is_test: false,
+            parent: None,
+        }
+    }
+
+    /// Declaration 0 is called by 1..=n, each from several sites of
+    /// mixed confidence, and each caller by one caller of its own.
+    fn popular(n: u32) -> Resolution {
+        let mut res = Resolution::default();
+        for i in 0..=2 * n {
+            res.decls.push(decl(&format!("d{:03}", (i * 37) % 1000)));
+        }
+        let edge = |caller, callee, confidence, call| Edge {
+            caller,
+            callee,
+            confidence,
+            file: 0,
+            call,
+        };
+        for c in 1..=n {
+            // Weakest first, so the surest edge is not the first one seen.
+            res.edges.push(edge(c, 0, Confidence::Possible, c * 3));
+            if c % 2 == 0 {
+                res.edges.push(edge(c, 0, Confidence::Certain, c * 3 + 1));
+            }
+            res.edges.push(edge(c, 0, Confidence::Likely, c * 3 + 2));
+            res.edges.push(edge(n + c, c, Confidence::Certain, 0));
+        }
+        res
+    }
+
+    #[test]
+    fn a_callee_with_hundreds_of_call_sites_keeps_each_callers_surest_edge() {
+        let res = popular(150);
+        let graph = Graph::build(&res);
+        let direct = graph.neighbours(&res, 0, Direction::Callers, Confidence::Possible);
+        let reached = graph.traverse(&res, 0, Direction::Callers, 2, Confidence::Possible);
+        let hop1: Vec<(DeclId, Confidence, u32)> = reached
+            .iter()
+            .filter(|r| r.hop == 1)
+            .map(|r| (r.decl, r.confidence, r.edge))
+            .collect();
+        assert_eq!(direct.len(), 150);
+        assert_eq!(
+            hop1, direct,
+            "the traversal's dedup (long lists) and the sort's agree"
+        );
+        for &(d, c, e) in &direct {
+            let want = if d % 2 == 0 {
+                Confidence::Certain
+            } else {
+                Confidence::Likely
+            };
+            assert_eq!(c, want, "caller {d}");
+            assert_eq!(res.edges[e as usize].caller, d);
+            assert_eq!(res.edges[e as usize].confidence, want);
+        }
+        // Surest first, then by declaration.
+        assert!(
+            direct
+                .windows(2)
+                .all(|w| (w[0].1, w[0].0) < (w[1].1, w[1].0))
+        );
+        // The second hop is each caller's own caller, through it.
+        let hop2: Vec<&Reached> = reached.iter().filter(|r| r.hop == 2).collect();
+        assert_eq!(hop2.len(), 150);
+        assert!(hop2.iter().all(|r| r.via + 150 == r.decl));
+        // Only certain edges: the odd callers are gone, and their callers.
+        let certain = graph.traverse(&res, 0, Direction::Callers, 2, Confidence::Certain);
+        assert_eq!(certain.len(), 150);
+    }
+
+    #[test]
+    fn name_ranks_follow_name_order_and_ties_follow_ids() {
+        let mut res = Resolution::default();
+        for name in ["b", "a", "c", "a"] {
+            res.decls.push(decl(name));
+        }
+        let graph = Graph::build(&res);
+        let ranks: Vec<u32> = (0..4).map(|d| graph.name_rank(&res, d)).collect();
+        assert_eq!(ranks, vec![2, 0, 3, 1]);
+        assert_eq!(graph.name_rank(&res, 99), u32::MAX);
     }
 }

@@ -63,7 +63,7 @@ fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, Loo
     let decls = &res.decls;
     if let Some(i) = decls
         .iter()
-        .position(|d| d.name == query && d.is_external() == external)
+        .position(|d| &*d.name == query && d.is_external() == external)
     {
         return Ok(i as DeclId);
     }
@@ -82,7 +82,7 @@ fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, Loo
             query: query.to_owned(),
             suggestions: ranked(res, query, 8, external)
                 .into_iter()
-                .map(|(i, _)| decls[i as usize].name.clone())
+                .map(|(i, _)| decls[i as usize].name.to_string())
                 .collect(),
         }),
         _ => {
@@ -90,7 +90,7 @@ fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, Loo
             // constructor, are still ambiguous: list them all.
             let mut candidates: Vec<String> = matches
                 .iter()
-                .map(|&i| decls[i as usize].name.clone())
+                .map(|&i| decls[i as usize].name.to_string())
                 .collect();
             candidates.sort();
             Err(LookupError::Ambiguous {
@@ -200,7 +200,7 @@ mod tests {
             decls: names
                 .iter()
                 .map(|&(name, external)| Decl {
-                    name: name.to_owned(),
+                    name: name.into(),
                     kind: crate::model::DeclKind::Function,
                     lang: crate::model::Lang::Python,
                     file: (!external).then_some(0),

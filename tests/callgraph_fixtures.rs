@@ -37,13 +37,13 @@ fn actual(dir: &Path) -> Graph {
     let mut g = Graph::new();
     for d in &res.decls {
         if d.kind.is_callable() || d.is_external() {
-            g.entry(d.name.clone()).or_default();
+            g.entry(d.name.to_string()).or_default();
         }
     }
     for e in &res.edges {
-        g.entry(res.decls[e.caller as usize].name.clone())
+        g.entry(res.decls[e.caller as usize].name.to_string())
             .or_default()
-            .insert(res.decls[e.callee as usize].name.clone());
+            .insert(res.decls[e.callee as usize].name.to_string());
     }
     g
 }
@@ -185,10 +185,10 @@ fn reading_a_property_calls_its_getter_assigning_it_its_setter_and_deleting_it_i
     let mut lines: Vec<(String, u32)> = res
         .edges
         .iter()
-        .filter(|e| res.decls[e.callee as usize].name == "main.Order.label")
+        .filter(|e| &*res.decls[e.callee as usize].name == "main.Order.label")
         .map(|e| {
             (
-                res.decls[e.caller as usize].name.clone(),
+                res.decls[e.caller as usize].name.to_string(),
                 res.decls[e.callee as usize].span.start_line,
             )
         })

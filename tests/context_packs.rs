@@ -115,7 +115,7 @@ fn similar_declarations_are_offered_on_request_below_every_caller() {
         assert!(s.why.starts_with("similar, score "), "{}", s.why);
         assert!(!s.text.is_empty());
         // Never the target or something already in the pack for another reason.
-        assert_ne!(s.name, p.target.name);
+        assert_ne!(s.name.as_str(), &*p.target.name);
         let same: Vec<_> = p.items.iter().filter(|i| i.name == s.name).collect();
         assert_eq!(same.len(), 1, "{} twice", s.name);
     }

@@ -625,7 +625,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                 None if name == "init" => {
                     let n = init_counts.entry(pkg).or_insert(0);
                     *n += 1;
-                    b.res.decls[id as usize].name = format!("{}.init#{n}", p.path);
+                    b.res.decls[id as usize].name = format!("{}.init#{n}", p.path).into();
                     init_numbers.insert(f.decl, *n);
                 }
                 None => {
@@ -835,7 +835,7 @@ fn name_init_closures(
             _ => continue,
         };
         if let Some(decl) = b.res.decls.get_mut((base + li as u32) as usize) {
-            decl.name = name;
+            decl.name = name.into();
         }
     }
 }

@@ -22,7 +22,7 @@ pub type DeclId = u32;
 /// One declaration of the repository (or an external leaf).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Decl {
-    pub name: String,
+    pub name: std::sync::Arc<str>,
     pub kind: DeclKind,
     pub lang: Lang,
     /// Index into the files table; `None` for external leaves.
@@ -141,7 +141,7 @@ impl Builder {
         }
         let id = self.res.decls.len() as DeclId;
         self.res.decls.push(Decl {
-            name: name.to_owned(),
+            name: name.into(),
             kind: DeclKind::Function,
             lang,
             file: None,
@@ -247,7 +247,7 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
                 Lang::Go => go::qualified_name(&module, &d.local_name),
             };
             b.res.decls.push(Decl {
-                name,
+                name: name.into(),
                 kind: d.kind,
                 lang: f.facts.lang,
                 file: Some(i as u32),

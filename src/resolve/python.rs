@@ -966,7 +966,7 @@ impl<'a> Analysis<'a> {
                 .decls
                 .get(d as usize)
                 .map(|x| x.name.clone())
-                .unwrap_or_else(|| format!("#{d}"))
+                .unwrap_or_else(|| format!("#{d}").into())
         };
         let sym = |g: GSym| {
             self.strings

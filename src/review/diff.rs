@@ -133,7 +133,7 @@ fn find_decl(index: &Index, name: &str, line: u32) -> Option<DeclId> {
         .res
         .decls
         .iter()
-        .position(|d| d.name == name && d.span.start_line == line && !d.is_external())
+        .position(|d| &*d.name == name && d.span.start_line == line && !d.is_external())
         .map(|i| i as DeclId)
 }
 

@@ -227,11 +227,11 @@ pub fn evaluate(
         if rank.is_none_or(|r| r >= 10) && misses.len() < max_misses {
             misses.push(Miss {
                 query: q.text.clone(),
-                answer: index.res.decls[q.answer as usize].name.clone(),
+                answer: index.res.decls[q.answer as usize].name.to_string(),
                 rank: rank.map(|r| r + 1),
                 top: hits
                     .first()
-                    .map(|&h| index.res.decls[h as usize].name.clone())
+                    .map(|&h| index.res.decls[h as usize].name.to_string())
                     .unwrap_or_default(),
             });
         }

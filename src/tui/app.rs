@@ -428,7 +428,7 @@ impl App {
             let expanded = tree.expanded_paths(&old);
             let selected = tree.name_path(&old, tree.selected_index());
             let scroll = self.source.scroll;
-            match snap.by_name.get(&root_name) {
+            match snap.by_name.get(root_name.as_str()) {
                 Some(&root) => {
                     let mut t = CallTree::new(&snap, root, self.dir);
                     for path in &expanded {
@@ -896,7 +896,7 @@ impl App {
             (&mut self.forward, &mut self.back)
         };
         while let Some(name) = from.pop() {
-            if let Some(&d) = snap.by_name.get(&name) {
+            if let Some(&d) = snap.by_name.get(name.as_str()) {
                 if let Some(t) = &self.tree {
                     to.push(snap.name(t.root).to_owned());
                 }
@@ -1352,7 +1352,7 @@ impl App {
             return;
         };
         let target = match (&self.review, self.pane) {
-            (Some(r), Pane::Review) => match snap.by_name.get(&r.target_name) {
+            (Some(r), Pane::Review) => match snap.by_name.get(r.target_name.as_str()) {
                 Some(&d) => d,
                 None => {
                     self.message = Some(format!("{} is no longer in the index", r.target));

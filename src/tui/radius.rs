@@ -176,7 +176,7 @@ impl BlastView {
                     snap.by_name
                         .get(&t.name)
                         .map(|&d| snap.display_name(d))
-                        .unwrap_or_else(|| t.name.clone())
+                        .unwrap_or_else(|| t.name.to_string())
                 })
                 .collect(),
         );

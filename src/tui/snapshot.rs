@@ -20,7 +20,7 @@ pub struct Snapshot {
     pub fan_out: Vec<u32>,
     /// Declarations with a call edge to themselves.
     pub recursive: Vec<bool>,
-    pub by_name: HashMap<String, DeclId>,
+    pub by_name: HashMap<std::sync::Arc<str>, DeclId>,
     pub overview: Overview,
     /// `ripple.toml` as it was when this index was loaded (the defaults
     /// when it is missing or broken; then `conventions_error` says why), so
@@ -125,11 +125,11 @@ impl Snapshot {
         let res = &self.index.res;
         let d = &res.decls[decl as usize];
         let Some(file) = d.file else {
-            return d.name.clone();
+            return d.name.to_string();
         };
         let module = &res.file_module[file as usize];
-        if module.is_empty() || d.name == *module {
-            return d.name.clone();
+        if module.is_empty() || *d.name == **module {
+            return d.name.to_string();
         }
         let short = module.rsplit(['.', '/']).next().unwrap_or(module);
         d.name.replacen(module.as_str(), short, 1)
