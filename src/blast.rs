@@ -18,14 +18,30 @@ pub struct DeclRef {
     /// Shared with the index (a radius of thousands clones no strings).
     pub name: Arc<str>,
     pub kind: &'static str,
-    pub file: Option<String>,
+    pub file: Option<Arc<str>>,
     pub line: u32,
     pub is_test: bool,
 }
 
 impl DeclRef {
     pub fn of(index: &Index, decl: DeclId) -> DeclRef {
+        Self::sharing_paths(index, decl, &mut Vec::new())
+    }
+
+    /// [`DeclRef::of`], its file's path made once per file in `paths`
+    /// (by file index) however many declarations of a radius it holds.
+    fn sharing_paths(index: &Index, decl: DeclId, paths: &mut Vec<Option<Arc<str>>>) -> DeclRef {
         let d = &index.res.decls[decl as usize];
+        let file = d.file.and_then(|f| {
+            let i = f as usize;
+            if paths.len() <= i {
+                paths.resize(i + 1, None);
+            }
+            if paths[i].is_none() {
+                paths[i] = Some(index.files.get(i)?.path.as_str().into());
+            }
+            paths[i].clone()
+        });
         DeclRef {
             name: d.name.clone(),
             kind: if d.is_external() {
@@ -33,7 +49,7 @@ impl DeclRef {
             } else {
                 d.kind.name()
             },
-            file: index.file_of(decl).map(|f| f.path.clone()),
+            file,
             line: d.span.start_line,
             is_test: d.is_test,
         }
@@ -54,13 +70,17 @@ pub struct ReachedRef {
 
 impl ReachedRef {
     pub fn of(index: &Index, r: &Reached) -> ReachedRef {
+        Self::sharing_paths(index, r, &mut Vec::new())
+    }
+
+    fn sharing_paths(index: &Index, r: &Reached, paths: &mut Vec<Option<Arc<str>>>) -> ReachedRef {
         let e = &index.res.edges[r.edge as usize];
         let call_line = index
             .call_site(e.file, e.call)
             .map(|(_, c)| c.span.start_line)
             .unwrap_or(0);
         ReachedRef {
-            decl: DeclRef::of(index, r.decl),
+            decl: DeclRef::sharing_paths(index, r.decl, paths),
             hop: r.hop,
             confidence: r.confidence,
             via: index.res.decls[r.via as usize].name.clone(),
@@ -197,6 +217,7 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         .map(|(i, r)| (r.hop, r.confidence, index.graph.name_rank(res, r.decl), i))
         .collect();
     order.sort_unstable();
+    let mut paths = Vec::new();
     for &(hop, _, _, i) in &order {
         let r = &reached[i];
         while hops.len() < hop as usize {
@@ -209,7 +230,7 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         let h = &mut hops[hop as usize - 1];
         h.counts.add(r.confidence);
         total.add(r.confidence);
-        let reached_ref = ReachedRef::of(index, r);
+        let reached_ref = ReachedRef::sharing_paths(index, r, &mut paths);
         let d = &res.decls[r.decl as usize];
         if let Some(f) = d.file {
             note_file(f);
