@@ -209,8 +209,8 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         note_file(f);
     }
     // Each hop in (confidence, name) order, ties in the order reached:
-    // sorting borrowed names before anything is built moves indices, not
-    // the records, and names each declaration once.
+    // sorting indices by name rank before anything is built moves no
+    // records and compares no strings.
     let mut order: Vec<(u32, Confidence, u32, usize)> = reached
         .iter()
         .enumerate()

@@ -1349,8 +1349,8 @@ fn cmd_edges(
         if e.confidence > min {
             continue;
         }
-        let a = res.decls[e.caller as usize].name.as_ref();
-        let b = res.decls[e.callee as usize].name.as_ref();
+        let a = &*res.decls[e.caller as usize].name;
+        let b = &*res.decls[e.callee as usize].name;
         map.entry(a).or_default().insert(b);
         map.entry(b).or_default();
         edges.push((a, b, e.confidence));

@@ -130,14 +130,14 @@ impl Graph {
         min: Confidence,
     ) -> Vec<(DeclId, Confidence, u32)> {
         let mut out = Vec::new();
-        self.neighbours_into(res, decl, dir, min, &mut out, &mut []);
+        self.neighbours_into(res, decl, dir, min, &mut out, None);
         out
     }
 
     /// [`Graph::neighbours`] into `out` (cleared first), so a traversal
     /// reuses one buffer instead of allocating one per node. `mark` is
-    /// scratch space a traversal keeps between calls: `u32::MAX` for
-    /// every declaration (or empty), and so again on return.
+    /// scratch space a traversal keeps between calls, made on the first
+    /// long list: `u32::MAX` for every declaration, and so again on return.
     fn neighbours_into(
         &self,
         res: &Resolution,
@@ -145,7 +145,7 @@ impl Graph {
         dir: Direction,
         min: Confidence,
         out: &mut Vec<(DeclId, Confidence, u32)>,
-        mark: &mut [u32],
+        mark: Option<&mut Vec<u32>>,
     ) {
         out.clear();
         let list = match dir {
@@ -169,34 +169,44 @@ impl Graph {
         // A short list is sorted; a long one (the thousands of call sites
         // of a popular function) is deduplicated through `mark` first,
         // which leaves a sort of the distinct callers only.
-        if out.len() < 64 || mark.len() < res.decls.len() {
-            out.sort_unstable();
-            out.dedup_by_key(|&mut (d, _, _)| d);
-        } else {
-            let mut kept = 0;
-            for i in 0..out.len() {
-                let (d, c, ei) = out[i];
-                match mark.get(d as usize).copied() {
-                    Some(u32::MAX) => {
-                        mark[d as usize] = kept as u32;
-                        out[kept] = (d, c, ei);
-                        kept += 1;
-                    }
-                    Some(at) => {
-                        let best = &mut out[at as usize];
-                        if (c, ei) < (best.1, best.2) {
-                            *best = (d, c, ei);
-                        }
-                    }
-                    None => {}
-                }
+        match mark {
+            Some(mark) if out.len() >= 64 => {
+                mark.resize(res.decls.len(), u32::MAX);
+                Self::dedup_marked(out, mark);
             }
-            out.truncate(kept);
-            for &(d, _, _) in out.iter() {
-                mark[d as usize] = u32::MAX;
+            _ => {
+                out.sort_unstable();
+                out.dedup_by_key(|&mut (d, _, _)| d);
             }
         }
         out.sort_unstable_by_key(|&(d, c, _)| (c, d));
+    }
+
+    /// Each declaration of `out` once, by its surest edge, in one pass
+    /// through `mark` (see [`Graph::neighbours_into`]).
+    fn dedup_marked(out: &mut Vec<(DeclId, Confidence, u32)>, mark: &mut [u32]) {
+        let mut kept = 0;
+        for i in 0..out.len() {
+            let (d, c, ei) = out[i];
+            match mark.get(d as usize).copied() {
+                Some(u32::MAX) => {
+                    mark[d as usize] = kept as u32;
+                    out[kept] = (d, c, ei);
+                    kept += 1;
+                }
+                Some(at) => {
+                    let best = &mut out[at as usize];
+                    if (c, ei) < (best.1, best.2) {
+                        *best = (d, c, ei);
+                    }
+                }
+                None => {}
+            }
+        }
+        out.truncate(kept);
+        for &(d, _, _) in out.iter() {
+            mark[d as usize] = u32::MAX;
+        }
     }
 
     /// Breadth-first traversal to `depth` hops (0 = unbounded). The root is not included.
@@ -217,14 +227,14 @@ impl Graph {
         let mut out: Vec<Reached> = Vec::new();
         let mut frontier: VecDeque<(DeclId, Confidence, u32)> = VecDeque::new();
         let mut next_hop = Vec::new();
-        let mut mark = vec![u32::MAX; res.decls.len()];
+        let mut mark = Vec::new();
         frontier.push_back((root, Confidence::Certain, 0));
         seen[root as usize] = ROOT;
         while let Some((node, conf, hop)) = frontier.pop_front() {
             if depth != 0 && hop >= depth {
                 continue;
             }
-            self.neighbours_into(res, node, dir, min, &mut next_hop, &mut mark);
+            self.neighbours_into(res, node, dir, min, &mut next_hop, Some(&mut mark));
             for &(next, edge_conf, edge) in &next_hop {
                 let c = conf.max(edge_conf);
                 match slot(&seen, next) {
