@@ -75,10 +75,7 @@ impl ReachedRef {
 
     fn sharing_paths(index: &Index, r: &Reached, paths: &mut Vec<Option<Arc<str>>>) -> ReachedRef {
         let e = &index.res.edges[r.edge as usize];
-        let call_line = index
-            .call_site(e.file, e.call)
-            .map(|(_, c)| c.span.start_line)
-            .unwrap_or(0);
+        let call_line = index.res.call_line(e.file, e.call);
         ReachedRef {
             decl: DeclRef::sharing_paths(index, r.decl, paths),
             hop: r.hop,
@@ -179,11 +176,7 @@ fn site_of(index: &Index, file: u32, call: u32) -> (String, u32, String) {
         .unwrap_or_default()
 }
 
-/// The last identifier of a name or callee text (`self.repo.save` → `save`).
-pub fn short_name(text: &str) -> &str {
-    let t = text.trim_end_matches(')');
-    t.rsplit(['.', ' ', '(', '*']).next().unwrap_or(t)
-}
+pub use crate::resolve::short_name;
 
 pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
     let res = &index.res;
@@ -264,11 +257,9 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         if in_radius(u.caller) {
             unresolved_inside += 1;
         }
-        if let Some((_, site)) = index.call_site(u.file, u.call)
-            && short_name(&site.callee_text) == root_short
-        {
-            possibly_missing.push(unresolved_ref(index, u));
-        }
+    }
+    for u in res.unresolved_named(&root_short) {
+        possibly_missing.push(unresolved_ref(index, u));
     }
     let mut handed_out = Vec::new();
     let mut handed_out_inside = 0;

@@ -366,7 +366,10 @@ pub fn run() -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     let index = open(&repo)?;
-    let mut out = std::io::stdout().lock();
+    // Buffered: a locked stdout is line-buffered, and pretty JSON of a
+    // radius with thousands of callers cost a write call per line.
+    // Commands that answer piecemeal (`search --stdin`) flush each answer.
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
     let result = match command {
         Command::Index if overview && !json => cmd_overview(&index, &mut out),
         Command::Index => cmd_index(&index, json, &mut out),
@@ -491,6 +494,10 @@ pub fn run() -> Result<ExitCode> {
             unreachable!("handled above")
         }
     };
+    let result = result.and_then(|code| {
+        out.flush()?;
+        Ok(code)
+    });
     match result {
         Err(e) if is_broken_pipe(&e) => Ok(ExitCode::SUCCESS),
         other => other,

@@ -483,6 +483,9 @@ impl Index {
                             decl.span = d.span;
                         }
                     }
+                    if let Some(lines) = res.call_lines.get_mut(fi) {
+                        *lines = Resolution::lines_of_calls(f.facts());
+                    }
                 }
                 res
             }
@@ -702,6 +705,18 @@ mod tests {
             .collect()
     }
 
+    /// The graph's line of each call site in `path`, beside its facts' line.
+    fn call_lines(index: &Index, path: &str) -> Vec<(u32, u32)> {
+        let fi = index.files.iter().position(|f| f.path == path).unwrap();
+        index.files[fi]
+            .facts()
+            .calls
+            .iter()
+            .enumerate()
+            .map(|(ci, c)| (c.span.start_line, index.res.call_line(fi as u32, ci as u32)))
+            .collect()
+    }
+
     #[test]
     fn comment_edits_move_lines_in_the_reused_graph_across_refreshes() {
         let repo = tempfile::tempdir().unwrap();
@@ -744,11 +759,14 @@ mod tests {
         for path in ["a.py", "b.py"] {
             let lines = decl_lines(&third, path);
             assert_eq!(lines, decl_lines(&cold, path));
+            assert_eq!(call_lines(&third, path), call_lines(&cold, path));
             assert!(
                 lines.iter().all(|(_, facts, res)| facts == res),
                 "{lines:?}"
             );
         }
+        assert_eq!(call_lines(&third, "a.py"), [(4, 4)]);
+        assert_eq!(call_lines(&third, "b.py"), [(6, 6)]);
         let g = decl_lines(&third, "a.py")
             .into_iter()
             .find(|(name, _, _)| name == "g")

@@ -581,3 +581,58 @@ fn go_source_tree_packages_are_named_by_their_import_paths() {
     );
     assert!(edges.get("std/errors.New").is_none(), "{edges}");
 }
+
+#[test]
+fn a_blast_radius_shows_call_lines_and_missing_callers_that_follow_comment_edits() {
+    // Lines come from the resolved graph, not from each file's facts: a
+    // comment added above must move them although the graph is reused.
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let body = "def save():\n    return 1\n\n\n\
+                def a():\n    x = 1\n    return save()\n\n\n\
+                def b(conn):\n    return conn.store.save()\n\n\n\
+                def c(conn):\n    return conn.load()\n";
+    std::fs::write(root.join("m.py"), body).unwrap();
+    let repo = root.to_str().unwrap();
+    let lines = |blast: &Value| {
+        let hop1 = &blast["hops"][0]["decls"][0];
+        let missing: Vec<(String, u64, String)> = blast["possibly_missing_callers"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                (
+                    m["caller"].as_str().unwrap().to_owned(),
+                    m["line"].as_u64().unwrap(),
+                    m["text"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        (
+            hop1["name"].as_str().unwrap().to_owned(),
+            hop1["call_line"].as_u64().unwrap(),
+            missing,
+        )
+    };
+    let before = json(&["--repo", repo, "blast", "save", "--json"]);
+    assert_eq!(
+        lines(&before),
+        (
+            "m.a".to_owned(),
+            7,
+            vec![("m.b".to_owned(), 11, "conn.store.save".to_owned())]
+        ),
+        "{before}"
+    );
+    std::fs::write(root.join("m.py"), format!("# one\n# two\n{body}")).unwrap();
+    let after = json(&["--repo", repo, "blast", "save", "--json"]);
+    assert_eq!(
+        lines(&after),
+        (
+            "m.a".to_owned(),
+            9,
+            vec![("m.b".to_owned(), 13, "conn.store.save".to_owned())]
+        ),
+        "{after}"
+    );
+}

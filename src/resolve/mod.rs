@@ -56,6 +56,11 @@ pub struct Unresolved {
     pub file: u32,
     pub call: u32,
     pub reason: String,
+    /// The callee's last identifier ([`short_name`] of its text), as an
+    /// index into [`Resolution::unresolved_names`]: a blast radius looks
+    /// for call sites that may be missing callers by it, and would
+    /// otherwise decode the facts of nearly every file to read them.
+    pub name: u32,
 }
 
 /// A repository function passed, at a call site, to code ripple does not
@@ -90,6 +95,44 @@ pub struct Resolution {
     /// Imports between modules/packages of the repository (file, imported file).
     pub imports: Vec<(u32, u32)>,
     pub handed_out: Vec<HandedOut>,
+    /// Per file, the line of each call site (by call index): a radius
+    /// shows the line of every edge it follows, and reading them here
+    /// spares decoding the display facts of every file it touches.
+    pub call_lines: Vec<Box<[u32]>>,
+    /// The distinct short callee names of unresolved call sites.
+    pub unresolved_names: Vec<Box<str>>,
+}
+
+impl Resolution {
+    /// The line of call site `call` in file `file` (0 when unknown).
+    pub fn call_line(&self, file: u32, call: u32) -> u32 {
+        self.call_lines
+            .get(file as usize)
+            .and_then(|lines| lines.get(call as usize))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The lines of `facts`' call sites, for [`Resolution::call_lines`].
+    pub fn lines_of_calls(facts: &FileFacts) -> Box<[u32]> {
+        facts.calls.iter().map(|c| c.span.start_line).collect()
+    }
+
+    /// The unresolved call sites whose callee's last identifier is `short`.
+    pub fn unresolved_named<'a>(&'a self, short: &str) -> impl Iterator<Item = &'a Unresolved> {
+        let id = self
+            .unresolved_names
+            .iter()
+            .position(|n| &**n == short)
+            .map(|i| i as u32);
+        self.unresolved.iter().filter(move |u| Some(u.name) == id)
+    }
+}
+
+/// The last identifier of a name or callee text (`self.repo.save` → `save`).
+pub fn short_name(text: &str) -> &str {
+    let t = text.trim_end_matches(')');
+    t.rsplit(['.', ' ', '(', '*']).next().unwrap_or(t)
 }
 
 /// Decoding a cached graph, a vector takes its stated length at once.
@@ -202,6 +245,7 @@ impl Builder {
             file,
             call,
             reason,
+            name: 0,
         });
     }
 }
@@ -262,6 +306,23 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
     crate::index::memory_trace("resolve (declarations named)");
     python::resolve(&mut b, files, &py_files);
     go::resolve(&mut b, files, &go_files);
+    b.res.call_lines = files
+        .iter()
+        .map(|f| Resolution::lines_of_calls(f.facts))
+        .collect();
+    let mut name_ids: HashMap<&str, u32> = HashMap::default();
+    for u in &mut b.res.unresolved {
+        let text = files
+            .get(u.file as usize)
+            .and_then(|f| f.facts.calls.get(u.call as usize))
+            .map_or("", |c| c.callee_text.as_str());
+        let short = short_name(text);
+        let next = name_ids.len() as u32;
+        u.name = *name_ids.entry(short).or_insert_with(|| {
+            b.res.unresolved_names.push(short.into());
+            next
+        });
+    }
     b.res
 }
 
