@@ -3773,29 +3773,55 @@ impl Analysis<'_> {
         let name = self.strings[p as usize].as_str();
         let c = &self.files[ci].py.calls[call];
         let facts = self.files[ci].facts;
-        let mut handed: SmallVec<[ExprId; 2]> = SmallVec::new();
+        // (argument, whether the library also calls the instance it makes
+        // of a class handed there).
+        let mut handed: SmallVec<[(ExprId, bool); 2]> = SmallVec::new();
         // A callable may take several (`json.loads(s, object_hook=…,
         // parse_float=…)`): one entry each.
         for &(_, position, keyword) in LIBRARY_CALLBACKS.iter().filter(|(n, _, _)| {
             name == *n || (n.starts_with('.') && name.ends_with(n) && name.contains("concurrent"))
         }) {
             if let Some(&a) = position.and_then(|i| c.args.get(i)) {
-                handed.push(a);
+                handed.push((a, false));
             }
             if let Some((_, e)) = c
                 .kwargs
                 .iter()
                 .find(|(k, _)| !keyword.is_empty() && facts.sym(*k) == keyword)
             {
-                handed.push(*e);
+                handed.push((*e, false));
             }
         }
-        for a in handed {
+        // `parser.add_argument("--n", type=positive, action=Collect)`, on a
+        // parser, a group or a subcommand's parser: parsing converts each
+        // value with `type` and makes an `action` instance, which it calls
+        // with the value. Both run in `parse_args`, but which parser parses
+        // is not tracked: the call that hands them over stands for it.
+        if name.starts_with("argparse.") && name.ends_with(".add_argument") {
+            for &(k, e) in c.kwargs.iter() {
+                match facts.sym(k) {
+                    "type" => handed.push((e, false)),
+                    "action" => handed.push((e, true)),
+                    _ => {}
+                }
+            }
+        }
+        for (a, calls_instance) in handed {
             for v in self.eval(ci, a, 1) {
                 match v {
                     Value::Func(f)
                     | Value::Bound { func: f, .. }
                     | Value::Partial { func: f, .. } => out.push(Target::Implicit(f)),
+                    // `type=Celsius` makes an instance of the class handed.
+                    Value::Class(k) => {
+                        let init = self.intern("__init__");
+                        if let Some(&f) = self.method_targets(k, init).first() {
+                            out.push(Target::Implicit(f));
+                        }
+                        if calls_instance && let Some(f) = self.call_method(k) {
+                            out.push(Target::Implicit(f));
+                        }
+                    }
                     // `executor.map(Task(), xs)`: the instance's `__call__`.
                     Value::Instance(k) | Value::Cone(k) => {
                         if let Some(f) = self.call_method(k) {
@@ -6565,6 +6591,15 @@ const LIBRARY_FACTORIES: &[(&str, &str)] = &[
         "argparse.ArgumentParser",
     ),
     ("argparse.ArgumentParser.parse_args", "argparse.Namespace"),
+    // Groups take arguments as their parser does.
+    (
+        "argparse.ArgumentParser.add_argument_group",
+        "argparse._ArgumentGroup",
+    ),
+    (
+        "argparse.ArgumentParser.add_mutually_exclusive_group",
+        "argparse._MutuallyExclusiveGroup",
+    ),
 ];
 
 /// Methods of dicts and sets that hash the key they are handed (and
