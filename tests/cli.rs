@@ -508,9 +508,11 @@ fn a_function_passed_to_code_outside_the_repository_makes_its_blast_radius_a_low
 }
 
 #[test]
-fn a_go_function_passed_to_the_standard_library_is_listed_as_handed_out() {
-    // net/http calls `handler`, sort.Slice calls the literal: neither has
-    // a caller in the graph, and each blast radius says why.
+fn a_go_function_passed_to_the_standard_library_is_a_likely_callee_and_listed_as_handed_out() {
+    // net/http calls `handler`, sort.Slice calls the literal, t.Run the
+    // subtest: the library's frames are not in the graph, so the function
+    // that hands each over is its caller, and each blast radius says the
+    // library may call it from elsewhere too.
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     std::fs::write(root.join("go.mod"), "module example.com/g1\n\ngo 1.21\n").unwrap();
@@ -523,7 +525,25 @@ fn a_go_function_passed_to_the_standard_library_is_listed_as_handed_out() {
          func main() {\n\thttp.HandleFunc(\"/\", handler)\n\tbyLen(nil)\n\t_ = helper()\n}\n",
     )
     .unwrap();
+    std::fs::write(
+        root.join("main_test.go"),
+        "package main\n\nimport \"testing\"\n\n\
+         func TestHelper(t *testing.T) {\n\tt.Run(\"one\", func(t *testing.T) {\n\t\thelper()\n\t})\n}\n",
+    )
+    .unwrap();
     let repo = root.to_str().unwrap();
+    let callers = json(&["--repo", repo, "callers", "handler", "--json"]);
+    let first = &callers["hops"][0]["decls"][0];
+    assert_eq!(first["name"], "example.com/g1.main", "{callers}");
+    assert_eq!(first["confidence"], "Likely", "{callers}");
+    let tests = json(&["--repo", repo, "tests", "helper", "--json"]);
+    let names: Vec<&str> = tests["tests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["example.com/g1.TestHelper"], "{tests}");
     let sites = |name: &str| -> Vec<(String, u64)> {
         let blast = json(&["--repo", repo, "blast", name, "--json"]);
         blast["handed_out"]

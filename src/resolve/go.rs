@@ -3961,6 +3961,8 @@ impl<'a> Analysis<'a> {
         // another module, or nothing found): functions passed to it may be
         // called from there (`http.HandleFunc("/", handler)`).
         let mut opaque = false;
+        // Whether the callee is library code that calls what it is handed.
+        let mut calls_handed = false;
         for t in targets {
             match t {
                 Callee::Decl(d, conf) => {
@@ -3972,12 +3974,14 @@ impl<'a> Analysis<'a> {
                     b.edge(caller, d, Confidence::Certain, file, call as u32);
                     resolved = true;
                     opaque = true;
+                    calls_handed |= library_calls_what_it_is_handed(&name);
                 }
                 Callee::ExternalValue(name, conf) => {
                     let d = b.external(&name, Lang::Go);
                     b.edge(caller, d, conf, file, call as u32);
                     resolved = true;
                     opaque = true;
+                    calls_handed |= library_calls_what_it_is_handed(&name);
                 }
                 Callee::Through(method, f) => {
                     let d = b.external(&method, Lang::Go);
@@ -3994,7 +3998,7 @@ impl<'a> Analysis<'a> {
             }
         }
         if opaque {
-            self.note_handed_out(b, ci, call, caller);
+            self.note_handed_out(b, ci, call, caller, calls_handed);
         }
     }
 
@@ -4003,7 +4007,23 @@ impl<'a> Analysis<'a> {
     /// names of functions (`handler`, `pkg.Handler`). Function values held
     /// in variables are not traced here: tracing every argument of every
     /// call into the standard library cost Go's `src` 30-50 MB.
-    fn note_handed_out(&mut self, b: &mut Builder, ci: usize, call: usize, caller: DeclId) {
+    ///
+    /// When the callee is library code that calls what it is handed
+    /// (`t.Run("case", func(t *testing.T) {…})`, `sort.Slice(xs, less)`,
+    /// `once.Do(setup)`, `http.HandleFunc("/", hello)`), the function is
+    /// also a callee of the caller, `likely`: the library's own frames are
+    /// not in the graph, and without the edge a subtest's body reached no
+    /// test and a handler no caller. Whole-program graphs draw the edge
+    /// from the library's internals instead, which a repository-only graph
+    /// drops.
+    fn note_handed_out(
+        &mut self,
+        b: &mut Builder,
+        ci: usize,
+        call: usize,
+        caller: DeclId,
+        calls_handed: bool,
+    ) {
         let go = self.ctxs[ci].go;
         let scope = self.ctxs[ci].facts.calls[call].caller;
         let file = self.ctxs[ci].file;
@@ -4027,15 +4047,38 @@ impl<'a> Analysis<'a> {
                 {
                     seen.push(f);
                     b.handed_out(f, caller, file, call as u32);
+                    if calls_handed {
+                        b.edge(caller, f, Confidence::Likely, file, call as u32);
+                    }
                 }
             }
         }
     }
 }
 
+/// Whether a library function or method (`sort.Slice`, `(*testing.T).Run`)
+/// may call the functions passed to it. The few that only look at a
+/// function (its name, its address, its printed form) are excluded.
+fn library_calls_what_it_is_handed(name: &str) -> bool {
+    let unqualified = name.trim_start_matches("(*").trim_start_matches('(');
+    !["reflect.", "fmt.", "runtime.FuncForPC", "log."]
+        .iter()
+        .any(|p| unqualified.starts_with(p))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::external_method;
+    use super::{external_method, library_calls_what_it_is_handed};
+
+    #[test]
+    fn printing_or_reflecting_on_a_function_does_not_call_it() {
+        assert!(library_calls_what_it_is_handed("(*testing.T).Run"));
+        assert!(library_calls_what_it_is_handed("sort.Slice"));
+        assert!(library_calls_what_it_is_handed("(*sync.Once).Do"));
+        assert!(!library_calls_what_it_is_handed("reflect.ValueOf"));
+        assert!(!library_calls_what_it_is_handed("fmt.Printf"));
+        assert!(!library_calls_what_it_is_handed("(*log.Logger).Printf"));
+    }
 
     #[test]
     fn external_methods_are_named_by_receiver_kind() {
