@@ -522,6 +522,10 @@ struct Extractor<'s> {
     /// parameters, named results), by its decl: variables of its scope
     /// that no block declares.
     signatures: HashMap<u32, Vec<Sym>>,
+    /// The type and values of the last constant spec that had either: a
+    /// spec with neither repeats them (`KB` after `KA Kind = iota` is a
+    /// Kind).
+    const_repeat: (Option<TypeId>, Vec<Lowered>),
     syntax_errors: u32,
 }
 
@@ -551,6 +555,7 @@ pub fn extract(rel_path: &str, source: &[u8]) -> FileFacts {
         params: Vec::new(),
         closure_counts: HashMap::default(),
         signatures: HashMap::default(),
+        const_repeat: (None, Vec::new()),
         syntax_errors: 0,
     };
     ex.facts.types.push(GoType::Unknown);
@@ -1786,17 +1791,24 @@ impl Extractor<'_> {
                 let names = self.declare_all(&names, var_spec_targets(node));
                 let ty = Self::field(children, g.f_type);
                 let value = Self::field(children, g.f_value);
+                let mut ty = ty.map(|t| self.as_type(&t));
+                // `var h Handler = &fileHandler{}`: the declared type says
+                // what `h` is, the value what it holds.
+                let mut values = self.list(&value);
+                if node.kind() == "const_spec" {
+                    if ty.is_none() && values.is_empty() {
+                        (ty, values) = self.const_repeat.clone();
+                    } else {
+                        self.const_repeat = (ty, values.clone());
+                    }
+                }
                 if let Some(t) = ty {
-                    let t = self.as_type(&t);
                     for n in &names {
                         if let Lowered::Name(n) = n {
                             self.bind(*n, Binding::Type(t));
                         }
                     }
                 }
-                // `var h Handler = &fileHandler{}`: the declared type says
-                // what `h` is, the value what it holds.
-                let values = self.list(&value);
                 self.bind_values(&names, &values);
                 Lowered::None
             }

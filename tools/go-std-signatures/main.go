@@ -110,6 +110,12 @@ func describe(pkg *types.Package) []string {
 			if t := typeString(o.Type()); useful(t) {
 				lines = append(lines, "V\t"+qualified+"\t"+t)
 			}
+		case *types.Const:
+			// A typed constant (`time.April`, `time.Second`) is a value of
+			// its named type for the resolver: `time.April.String()`.
+			if _, named := o.Type().(*types.Named); named {
+				lines = append(lines, "V\t"+qualified+"\t"+typeString(o.Type()))
+			}
 		case *types.TypeName:
 			named, ok := o.Type().(*types.Named)
 			if !ok {
