@@ -2869,9 +2869,31 @@ impl<'a> Analysis<'a> {
             // I's methods, which the call's lookup checks).
             GoExpr::TypeAssert(operand, _) => self.flowing_types(ci, scope, operand, depth + 1),
             // Elements of a container are traced with the container, as
-            // function values are.
+            // function values are; but a named container type stands for
+            // itself there too (see `expr_flow_uncached`), and is not one
+            // of its own elements: `c[0].Error()` inside `chain`'s Error
+            // is not a call of that Error.
             GoExpr::Index(inner) | GoExpr::RangeValue(inner) => {
-                self.flowing_types(ci, scope, inner, depth + 1)
+                let mut flow = self.flowing_types(ci, scope, inner, depth + 1);
+                let t = self.type_of(ci, scope, inner, 0);
+                if let RType::Named(PkgRef::Repo(p), n, ..) = t.deref()
+                    && flow.first() != Some(&FLOW_UNKNOWN)
+                    && matches!(
+                        self.underlying(t.deref().clone()),
+                        RType::Slice(_) | RType::Map(_) | RType::Chan(_)
+                    )
+                {
+                    let own = self.type_flow(*p, n);
+                    let before = flow.len();
+                    flow.retain(|d| !own.contains(d));
+                    // Only the container itself was known (a receiver of
+                    // a type whose stored elements are not traced): its
+                    // elements are not known either.
+                    if flow.is_empty() && before > 0 {
+                        flow.push(FLOW_UNKNOWN);
+                    }
+                }
+                flow
             }
             // A channel's element; else an index or a map key, which is
             // not tracked (and was bound only to find channel elements).
