@@ -3401,6 +3401,56 @@ impl<'a> Analysis<'a> {
         None
     }
 
+    /// `sort.Sort(byAge(people))`, `http.Handle("/", api{})`: the library
+    /// calls the methods of the interface its parameter is declared as on
+    /// the repository types passed there; each is a likely callee of the
+    /// caller, as a function handed to a library is (see
+    /// [`Self::note_handed_out`]).
+    fn edges_to_interface_methods_handed(
+        &mut self,
+        b: &mut Builder,
+        ci: usize,
+        call: usize,
+        caller: DeclId,
+        callee: &str,
+    ) {
+        let std = go_std::std();
+        let scope = self.ctxs[ci].facts.calls[call].caller;
+        let file = self.ctxs[ci].file;
+        let args = self.ctxs[ci].go.calls[call].args.clone();
+        let mut seen: SmallVec<[DeclId; 4]> = SmallVec::new();
+        for &(index, variadic, iface) in std.interface_params(callee) {
+            let Some(methods) = std.interface(iface) else {
+                continue;
+            };
+            let index = index as usize;
+            let last = if variadic { args.len() } else { index + 1 };
+            for &a in args.get(index..last.min(args.len())).unwrap_or(&[]) {
+                if a == 0 {
+                    continue;
+                }
+                let t = self.type_of(ci, scope, a, 0);
+                let flow = match self.static_flow(&t) {
+                    Some(flow) => flow,
+                    None => self.flowing_types(ci, scope, a, 0),
+                };
+                for d in flow {
+                    let Some((p, tname)) = self.type_names.get(&d).cloned() else {
+                        continue;
+                    };
+                    for &(name, _) in methods {
+                        if let Some(m) = self.method(p, &tname, name, 0)
+                            && !seen.contains(&m)
+                        {
+                            seen.push(m);
+                            b.edge(caller, m, Confidence::Likely, file, call as u32);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Record, for every call with known targets, which argument expressions
     /// flow into which parameters (what a function-typed parameter may hold).
     fn collect_param_sources(&mut self) {
@@ -3985,6 +4035,17 @@ impl<'a> Analysis<'a> {
         let mut opaque = false;
         // Whether the callee is library code that calls what it is handed.
         let mut calls_handed = false;
+        let mut library_callees: SmallVec<[String; 1]> = SmallVec::new();
+        for t in &targets {
+            if let Callee::External(name) | Callee::ExternalValue(name, _) = t
+                && !go_std::std().interface_params(name).is_empty()
+            {
+                library_callees.push(name.clone());
+            }
+        }
+        for name in library_callees {
+            self.edges_to_interface_methods_handed(b, ci, call, caller, &name);
+        }
         for t in targets {
             match t {
                 Callee::Decl(d, conf) => {

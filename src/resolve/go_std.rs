@@ -40,6 +40,9 @@ pub struct GoStd {
     /// (`errors.New`, result index) → the dynamic types behind an
     /// interface result (`*errors.errorString`), where every return was traced.
     dynamic_results: HashMap<&'static str, Vec<(u8, Vec<&'static str>)>>,
+    /// `sort.Sort` → (parameter index, variadic, `sort.Interface`): the
+    /// library calls that interface's methods on the argument.
+    interface_params: HashMap<&'static str, Vec<(u16, bool, &'static str)>>,
 }
 
 /// The standard library table, parsed on first use.
@@ -66,6 +69,7 @@ impl GoStd {
             types: HashSet::default(),
             implementations: HashMap::default(),
             dynamic_results: HashMap::default(),
+            interface_params: HashMap::default(),
         };
         for line in table.lines() {
             let cols: Vec<&'static str> = line.split('\t').collect();
@@ -96,6 +100,18 @@ impl GoStd {
                         }
                     }
                     std.types.insert(ty);
+                }
+                ["P", callee, index, iface] => {
+                    let (index, variadic) = match index.strip_suffix('+') {
+                        Some(i) => (i, true),
+                        None => (*index, false),
+                    };
+                    if let Ok(index) = index.parse() {
+                        std.interface_params
+                            .entry(callee)
+                            .or_default()
+                            .push((index, variadic, iface));
+                    }
                 }
                 ["C", iface, types] => {
                     std.implementations.insert(iface, split_list(types));
@@ -199,6 +215,16 @@ impl GoStd {
 
     /// The dynamic types a package function's `idx`-th (interface) result
     /// holds: `errors.New` → `*errors.errorString`.
+    /// The parameters of a library function or method (named as a callee:
+    /// `sort.Sort`, `(*net/http.ServeMux).Handle`) that take an interface
+    /// whose methods the library calls: (index, variadic, interface).
+    pub fn interface_params(&self, callee: &str) -> &[(u16, bool, &'static str)] {
+        self.interface_params
+            .get(callee)
+            .map(Vec::as_slice)
+            .unwrap_or(&[])
+    }
+
     pub fn dynamic_results(&self, func: &str, idx: u8) -> Option<&[&'static str]> {
         self.dynamic_results
             .get(func)?

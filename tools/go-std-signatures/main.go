@@ -29,6 +29,9 @@
 //	                                         one is, where every return was traced)
 //	C pkg.Iface  T1,T2…                     (the types the library converts to an
 //	                                         interface, for those with few)
+//	P callee  N[+]  pkg.Iface               (a parameter of an interface type with
+//	                                         methods, which the library calls on what
+//	                                         it is given; `+` for a variadic one)
 //
 // M lines also describe the unexported types R and C lines name.
 package main
@@ -106,6 +109,7 @@ func describe(pkg *types.Package) []string {
 			if rs := results(o.Type().(*types.Signature)); useful(rs) {
 				lines = append(lines, "F\t"+qualified+"\t"+rs)
 			}
+			lines = append(lines, paramLines(qualified, o.Type().(*types.Signature))...)
 		case *types.Var:
 			if t := typeString(o.Type()); useful(t) {
 				lines = append(lines, "V\t"+qualified+"\t"+t)
@@ -175,6 +179,11 @@ func methodLines(qualified string, named *types.Named) []string {
 		// tells whether the method can implement an interface's.
 		shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
 		lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape)
+		callee := "(" + qualified + ")." + m.Name()
+		if recv == "*" {
+			callee = "(*" + qualified + ")." + m.Name()
+		}
+		lines = append(lines, paramLines(callee, sig)...)
 	}
 	// Methods promoted from embedded fields (`t.Errorf` on a
 	// *testing.T is testing.common's): a call names the method
@@ -199,6 +208,36 @@ func methodLines(qualified string, named *types.Named) []string {
 		}
 		shape := fmt.Sprintf("%d\t%s", sig.Params().Len(), results(sig))
 		lines = append(lines, "M\t"+qualified+"\t"+recv+"\t"+m.Name()+"\t"+rs+"\t"+shape+"\t"+typeString(origin))
+	}
+	return lines
+}
+
+// paramLines lists the parameters of a function or method (named as the
+// resolver names callees) whose type is an interface with methods: the
+// library calls those methods on what it is given (`http.Handle`'s
+// handler, `sort.Sort`'s data), P lines. A variadic one (`...io.Writer`)
+// is marked `+`: it takes every argument from there on.
+func paramLines(callee string, sig *types.Signature) []string {
+	var lines []string
+	params := sig.Params()
+	for i := 0; i < params.Len(); i++ {
+		t := params.At(i).Type()
+		mark := ""
+		if sig.Variadic() && i == params.Len()-1 {
+			if s, ok := t.(*types.Slice); ok {
+				t = s.Elem()
+				mark = "+"
+			}
+		}
+		named, ok := t.(*types.Named)
+		if !ok || named.Obj().Pkg() == nil {
+			continue
+		}
+		iface, ok := named.Underlying().(*types.Interface)
+		if !ok || iface.NumMethods() == 0 {
+			continue
+		}
+		lines = append(lines, fmt.Sprintf("P\t%s\t%d%s\t%s", callee, i, mark, typeString(named)))
 	}
 	return lines
 }
