@@ -3243,6 +3243,12 @@ impl<'a> Analysis<'a> {
                 .copied()
                 .collect()
         };
+        if std::env::var_os("RIPPLE_DEBUG_HANDED").is_some() && !handed.is_empty() {
+            eprintln!(
+                "narrow .{name}: libraries {libraries:?}, {} handed",
+                handed.len()
+            );
+        }
         for d in handed {
             if let Some((p, t)) = self.type_names.get(&d)
                 && let Some(m) = self.method(*p, t, name, 0)
@@ -3403,9 +3409,11 @@ impl<'a> Analysis<'a> {
 
     /// `sort.Sort(byAge(people))`, `http.Handle("/", api{})`: the library
     /// calls the methods of the interface its parameter is declared as on
-    /// the repository types passed there; each is a likely callee of the
-    /// caller, as a function handed to a library is (see
-    /// [`Self::note_handed_out`]).
+    /// the repository types passed there; and `fmt.Println(v)` or
+    /// `json.Marshal(v)` take `any` but call the methods of the optional
+    /// interfaces `v` may implement (`String`, `MarshalJSON`). Each is a
+    /// likely callee of the caller, as a function handed to a library is
+    /// (see [`Self::note_handed_out`]).
     fn edges_to_interface_methods_handed(
         &mut self,
         b: &mut Builder,
@@ -3418,12 +3426,21 @@ impl<'a> Analysis<'a> {
         let scope = self.ctxs[ci].facts.calls[call].caller;
         let file = self.ctxs[ci].file;
         let args = self.ctxs[ci].go.calls[call].args.clone();
-        let mut seen: SmallVec<[DeclId; 4]> = SmallVec::new();
+        let mut handed: SmallVec<[HandedParam; 2]> = SmallVec::new();
         for &(index, variadic, iface) in std.interface_params(callee) {
-            let Some(methods) = std.interface(iface) else {
-                continue;
-            };
-            let index = index as usize;
+            if let Some(methods) = std.interface(iface) {
+                handed.push((
+                    index as usize,
+                    variadic,
+                    methods.iter().map(|&(m, _)| m).collect(),
+                ));
+            }
+        }
+        if let Some((index, variadic, methods)) = optional_methods_called(callee) {
+            handed.push((index, variadic, methods.iter().copied().collect()));
+        }
+        let mut seen: SmallVec<[DeclId; 4]> = SmallVec::new();
+        for (index, variadic, methods) in handed {
             let last = if variadic { args.len() } else { index + 1 };
             for &a in args.get(index..last.min(args.len())).unwrap_or(&[]) {
                 if a == 0 {
@@ -3432,13 +3449,21 @@ impl<'a> Analysis<'a> {
                 let t = self.type_of(ci, scope, a, 0);
                 let flow = match self.static_flow(&t) {
                     Some(flow) => flow,
-                    None => self.flowing_types(ci, scope, a, 0),
+                    None => {
+                        let flow = self.flowing_types(ci, scope, a, 0);
+                        // A handler variable holding one of a few types
+                        // names them; more, or unknown ones, say little.
+                        if flow.contains(&FLOW_UNKNOWN) || flow.len() > MAX_HANDED_TYPES {
+                            continue;
+                        }
+                        flow
+                    }
                 };
                 for d in flow {
                     let Some((p, tname)) = self.type_names.get(&d).cloned() else {
                         continue;
                     };
-                    for &(name, _) in methods {
+                    for name in &methods {
                         if let Some(m) = self.method(p, &tname, name, 0)
                             && !seen.contains(&m)
                         {
@@ -3535,16 +3560,45 @@ impl<'a> Analysis<'a> {
                 }
             }
             let t = self.type_of(ci, scope, a, 0);
+            // A value of a named basic type (`ssa.NaiveForm`, a `Kind`
+            // printed or compared) is not one the library keeps and hands
+            // back from its structs' fields.
+            if matches!(t, RType::Named(PkgRef::Repo(_), ..))
+                && matches!(self.underlying(t.clone()),
+                    RType::Named(PkgRef::Ext(path), name, _)
+                        if path.is_empty() && name != "error" && name != "any")
+            {
+                continue;
+            }
             // The argument's own type, or for an interface value
             // (`last.Store(err)`) the types traced to it, once a first pass
             // has found what callers pass; the repository's only.
             let flow: Vec<DeclId> = match self.static_flow(&t) {
                 Some(flow) => flow,
-                None => self.flowing_types(ci, scope, a, 0),
+                // Of unknown type (a library call's string result, which the
+                // table leaves out): what tracing finds is noise.
+                None if matches!(t, RType::Unknown) => continue,
+                None => {
+                    // Traced through merged parameter sources, an `error`
+                    // or `ast.Node` argument can be dozens of types, each
+                    // then taken as held by every struct of the package.
+                    let flow = self.flowing_types(ci, scope, a, 0);
+                    if flow.contains(&FLOW_UNKNOWN) || flow.len() > MAX_HANDED_TYPES {
+                        continue;
+                    }
+                    flow
+                }
             }
             .into_iter()
             .filter(|d| self.type_names.contains_key(d))
             .collect();
+            if std::env::var_os("RIPPLE_DEBUG_HANDED").is_some() && !flow.is_empty() {
+                let names: Vec<&str> = flow
+                    .iter()
+                    .filter_map(|d| self.type_names.get(d).map(|(_, n)| n.as_str()))
+                    .collect();
+                eprintln!("handed to {package} by {callee}: {names:?}");
+            }
             if !flow.is_empty() {
                 let known = self
                     .handed_to_library
@@ -4038,7 +4092,8 @@ impl<'a> Analysis<'a> {
         let mut library_callees: SmallVec<[String; 1]> = SmallVec::new();
         for t in &targets {
             if let Callee::External(name) | Callee::ExternalValue(name, _) = t
-                && !go_std::std().interface_params(name).is_empty()
+                && (!go_std::std().interface_params(name).is_empty()
+                    || optional_methods_called(name).is_some())
             {
                 library_callees.push(name.clone());
             }
@@ -4139,6 +4194,51 @@ impl<'a> Analysis<'a> {
     }
 }
 
+/// Arguments a library calls methods on: (first argument, whether every
+/// later one too, the method names).
+type HandedParam = (usize, bool, SmallVec<[&'static str; 5]>);
+
+/// The most types traced to an interface value handed to a library for
+/// their methods to be taken as called there.
+const MAX_HANDED_TYPES: usize = 4;
+
+/// For a library function that takes `any` and calls the methods of the
+/// optional interfaces its argument may implement: (first argument,
+/// whether every later one too, the method names). `fmt.Println(v)` calls
+/// `v.String()` or `v.Error()`, `json.Marshal(v)` `v.MarshalJSON()`.
+fn optional_methods_called(callee: &str) -> Option<(usize, bool, &'static [&'static str])> {
+    const PRINTED: &[&str] = &["String", "Error", "Format", "GoString"];
+    const MARSHALED: &[&str] = &["MarshalJSON", "MarshalText"];
+    const UNMARSHALED: &[&str] = &["UnmarshalJSON", "UnmarshalText"];
+    let printing = |name: &str| {
+        [
+            "Print", "Sprint", "Fprint", "Append", "Errorf", "Fatal", "Panic",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+    };
+    if let Some(name) = callee.strip_prefix("fmt.") {
+        // The writer of `Fprintf` and the format strings are not printed
+        // values; a format string is a literal or a string anyway.
+        let first = usize::from(name.starts_with("Fprint") || name.starts_with("Append"));
+        return printing(name).then_some((first, true, PRINTED));
+    }
+    if let Some(name) = callee
+        .strip_prefix("log.")
+        .or_else(|| callee.strip_prefix("(*log.Logger)."))
+    {
+        return printing(name).then_some((0, true, PRINTED));
+    }
+    match callee {
+        "encoding/json.Marshal"
+        | "encoding/json.MarshalIndent"
+        | "(*encoding/json.Encoder).Encode" => Some((0, false, MARSHALED)),
+        "encoding/json.Unmarshal" => Some((1, false, UNMARSHALED)),
+        "(*encoding/json.Decoder).Decode" => Some((0, false, UNMARSHALED)),
+        _ => None,
+    }
+}
+
 /// Whether a library function or method (`sort.Slice`, `(*testing.T).Run`)
 /// may call the functions passed to it. The few that only look at a
 /// function (its name, its address, its printed form) are excluded.
@@ -4152,6 +4252,20 @@ fn library_calls_what_it_is_handed(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{external_method, library_calls_what_it_is_handed};
+
+    #[test]
+    fn printing_and_encoding_call_the_methods_of_optional_interfaces() {
+        use super::optional_methods_called;
+        assert_eq!(optional_methods_called("fmt.Println").unwrap().0, 0);
+        assert_eq!(optional_methods_called("fmt.Fprintf").unwrap().0, 1);
+        assert!(optional_methods_called("(*log.Logger).Printf").is_some());
+        assert!(optional_methods_called("fmt.Sscanf").is_none());
+        let (index, variadic, methods) =
+            optional_methods_called("encoding/json.Unmarshal").unwrap();
+        assert_eq!((index, variadic), (1, false));
+        assert!(methods.contains(&"UnmarshalJSON"));
+        assert!(optional_methods_called("log.SetFlags").is_none());
+    }
 
     #[test]
     fn printing_or_reflecting_on_a_function_does_not_call_it() {
