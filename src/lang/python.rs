@@ -331,6 +331,28 @@ fn may_interpolate(node: Node, source: &[u8]) -> bool {
         .any(|&b| matches!(b, b'f' | b'F' | b't' | b'T'))
 }
 
+/// `("a", "b")` or `["a", "b"]`, a literal of plain strings only (none
+/// with a `|` or `*`, which mark name sets and prefixes): `a|b`.
+fn literal_string_items(node: &tree_sitter::Node, source: &[u8]) -> Option<String> {
+    if !matches!(node.kind(), "tuple" | "list") {
+        return None;
+    }
+    let mut cursor = node.walk();
+    let mut names: Vec<String> = Vec::new();
+    for item in node.named_children(&mut cursor) {
+        if item.kind() != "string" {
+            return None;
+        }
+        let raw = walk::text(&item, source);
+        let s = string_literal(&raw)?;
+        if s.is_empty() || s.contains(['|', '*']) {
+            return None;
+        }
+        names.push(s.to_owned());
+    }
+    (!names.is_empty()).then(|| names.join("|"))
+}
+
 /// The literal text before an f-string's first interpolation
 /// (`f"visit_{kind}"` → `visit_`); `None` without one, or when the text
 /// holds an escape or an escaped brace.
@@ -3353,11 +3375,26 @@ impl<'s> Extractor<'s> {
         // `object.__setattr__(self, "name", v)` (how a class with its own
         // `__setattr__` sets attributes) and setattr also give the
         // attribute its value, as `self.name = v` does.
-        if let ("getattr" | "setattr" | "object.__setattr__", Some(name), Some(&base)) =
-            (text.as_str(), list.second_str, list.args.first())
-            && !self.strings.get(name).ends_with('*')
-            && base != UNKNOWN
-        {
+        let attr_names: Vec<Sym> = match list.second_str {
+            Some(name) if !self.strings.get(name).ends_with('*') => {
+                let written = self.strings.get(name).to_owned();
+                if written.contains('|') {
+                    written.split('|').map(|n| self.strings.intern(n)).collect()
+                } else {
+                    vec![name]
+                }
+            }
+            _ => Vec::new(),
+        };
+        for name in attr_names {
+            let ("getattr" | "setattr" | "object.__setattr__", Some(&base)) =
+                (text.as_str(), list.args.first())
+            else {
+                break;
+            };
+            if base == UNKNOWN {
+                break;
+            }
             let attr = self.push_expr(PyExpr::Attr { base, name });
             let access = (self.caller(), attr);
             if text == "getattr" {
@@ -3401,6 +3438,33 @@ impl<'s> Extractor<'s> {
             }
             None => Lowered::Expr(result),
         }
+    }
+
+    /// `for name in ("a", "b"): setattr(cls, name, …)`: the loop variable
+    /// holds one of those names, written `a|b` (no attribute name has a
+    /// `|`) for the getattr and setattr calls of the body, which is lowered
+    /// after this (children first).
+    fn note_loop_names(&mut self, start: usize, for_node: &Node) {
+        let g = &*GRAMMAR;
+        let Some(Lowered::Ident(name, scope)) =
+            Self::field(self.children(start), g.f_left).cloned()
+        else {
+            return;
+        };
+        let names = for_node
+            .child_by_field_id(g.f_right)
+            .and_then(|r| literal_string_items(&r, self.source));
+        let constant = names.map(|n| Lowered::Str(self.strings.intern(&n)));
+        self.string_names
+            .entry((scope, name))
+            .and_modify(|known| {
+                let same = matches!((&*known, &constant),
+                    (Some(Lowered::Str(a)), Some(Lowered::Str(b))) if a == b);
+                if !same {
+                    *known = None;
+                }
+            })
+            .or_insert(constant);
     }
 
     fn set_params(&mut self, decl: u32, list: u32) {
@@ -3639,6 +3703,13 @@ impl<'t> Visitor<'t> for Extractor<'_> {
             }
             _ => None,
         };
+        if field == g.f_body
+            && let Some(parent) = self.frames.last()
+            && parent.kind == K::For
+            && let Some(for_node) = node.parent()
+        {
+            self.note_loop_names(parent.start, &for_node);
+        }
         let narrowings = match self.frames.len().checked_sub(1) {
             Some(parent)
                 if field == g.f_consequence
