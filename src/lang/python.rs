@@ -333,7 +333,7 @@ fn may_interpolate(node: Node, source: &[u8]) -> bool {
 
 /// `("a", "b")` or `["a", "b"]`, a literal of plain strings only (none
 /// with a `|` or `*`, which mark name sets and prefixes): `a|b`.
-fn literal_string_items(node: &tree_sitter::Node, source: &[u8]) -> Option<String> {
+fn literal_string_items(node: &Node, source: &[u8]) -> Option<String> {
     if !matches!(node.kind(), "tuple" | "list") {
         return None;
     }
@@ -2593,21 +2593,7 @@ impl<'s> Extractor<'s> {
                             && frame.kind == K::Assignment
                         {
                             let constant = self.string_constant(&right);
-                            self.string_names
-                                .entry((scope, name))
-                                .and_modify(|known| {
-                                    let same = match (&*known, &constant) {
-                                        (Some(Lowered::Str(a)), Some(Lowered::Str(b)))
-                                        | (Some(Lowered::Prefix(a)), Some(Lowered::Prefix(b))) => {
-                                            a == b
-                                        }
-                                        _ => false,
-                                    };
-                                    if !same {
-                                        *known = None;
-                                    }
-                                })
-                                .or_insert(constant);
+                            self.note_string_name(scope, name, constant);
                         }
                         let mut value = self.as_expr(&right);
                         if let Some(a) = annotated {
@@ -3375,8 +3361,11 @@ impl<'s> Extractor<'s> {
         // `object.__setattr__(self, "name", v)` (how a class with its own
         // `__setattr__` sets attributes) and setattr also give the
         // attribute its value, as `self.name = v` does.
-        let attr_names: Vec<Sym> = match list.second_str {
-            Some(name) if !self.strings.get(name).ends_with('*') => {
+        // A loop over literal names (`a|b`) reads or assigns each of them.
+        let attr_names: Vec<Sym> = match (text.as_str(), list.second_str, list.args.first()) {
+            ("getattr" | "setattr" | "object.__setattr__", Some(name), Some(&base))
+                if base != UNKNOWN && !self.strings.get(name).ends_with('*') =>
+            {
                 let written = self.strings.get(name).to_owned();
                 if written.contains('|') {
                     written.split('|').map(|n| self.strings.intern(n)).collect()
@@ -3387,14 +3376,7 @@ impl<'s> Extractor<'s> {
             _ => Vec::new(),
         };
         for name in attr_names {
-            let ("getattr" | "setattr" | "object.__setattr__", Some(&base)) =
-                (text.as_str(), list.args.first())
-            else {
-                break;
-            };
-            if base == UNKNOWN {
-                break;
-            }
+            let base = list.args[0];
             let attr = self.push_expr(PyExpr::Attr { base, name });
             let access = (self.caller(), attr);
             if text == "getattr" {
@@ -3455,11 +3437,20 @@ impl<'s> Extractor<'s> {
             .child_by_field_id(g.f_right)
             .and_then(|r| literal_string_items(&r, self.source));
         let constant = names.map(|n| Lowered::Str(self.strings.intern(&n)));
+        self.note_string_name(scope, name, constant);
+    }
+
+    /// A variable bound to a string constant (or not): it keeps one only
+    /// while every binding agrees.
+    fn note_string_name(&mut self, scope: u32, name: Sym, constant: Option<Lowered>) {
         self.string_names
             .entry((scope, name))
             .and_modify(|known| {
-                let same = matches!((&*known, &constant),
-                    (Some(Lowered::Str(a)), Some(Lowered::Str(b))) if a == b);
+                let same = match (&*known, &constant) {
+                    (Some(Lowered::Str(a)), Some(Lowered::Str(b)))
+                    | (Some(Lowered::Prefix(a)), Some(Lowered::Prefix(b))) => a == b,
+                    _ => false,
+                };
                 if !same {
                     *known = None;
                 }

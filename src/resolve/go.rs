@@ -3243,7 +3243,7 @@ impl<'a> Analysis<'a> {
                 .copied()
                 .collect()
         };
-        if std::env::var_os("RIPPLE_DEBUG_HANDED").is_some() && !handed.is_empty() {
+        if debug_handed() && !handed.is_empty() {
             eprintln!(
                 "narrow .{name}: libraries {libraries:?}, {} handed",
                 handed.len()
@@ -3449,15 +3449,10 @@ impl<'a> Analysis<'a> {
                 let t = self.type_of(ci, scope, a, 0);
                 let flow = match self.static_flow(&t) {
                     Some(flow) => flow,
-                    None => {
-                        let flow = self.flowing_types(ci, scope, a, 0);
-                        // A handler variable holding one of a few types
-                        // names them; more, or unknown ones, say little.
-                        if flow.contains(&FLOW_UNKNOWN) || flow.len() > MAX_HANDED_TYPES {
-                            continue;
-                        }
-                        flow
-                    }
+                    None => match self.few_traced_types(ci, scope, a) {
+                        Some(flow) => flow,
+                        None => continue,
+                    },
                 };
                 for d in flow {
                     let Some((p, tname)) = self.type_names.get(&d).cloned() else {
@@ -3474,6 +3469,16 @@ impl<'a> Analysis<'a> {
                 }
             }
         }
+    }
+
+    /// The types traced to an interface-typed argument handed to a library,
+    /// when they are few and all known. Traced through merged parameter
+    /// sources, an `error` or `ast.Node` argument can be dozens of types,
+    /// each then taken as called by the library or held by every struct
+    /// of its package; a handler variable holding one of a few names them.
+    fn few_traced_types(&mut self, ci: usize, scope: u32, arg: ExprId) -> Option<Vec<DeclId>> {
+        let flow = self.flowing_types(ci, scope, arg, 0);
+        (!flow.contains(&FLOW_UNKNOWN) && flow.len() <= MAX_HANDED_TYPES).then_some(flow)
     }
 
     /// Record, for every call with known targets, which argument expressions
@@ -3578,21 +3583,15 @@ impl<'a> Analysis<'a> {
                 // Of unknown type (a library call's string result, which the
                 // table leaves out): what tracing finds is noise.
                 None if matches!(t, RType::Unknown) => continue,
-                None => {
-                    // Traced through merged parameter sources, an `error`
-                    // or `ast.Node` argument can be dozens of types, each
-                    // then taken as held by every struct of the package.
-                    let flow = self.flowing_types(ci, scope, a, 0);
-                    if flow.contains(&FLOW_UNKNOWN) || flow.len() > MAX_HANDED_TYPES {
-                        continue;
-                    }
-                    flow
-                }
+                None => match self.few_traced_types(ci, scope, a) {
+                    Some(flow) => flow,
+                    None => continue,
+                },
             }
             .into_iter()
             .filter(|d| self.type_names.contains_key(d))
             .collect();
-            if std::env::var_os("RIPPLE_DEBUG_HANDED").is_some() && !flow.is_empty() {
+            if debug_handed() && !flow.is_empty() {
                 let names: Vec<&str> = flow
                     .iter()
                     .filter_map(|d| self.type_names.get(d).map(|(_, n)| n.as_str()))
@@ -4192,6 +4191,13 @@ impl<'a> Analysis<'a> {
             }
         }
     }
+}
+
+/// `RIPPLE_DEBUG_HANDED=1` prints what is handed to each library package
+/// and where it comes back; read once, as the checks sit on every call.
+fn debug_handed() -> bool {
+    static DEBUG: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *DEBUG.get_or_init(|| std::env::var_os("RIPPLE_DEBUG_HANDED").is_some())
 }
 
 /// Arguments a library calls methods on: (first argument, whether every

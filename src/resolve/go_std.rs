@@ -213,8 +213,6 @@ impl GoStd {
         self.implementations.get(iface).map(Vec::as_slice)
     }
 
-    /// The dynamic types a package function's `idx`-th (interface) result
-    /// holds: `errors.New` → `*errors.errorString`.
     /// The parameters of a library function or method (named as a callee:
     /// `sort.Sort`, `(*net/http.ServeMux).Handle`) that take an interface
     /// whose methods the library calls: (index, variadic, interface).
@@ -225,6 +223,8 @@ impl GoStd {
             .unwrap_or(&[])
     }
 
+    /// The dynamic types a package function's `idx`-th (interface) result
+    /// holds: `errors.New` → `*errors.errorString`.
     pub fn dynamic_results(&self, func: &str, idx: u8) -> Option<&[&'static str]> {
         self.dynamic_results
             .get(func)?

@@ -3500,13 +3500,12 @@ impl Analysis<'_> {
                     let attrs: Vec<GSym> = match written.strip_suffix('*') {
                         Some(prefix) if !prefix.is_empty() => self.prefixed_methods(prefix),
                         // `for m in ("x", "y"): getattr(obj, m)`, written `x|y`.
-                        _ if written.contains('|') => written
-                            .split('|')
-                            .map(str::to_owned)
-                            .collect::<Vec<_>>()
-                            .iter()
-                            .map(|n| self.intern(n))
-                            .collect(),
+                        _ if written.contains('|') => {
+                            // Copied out: interning borrows the analysis.
+                            let names: Vec<String> =
+                                written.split('|').map(str::to_owned).collect();
+                            names.iter().map(|n| self.intern(n)).collect()
+                        }
                         _ => vec![self.gsym(ci, key)],
                     };
                     for v in self.eval(ci, obj, 1) {
