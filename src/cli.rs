@@ -59,6 +59,18 @@ pub struct Cli {
     #[arg(value_name = "PATH")]
     path: Option<PathBuf>,
 
+    /// The explorer's model for migrations: anthropic | openai | ollama (default: ripple.toml, your config, else anthropic).
+    #[arg(long)]
+    provider: Option<String>,
+
+    /// The explorer's model id for migrations.
+    #[arg(long)]
+    model: Option<String>,
+
+    /// The explorer's API root for migrations (https, or http to localhost).
+    #[arg(long, value_name = "URL")]
+    base_url: Option<String>,
+
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -163,6 +175,19 @@ enum Command {
     },
     /// Revert the last batch of applied edits, restoring the exact previous bytes.
     Undo,
+    /// Allow this repository's ripple.toml to choose where model requests go.
+    ///
+    /// A repository's `[llm]` table may pick a provider and model, but its
+    /// `base_url` and `api_key_env` decide which host receives your code and
+    /// which secret is sent there, so they count only once you trust them.
+    /// The trust covers the table as it is now: any change to `[llm]` needs
+    /// `ripple trust` again. Your own settings belong in
+    /// ~/.config/ripple/config.toml ($XDG_CONFIG_HOME), which is always trusted.
+    Trust {
+        /// Forget the trust given to this repository.
+        #[arg(long)]
+        revoke: bool,
+    },
     /// Test functions that reach NAME through the call graph.
     Tests {
         #[arg(help = NAME_HELP)]
@@ -334,6 +359,9 @@ pub fn run() -> Result<ExitCode> {
     if let Command::Undo = &command {
         return cmd_undo(&repo, json);
     }
+    if let Command::Trust { revoke } = &command {
+        return cmd_trust(&repo, *revoke, json);
+    }
     if let Command::BenchSearch {
         path,
         db,
@@ -361,8 +389,15 @@ pub fn run() -> Result<ExitCode> {
     // --json it prints the overview below, as scripts and CI expect.
     if overview && !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         ripple::lang::keep_freed_memory();
-        ripple::tui::run(&repo)
-            .with_context(|| format!("cannot open the explorer on {}", repo.display()))?;
+        ripple::tui::run(
+            &repo,
+            ripple::llm::trust::LlmFlags {
+                provider: cli.provider.clone(),
+                model: cli.model.clone(),
+                base_url: cli.base_url.clone(),
+            },
+        )
+        .with_context(|| format!("cannot open the explorer on {}", repo.display()))?;
         return Ok(ExitCode::SUCCESS);
     }
     let index = open(&repo)?;
@@ -490,7 +525,8 @@ pub fn run() -> Result<ExitCode> {
         | Command::Bench { .. }
         | Command::BenchSearch { .. }
         | Command::Review { .. }
-        | Command::Undo => {
+        | Command::Undo
+        | Command::Trust { .. } => {
             unreachable!("handled above")
         }
     };
@@ -1007,6 +1043,7 @@ fn cmd_migrate(
         );
     }
     let config = llm_config(
+        &root,
         &conventions,
         o.provider.as_deref(),
         o.model.as_deref(),
@@ -1021,9 +1058,8 @@ fn cmd_migrate(
     };
     if !json {
         eprintln!(
-            "ripple: asking {} ({}) to migrate the callers of {}…",
-            config.provider.label(),
-            config.model,
+            "ripple: asking {} to migrate the callers of {}…",
+            config.destination(),
             target.name
         );
     }
@@ -1101,6 +1137,13 @@ fn cmd_migrate(
         print_json(out, &v)?;
     } else {
         writeln!(out)?;
+        if !outcome.redactions.is_empty() {
+            writeln!(
+                out,
+                "\nreplaced {} with placeholders before sending",
+                outcome.redactions.describe()
+            )?;
+        }
         writeln!(
             out,
             "\ncontext: {} tokens (whole repository: {}) · model: {} in, {} out{}",
@@ -1171,6 +1214,67 @@ fn cmd_migrate(
     } else {
         ExitCode::SUCCESS
     })
+}
+
+fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Result<ExitCode> {
+    use ripple::llm::trust;
+    let root = repo
+        .canonicalize()
+        .with_context(|| format!("{} does not exist", repo.display()))?;
+    if revoke {
+        let removed = trust::revoke(&root)?;
+        if json {
+            print_json(&mut std::io::stdout(), &json!({"revoked": removed}))?;
+        } else if removed == 0 {
+            println!("{} was not trusted", root.display());
+        } else {
+            println!("{} is no longer trusted", root.display());
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let conventions =
+        ripple::conventions::Conventions::load(&root).context("cannot read ripple.toml")?;
+    let Some(llm) = conventions.llm_table().filter(|t| trust::needs_trust(t)) else {
+        if json {
+            print_json(
+                &mut std::io::stdout(),
+                &json!({"trusted": false, "needed": false}),
+            )?;
+        } else {
+            println!(
+                "{}/ripple.toml sets no [llm] base_url or api_key_env: nothing needs trust",
+                root.display()
+            );
+        }
+        return Ok(ExitCode::SUCCESS);
+    };
+    let setting = |key: &str| llm.get(key).and_then(|v| v.as_str()).map(str::to_owned);
+    let (base_url, key_env) = (setting("base_url"), setting("api_key_env"));
+    let record = trust::trust(&root, llm)?;
+    if json {
+        print_json(
+            &mut std::io::stdout(),
+            &json!({
+                "trusted": true,
+                "needed": true,
+                "base_url": base_url,
+                "api_key_env": key_env,
+                "record": record.display().to_string(),
+            }),
+        )?;
+    } else {
+        println!("trusted {}/ripple.toml [llm]:", root.display());
+        if let Some(url) = &base_url {
+            println!("  requests go to   {url}");
+        }
+        if let Some(var) = &key_env {
+            println!("  with the key in  ${var}");
+        }
+        println!(
+            "any change to [llm] needs `ripple trust` again; `ripple trust --revoke` withdraws it"
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn cmd_undo(repo: &std::path::Path, json: bool) -> Result<ExitCode> {
@@ -1523,6 +1627,8 @@ struct ReviewArgs {
 struct LlmReviewer {
     config: ripple::llm::LlmConfig,
     cancel: ripple::llm::CancelToken,
+    /// Secrets replaced in the chunks sent so far.
+    redactions: std::sync::Mutex<ripple::redact::Redactions>,
 }
 
 impl ripple::review::runner::ReviewModel for LlmReviewer {
@@ -1537,6 +1643,9 @@ impl ripple::review::runner::ReviewModel for LlmReviewer {
         };
         let done = ripple::llm::stream_chat(&self.config, &req, &self.cancel, &mut |_| {})
             .map_err(|e| ripple::review::runner::ModelError::new(e.to_string()))?;
+        if let Ok(mut total) = self.redactions.lock() {
+            total.add(&done.redactions);
+        }
         Ok(ripple::review::runner::ModelReply {
             text: done.text,
             input_tokens: ripple::tokens::TokenCount(done.usage.input_tokens),
@@ -1593,25 +1702,24 @@ fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitC
     Ok(ExitCode::SUCCESS)
 }
 
-/// Provider settings: command-line flags over ripple.toml `[llm]` over defaults; keys from the environment.
+/// Provider settings: flags over ripple.toml `[llm]` (its endpoint and key
+/// variable only once trusted) over the user's config over defaults; keys
+/// from the environment.
 fn llm_config(
+    root: &std::path::Path,
     conventions: &ripple::conventions::Conventions,
     provider: Option<&str>,
     model: Option<&str>,
     base_url: Option<&str>,
 ) -> Result<ripple::llm::LlmConfig> {
-    let mut whole = toml::Table::new();
-    if let Some(llm) = conventions.llm_table() {
-        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
-    }
-    let provider = provider
-        .map(str::parse::<ripple::llm::ProviderKind>)
-        .transpose()?;
-    Ok(ripple::llm::LlmConfig::from_env_and_toml(
-        provider,
-        model,
-        base_url,
-        Some(&whole),
+    Ok(ripple::llm::trust::config_for_repo(
+        root,
+        conventions.llm_table(),
+        &ripple::llm::trust::LlmFlags {
+            provider: provider.map(str::to_owned),
+            model: model.map(str::to_owned),
+            base_url: base_url.map(str::to_owned),
+        },
     )?)
 }
 
@@ -1621,6 +1729,7 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
     let conventions =
         ripple::conventions::Conventions::load(&index.root).context("cannot read ripple.toml")?;
     let config = llm_config(
+        &index.root,
         &conventions,
         args.provider.as_deref(),
         args.model.as_deref(),
@@ -1637,9 +1746,15 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
     .with_context(|| format!("cannot plan a review of {}", index.root.display()))?;
     // Fail once, before planning calls, rather than once per chunk.
     config.key_for_request()?;
+    eprintln!(
+        "ripple: reviewing {} chunks with {}",
+        planned.chunks.len(),
+        config.destination()
+    );
     let model = LlmReviewer {
         config,
         cancel: ripple::llm::CancelToken::new(),
+        redactions: Default::default(),
     };
     let run_opts = runner::RunOptions {
         concurrency: args.concurrency.max(1),
@@ -1697,6 +1812,14 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
         if let runner::ChunkStatus::Failed(why) = &c.status {
             eprintln!("  chunk {} failed: {why}", c.chunk);
         }
+    }
+    if let Ok(redacted) = model.redactions.lock()
+        && !redacted.is_empty()
+    {
+        eprintln!(
+            "review: replaced {} with placeholders before sending",
+            redacted.describe()
+        );
     }
     if incomplete > 0 {
         eprintln!(

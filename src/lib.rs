@@ -12,6 +12,7 @@ pub mod llm;
 pub mod lookup;
 pub mod migrate;
 pub mod model;
+pub mod redact;
 pub mod resolve;
 pub mod review;
 pub mod semantic;

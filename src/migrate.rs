@@ -82,6 +82,8 @@ pub struct MigrateOutcome {
     pub output_tokens: u64,
     pub cost_usd: Option<f64>,
     pub stop_reason: String,
+    /// Secrets replaced by placeholders in the prompt before it was sent.
+    pub redactions: crate::redact::Redactions,
 }
 
 /// Conventions decide what may be sent: off-limits code and secrets never are.
@@ -181,6 +183,7 @@ pub fn run(
         output_tokens: completion.usage.output_tokens,
         cost_usd: completion.cost_usd,
         stop_reason: completion.stop_reason,
+        redactions: completion.redactions,
     })
 }
 

@@ -17,6 +17,7 @@ use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ripple::conventions::Conventions;
 use ripple::edits::{self, EditStreamParser, Hunk, HunkState};
+use ripple::llm::trust::LlmFlags;
 use ripple::tui::{
     App, Event, Finished, Jobs, MigrateMsg, MigrateUpdate, Migrator, Snapshot, Theme,
 };
@@ -298,21 +299,48 @@ fn anthropic_stream(text: &str) -> String {
     s
 }
 
-/// A private copy of the demo whose `ripple.toml` points the Anthropic
-/// provider at `server`.
-fn demo_talking_to(server: &FakeLlm) -> (tempfile::TempDir, std::path::PathBuf) {
+/// A private copy of the demo whose `ripple.toml` picks the Anthropic
+/// provider; [`talking_to`] gives the explorer the fake server's address, as
+/// `ripple --base-url` does.
+fn demo_talking_to(_server: &FakeLlm) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    copy_dir(&demo_root(), &root);
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[llm]\nprovider = \"anthropic\"\n",
+    )
+    .unwrap();
+    (dir, root)
+}
+
+fn talking_to(server: &FakeLlm) -> LlmFlags {
+    LlmFlags {
+        base_url: Some(server.base_url()),
+        ..LlmFlags::default()
+    }
+}
+
+#[test]
+fn an_untrusted_repository_cannot_send_the_request_elsewhere() {
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(ASSESSMENT))]);
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("demo");
     copy_dir(&demo_root(), &root);
     std::fs::write(
         root.join("ripple.toml"),
         format!(
-            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
+            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\napi_key_env = \"HOME\"\n",
             server.base_url()
         ),
     )
     .unwrap();
-    (dir, root)
+    let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
+    let mut ui = Ui::on(snap, Migrator::Inline);
+    ui.start();
+    let screen = ui.screen();
+    assert!(screen.contains("ripple trust"), "{screen}");
+    assert!(server.requests().is_empty(), "the request went out");
 }
 
 #[test]
@@ -325,6 +353,7 @@ fn accept_write_and_undo_against_the_fake_provider() {
     let before = std::fs::read(&session).unwrap();
     let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
     let mut ui = Ui::on(snap, Migrator::Inline);
+    ui.app.set_llm_flags(talking_to(&server));
     ui.start();
     let screen = ui.screen();
     assert!(screen.contains("3 hunk(s)"), "{screen}");
@@ -420,6 +449,7 @@ fn a_written_hunk_that_breaks_the_syntax_is_flagged_and_the_index_refreshes() {
     let (tx, rx) = std::sync::mpsc::channel();
     let mut app = App::new(root.clone(), Jobs::inline(), Theme { color: true });
     app.set_migrator(Migrator::Inline);
+    app.set_llm_flags(talking_to(&server));
     app.set_indexer(ripple::tui::Indexer::spawn(
         root.clone(),
         Some(dir.path().join("index.db")),

@@ -1,12 +1,15 @@
 //! Which provider, model and endpoint a call goes to, and what it may cost.
 //! Settings come from command-line flags over the `[llm]` table of
-//! `ripple.toml` over built-in defaults. API keys come only from environment
-//! variables (ripple.toml is committed to repositories, so it may name the
-//! variable with `api_key_env` but never hold the key), and a key never
-//! appears in `Debug` output.
+//! `ripple.toml` over the user's own configuration over built-in defaults.
+//! API keys come only from environment variables, and a key never appears in
+//! `Debug` output. A repository is untrusted input: its `ripple.toml` may
+//! pick a provider and model, but the endpoint and the key variable it names
+//! count only once the user trusted it (see [`super::trust`]).
 
 use std::fmt;
 use std::time::Duration;
+
+use reqwest::Url;
 
 use super::{LlmError, ProviderKind};
 
@@ -109,6 +112,34 @@ pub struct LlmConfig {
     pub backoff_base: Duration,
     pub max_tokens_field: MaxTokensField,
     pub price: Option<Price>,
+    /// Who chose `base_url`, named in the line about where a run sends.
+    pub endpoint_origin: EndpointOrigin,
+}
+
+/// Who chose the endpoint a request goes to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EndpointOrigin {
+    Default,
+    /// The user's own `$XDG_CONFIG_HOME/ripple/config.toml`.
+    UserConfig,
+    /// A repository's `ripple.toml` the user trusted with `ripple trust`.
+    TrustedRepository,
+    Flag,
+}
+
+/// Everything an [`LlmConfig`] is made from, but the environment.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LlmSources<'a> {
+    /// `--provider`, `--model`, `--base-url`.
+    pub provider: Option<ProviderKind>,
+    pub model: Option<&'a str>,
+    pub base_url: Option<&'a str>,
+    /// The user's own configuration document (its `[llm]` table is read).
+    pub user: Option<&'a toml::Table>,
+    /// The repository's `ripple.toml` document.
+    pub repo: Option<&'a toml::Table>,
+    /// Whether the user trusted the repository's `[llm]` table as it is.
+    pub repo_trusted: bool,
 }
 
 impl fmt::Debug for LlmConfig {
@@ -127,6 +158,7 @@ impl fmt::Debug for LlmConfig {
             .field("backoff_base", &self.backoff_base)
             .field("max_tokens_field", &self.max_tokens_field)
             .field("price", &self.price)
+            .field("endpoint_origin", &self.endpoint_origin)
             .finish()
     }
 }
@@ -174,71 +206,178 @@ impl LlmConfig {
             backoff_base: Duration::from_millis(500),
             max_tokens_field: field,
             price: default_price(provider, model),
+            endpoint_origin: EndpointOrigin::Default,
         }
     }
 
-    /// Flags (`provider`, `model`, `base_url`) over the `[llm]` table of the
-    /// parsed `ripple.toml` document over the defaults; the key from the
-    /// environment variable `[llm] api_key_env` names, else the provider's
-    /// standard one. A missing key is not an error here — local servers need
-    /// none — but [`super::stream_chat`] refuses to call a cloud API without it.
+    /// The settings for one run, from every source in order of precedence:
+    /// flags, then the repository's `[llm]` table, then the user's own
+    /// `[llm]` table, then the built-in defaults; the key from the
+    /// environment variable `api_key_env` names, else the provider's
+    /// standard one. A missing key is not an error here (local servers need
+    /// none), but [`super::stream_chat`] refuses to call a cloud API without
+    /// it.
+    ///
+    /// Where a request goes and which secret it carries is the user's
+    /// decision: a repository table's `base_url` and `api_key_env` take
+    /// effect only when `sources.repo_trusted` (see [`super::trust`]);
+    /// otherwise they are an [`LlmError::UntrustedEndpoint`]. The user's
+    /// table applies only when it names no provider or the one in effect, so
+    /// an endpoint set up for one provider never receives another's request.
     ///
     /// `[llm]` keys: `provider`, `model`, `base_url`, `max_tokens`,
     /// `temperature`, `api_key_env`, `max_tokens_field`, `max_retries`,
     /// `connect_timeout_secs`, `idle_timeout_secs`, and `[llm.prices."<model>"]`
     /// tables with `input_per_mtok` / `output_per_mtok`.
-    pub fn from_env_and_toml(
-        provider: Option<ProviderKind>,
-        model: Option<&str>,
-        base_url: Option<&str>,
-        toml: Option<&toml::Table>,
-    ) -> Result<LlmConfig, LlmError> {
-        Self::from_sources(provider, model, base_url, toml, &|name| {
-            std::env::var(name).ok()
-        })
-    }
-
-    /// [`Self::from_env_and_toml`] with the environment passed in, so tests do
-    /// not mutate the process environment.
-    pub fn from_sources(
-        provider: Option<ProviderKind>,
-        model: Option<&str>,
-        base_url: Option<&str>,
-        toml: Option<&toml::Table>,
+    pub fn resolve(
+        sources: &LlmSources<'_>,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<LlmConfig, LlmError> {
-        let table = match toml.and_then(|doc| doc.get("llm")) {
-            None => None,
-            Some(toml::Value::Table(t)) => Some(t),
-            Some(_) => return Err(config_error("[llm] in ripple.toml must be a table")),
-        };
-        let provider = match (provider, table.and_then(|t| t.get("provider"))) {
-            (Some(p), _) => p,
-            (None, Some(v)) => {
-                let name = v
+        let user = llm_table(sources.user, "your ripple config")?;
+        let repo = llm_table(sources.repo, "ripple.toml")?;
+        let named = |t: Option<&toml::Table>| -> Result<Option<ProviderKind>, LlmError> {
+            match t.and_then(|t| t.get("provider")) {
+                None => Ok(None),
+                Some(v) => v
                     .as_str()
-                    .ok_or_else(|| config_error("[llm] provider must be a string"))?;
-                name.parse()?
+                    .ok_or_else(|| config_error("[llm] provider must be a string"))?
+                    .parse()
+                    .map(Some),
             }
-            (None, None) => ProviderKind::Anthropic,
+        };
+        let user_provider = named(user)?;
+        let provider = match sources.provider {
+            Some(p) => p,
+            None => named(repo)?
+                .or(user_provider)
+                .unwrap_or(ProviderKind::Anthropic),
         };
         let mut config = LlmConfig::defaults(provider);
         let mut prices: Vec<(String, Price)> = Vec::new();
-        if let Some(t) = table {
+        if let Some(t) = user
+            && user_provider.is_none_or(|p| p == provider)
+        {
             config.apply_table(t, &mut prices)?;
+            if t.contains_key("base_url") {
+                config.endpoint_origin = EndpointOrigin::UserConfig;
+            }
         }
-        if let Some(m) = model {
+        if let Some(t) = repo {
+            let mut asked: Vec<(&'static str, String)> = Vec::new();
+            for key in ["base_url", "api_key_env"] {
+                // A flag that overrides the repository's choice makes it moot.
+                if key == "base_url" && sources.base_url.is_some() {
+                    continue;
+                }
+                if let Some(v) = t.get(key) {
+                    asked.push((key, string_key(v, key)?));
+                }
+            }
+            if !asked.is_empty() && !sources.repo_trusted {
+                return Err(LlmError::UntrustedEndpoint {
+                    settings: asked
+                        .iter()
+                        .map(|(k, v)| format!("{k} = {v:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", "),
+                });
+            }
+            config.apply_table(t, &mut prices)?;
+            if t.contains_key("base_url") && sources.base_url.is_none() {
+                config.endpoint_origin = EndpointOrigin::TrustedRepository;
+            }
+        }
+        if let Some(m) = sources.model {
             config.model = m.to_owned();
         }
-        if let Some(url) = base_url {
+        if let Some(url) = sources.base_url {
             config.base_url = url.to_owned();
+            config.endpoint_origin = EndpointOrigin::Flag;
         }
         config.base_url = config.base_url.trim_end_matches('/').to_owned();
+        config.endpoint_url()?;
         let user_table: Vec<(&str, Price)> = prices.iter().map(|(k, p)| (k.as_str(), *p)).collect();
         config.price = lookup_price(&user_table, &config.model)
             .or_else(|| default_price(provider, &config.model));
         config.api_key = env(&config.api_key_env).filter(|k| !k.trim().is_empty());
         Ok(config)
+    }
+
+    /// The API root as a URL, checked before anything is sent: `https`, or
+    /// plain `http` to this machine only (a key in clear text must not cross
+    /// a network); no query or fragment, which the endpoint path appended to
+    /// the root would mangle. A bad URL is a settings error, never retried.
+    pub fn endpoint_url(&self) -> Result<Url, LlmError> {
+        let url = Url::parse(&self.base_url).map_err(|e| {
+            config_error(&format!(
+                "base URL `{}` is not a valid URL ({e}); pass the API root, e.g. https://api.anthropic.com or http://localhost:11434/v1",
+                self.base_url
+            ))
+        })?;
+        match url.scheme() {
+            "https" => {}
+            "http" if is_loopback(&url) => {}
+            "http" => {
+                return Err(config_error(&format!(
+                    "base URL `{}` uses plain http to another machine, which would send your key and code unencrypted; use https (plain http is accepted only for localhost, 127.0.0.0/8 and [::1])",
+                    self.base_url
+                )));
+            }
+            other => {
+                return Err(config_error(&format!(
+                    "base URL `{}` has the scheme `{other}:`; ripple talks to providers over https (or http to localhost)",
+                    self.base_url
+                )));
+            }
+        }
+        if url.host_str().is_none_or(str::is_empty) {
+            return Err(config_error(&format!(
+                "base URL `{}` names no host",
+                self.base_url
+            )));
+        }
+        if url.query().is_some() || url.fragment().is_some() {
+            return Err(config_error(&format!(
+                "base URL `{}` has a `?query` or `#fragment`; pass only the API root (ripple appends the endpoint path)",
+                self.base_url
+            )));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(config_error(&format!(
+                "base URL `{}` carries credentials; put the key in the environment variable `api_key_env` names",
+                self.base_url
+            )));
+        }
+        Ok(url)
+    }
+
+    /// `host[:port]` of the endpoint, for the line every run prints about
+    /// where it sends.
+    pub fn host(&self) -> String {
+        match Url::parse(&self.base_url) {
+            Ok(url) => match (url.host_str(), url.port()) {
+                (Some(h), Some(p)) => format!("{h}:{p}"),
+                (Some(h), None) => h.to_owned(),
+                _ => self.base_url.clone(),
+            },
+            Err(_) => self.base_url.clone(),
+        }
+    }
+
+    /// `Anthropic (model) at host`, with where a non-default endpoint came from.
+    pub fn destination(&self) -> String {
+        let origin = match self.endpoint_origin {
+            EndpointOrigin::Default => "",
+            EndpointOrigin::UserConfig => ", set in your ripple config",
+            EndpointOrigin::TrustedRepository => ", set in ripple.toml (trusted)",
+            EndpointOrigin::Flag => ", from --base-url",
+        };
+        format!(
+            "{} ({}) at {}{origin}",
+            self.provider.label(),
+            self.model,
+            self.host()
+        )
     }
 
     fn apply_table(
@@ -337,6 +476,30 @@ fn default_price(provider: ProviderKind, model: &str) -> Option<Price> {
     }
 }
 
+/// The `[llm]` table of a document, if it has one.
+fn llm_table<'a>(
+    doc: Option<&'a toml::Table>,
+    source: &str,
+) -> Result<Option<&'a toml::Table>, LlmError> {
+    match doc.and_then(|doc| doc.get("llm")) {
+        None => Ok(None),
+        Some(toml::Value::Table(t)) => Ok(Some(t)),
+        Some(_) => Err(config_error(&format!("[llm] in {source} must be a table"))),
+    }
+}
+
+/// Whether a URL's host is this machine: `localhost` or a loopback address.
+pub(crate) fn is_loopback(url: &Url) -> bool {
+    let Some(host) = url.host_str() else {
+        return false;
+    };
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    host.eq_ignore_ascii_case("localhost")
+        || bare
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 fn config_error(msg: &str) -> LlmError {
     LlmError::Config(msg.to_owned())
 }
@@ -376,6 +539,119 @@ mod tests {
 
     fn doc(text: &str) -> toml::Table {
         text.parse().unwrap()
+    }
+
+    /// Settings from flags and the user's own configuration.
+    fn from_user(
+        provider: Option<ProviderKind>,
+        model: Option<&str>,
+        base_url: Option<&str>,
+        user: Option<&toml::Table>,
+        env: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<LlmConfig, LlmError> {
+        LlmConfig::resolve(
+            &LlmSources {
+                provider,
+                model,
+                base_url,
+                user,
+                ..LlmSources::default()
+            },
+            env,
+        )
+    }
+
+    fn from_repo(repo: &toml::Table, trusted: bool) -> Result<LlmConfig, LlmError> {
+        LlmConfig::resolve(
+            &LlmSources {
+                repo: Some(repo),
+                repo_trusted: trusted,
+                ..LlmSources::default()
+            },
+            &env_with_key,
+        )
+    }
+
+    #[test]
+    fn a_repository_cannot_choose_where_the_key_goes_until_trusted() {
+        let hostile = doc(
+            "[llm]\nbase_url = \"https://collector.example\"\napi_key_env = \"MY_KEY\"\nmodel = \"m\"\n",
+        );
+        let err = from_repo(&hostile, false).unwrap_err();
+        let text = err.to_string();
+        assert!(matches!(err, LlmError::UntrustedEndpoint { .. }), "{text}");
+        assert!(text.contains("collector.example"), "{text}");
+        assert!(text.contains("ripple trust"), "{text}");
+        assert!(!text.contains(SECRET), "{text}");
+
+        let key_only = doc("[llm]\napi_key_env = \"MY_KEY\"\n");
+        assert!(matches!(
+            from_repo(&key_only, false),
+            Err(LlmError::UntrustedEndpoint { .. })
+        ));
+
+        let trusted = from_repo(&hostile, true).unwrap();
+        assert_eq!(trusted.base_url, "https://collector.example");
+        assert_eq!(trusted.endpoint_origin, EndpointOrigin::TrustedRepository);
+        assert!(trusted.destination().contains("ripple.toml (trusted)"));
+    }
+
+    #[test]
+    fn a_repository_may_pick_provider_and_model() {
+        let repo = doc("[llm]\nprovider = \"openai\"\nmodel = \"gpt-5.4\"\nmax_tokens = 100\n");
+        let c = from_repo(&repo, false).unwrap();
+        assert_eq!(c.provider, ProviderKind::OpenAi);
+        assert_eq!(c.model, "gpt-5.4");
+        assert_eq!(c.max_tokens, 100);
+        assert_eq!(c.base_url, "https://api.openai.com/v1");
+        assert_eq!(c.destination(), "OpenAI (gpt-5.4) at api.openai.com");
+    }
+
+    #[test]
+    fn the_users_endpoint_applies_to_its_own_provider_only() {
+        let user = doc("[llm]\nprovider = \"openai\"\nbase_url = \"http://127.0.0.1:8080/v1\"\n");
+        let repo = doc("[llm]\nprovider = \"anthropic\"\n");
+        let c = LlmConfig::resolve(
+            &LlmSources {
+                user: Some(&user),
+                repo: Some(&repo),
+                ..LlmSources::default()
+            },
+            &env_with_key,
+        )
+        .unwrap();
+        assert_eq!(c.provider, ProviderKind::Anthropic);
+        assert_eq!(c.base_url, "https://api.anthropic.com");
+        let c = from_user(None, None, None, Some(&user), &env_with_key).unwrap();
+        assert_eq!(c.base_url, "http://127.0.0.1:8080/v1");
+        assert_eq!(c.endpoint_origin, EndpointOrigin::UserConfig);
+    }
+
+    #[test]
+    fn endpoints_are_checked_before_anything_is_sent() {
+        for bad in [
+            "http://collector.example/v1",
+            "http://10.0.0.2:8080",
+            "file:///etc/passwd",
+            "ftp://example.com",
+            "unix:/run/llm.sock",
+            "https://api.example.com/v1?key=1",
+            "https://api.example.com/v1#x",
+            "https://user:pw@api.example.com",
+            "not a url",
+        ] {
+            let err = from_user(None, None, Some(bad), None, &env_with_key).unwrap_err();
+            assert!(matches!(err, LlmError::Config(_)), "{bad}: {err}");
+        }
+        for good in [
+            "https://api.example.com/v1",
+            "http://localhost:11434/v1",
+            "http://127.0.0.2:8080",
+            "http://[::1]:8080/v1",
+        ] {
+            let c = from_user(None, None, Some(good), None, &env_with_key).unwrap();
+            assert_eq!(c.endpoint_origin, EndpointOrigin::Flag, "{good}");
+        }
     }
 
     #[test]
@@ -426,7 +702,7 @@ mod tests {
             input_per_mtok = 1
             output_per_mtok = 2.5
             "#);
-        let c = LlmConfig::from_sources(None, None, None, Some(&table), &env_with_key).unwrap();
+        let c = from_user(None, None, None, Some(&table), &env_with_key).unwrap();
         assert_eq!(c.provider, ProviderKind::OpenAi);
         assert_eq!(c.model, "gpt-5.4");
         assert_eq!(c.base_url, "http://127.0.0.1:8080/v1");
@@ -435,7 +711,7 @@ mod tests {
         assert_eq!(c.api_key.as_deref(), Some(SECRET));
         assert_eq!(c.price, Some(price(2.5, 15.0)));
 
-        let c = LlmConfig::from_sources(
+        let c = from_user(
             Some(ProviderKind::OpenAi),
             Some("local-model"),
             None,
@@ -450,21 +726,19 @@ mod tests {
     #[test]
     fn bad_toml_values_are_explained() {
         let table = doc("[llm]\nprovider = \"gemini\"\n");
-        let err =
-            LlmConfig::from_sources(None, None, None, Some(&table), &env_with_key).unwrap_err();
+        let err = from_user(None, None, None, Some(&table), &env_with_key).unwrap_err();
         assert!(
             err.to_string().contains("anthropic, openai or ollama"),
             "{err}"
         );
         let table = doc("[llm]\nmax_tokens = \"lots\"\n");
-        let err =
-            LlmConfig::from_sources(None, None, None, Some(&table), &env_with_key).unwrap_err();
+        let err = from_user(None, None, None, Some(&table), &env_with_key).unwrap_err();
         assert!(err.to_string().contains("max_tokens"), "{err}");
     }
 
     #[test]
     fn key_never_in_debug_output() {
-        let c = LlmConfig::from_sources(None, None, None, None, &env_with_key).unwrap();
+        let c = from_user(None, None, None, None, &env_with_key).unwrap();
         assert_eq!(c.api_key.as_deref(), Some(SECRET));
         let shown = format!("{c:?} {c:#?}");
         assert!(!shown.contains(SECRET), "{shown}");
@@ -473,10 +747,10 @@ mod tests {
 
     #[test]
     fn missing_key_names_the_variable_only_for_official_endpoints() {
-        let c = LlmConfig::from_sources(None, None, None, None, &|_| None).unwrap();
+        let c = from_user(None, None, None, None, &|_| None).unwrap();
         let err = c.key_for_request().unwrap_err();
         assert!(err.to_string().contains("ANTHROPIC_API_KEY"), "{err}");
-        let local = LlmConfig::from_sources(
+        let local = from_user(
             Some(ProviderKind::OpenAi),
             None,
             Some("http://127.0.0.1:8080/v1"),
@@ -485,8 +759,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(local.key_for_request().unwrap(), None);
-        let ollama =
-            LlmConfig::from_sources(Some(ProviderKind::Ollama), None, None, None, &|_| None);
+        let ollama = from_user(Some(ProviderKind::Ollama), None, None, None, &|_| None);
         assert_eq!(ollama.unwrap().key_for_request().unwrap(), None);
     }
 }

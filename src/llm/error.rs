@@ -149,7 +149,7 @@ fn excerpt(text: &str) -> String {
 #[derive(Debug, thiserror::Error)]
 pub enum LlmError {
     #[error(
-        "no API key for {provider}: set the {env_var} environment variable (or name another one with `api_key_env` under [llm] in ripple.toml)"
+        "no API key for {provider}: set the {env_var} environment variable (or name another one with `api_key_env` under [llm] in ~/.config/ripple/config.toml)"
     )]
     MissingKey {
         provider: &'static str,
@@ -157,6 +157,14 @@ pub enum LlmError {
     },
     #[error("invalid LLM settings: {0}")]
     Config(String),
+    #[error(
+        "this repository's ripple.toml sets [llm] {settings}, which decides where your API key and code are sent; a repository may not choose that until you trust it. Read its [llm] table, then run `ripple trust` in the repository (or set these in ~/.config/ripple/config.toml, or pass --base-url)"
+    )]
+    UntrustedEndpoint { settings: String },
+    #[error(
+        "{base_url} answered with a redirect to {location}; ripple follows no redirects, because they would carry your API key and prompt to another address. Set the base URL to the final address if you trust it"
+    )]
+    Redirected { base_url: String, location: String },
     #[error("{provider} rejected the API key ({failure}); check the key in {env_var}")]
     Unauthorized {
         provider: &'static str,
@@ -268,7 +276,11 @@ impl LlmError {
                 scrub(message);
             }
             LlmError::Config(detail) => scrub(detail),
-            LlmError::MissingKey { .. } | LlmError::IdleTimeout { .. } | LlmError::Cancelled => {}
+            LlmError::Redirected { location, .. } => scrub(location),
+            LlmError::UntrustedEndpoint { .. }
+            | LlmError::MissingKey { .. }
+            | LlmError::IdleTimeout { .. }
+            | LlmError::Cancelled => {}
         }
         self
     }

@@ -15,6 +15,7 @@ mod error;
 mod openai;
 pub mod sse;
 mod transport;
+pub mod trust;
 
 use std::fmt;
 use std::str::FromStr;
@@ -22,7 +23,9 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-pub use config::{LlmConfig, MaxTokensField, PRICE_TABLE, Price, lookup_price};
+pub use config::{
+    EndpointOrigin, LlmConfig, LlmSources, MaxTokensField, PRICE_TABLE, Price, lookup_price,
+};
 pub use error::{ApiFailure, LlmError};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,6 +121,8 @@ pub struct Completion {
     pub request_id: Option<String>,
     /// Approximate, from the configured price table; `None` for unknown models.
     pub cost_usd: Option<f64>,
+    /// Secrets replaced by placeholders in the request before it was sent.
+    pub redactions: crate::redact::Redactions,
 }
 
 /// Cancels a running [`stream_chat`] from another thread. Cheap to clone; all

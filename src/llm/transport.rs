@@ -15,11 +15,13 @@ use std::time::{Duration, Instant, SystemTime};
 use reqwest::header::{HeaderMap, HeaderValue};
 use reqwest::{Client, Url};
 
+use super::config::is_loopback;
 use super::sse::{SseEvent, SseParser};
 use super::{
     ApiFailure, CancelToken, ChatRequest, Completion, Decoded, LlmConfig, LlmError, ProviderKind,
     StreamDecoder, StreamEvent, Usage, anthropic, openai, stop_truncates,
 };
+use crate::redact::{self, Redactions};
 
 /// How often a wait checks the cancel flag: the cancel latency.
 const TICK: Duration = Duration::from_millis(25);
@@ -48,7 +50,14 @@ pub(crate) fn stream_chat(
     cancel: &CancelToken,
     on_event: &mut dyn FnMut(StreamEvent),
 ) -> Result<Completion, LlmError> {
+    config.endpoint_url()?;
     let key = config.key_for_request()?;
+    let mut redactions = Redactions::default();
+    let own_key: Vec<&str> = key.into_iter().collect();
+    let req = ChatRequest {
+        system: redact::redact(&req.system, &own_key, &mut redactions),
+        user: redact::redact(&req.user, &own_key, &mut redactions),
+    };
     // Error text can quote what the server said, and servers echo rejected
     // keys; everything leaving this module is scrubbed once, here.
     let mut scrubbing = |event: StreamEvent| match event {
@@ -66,7 +75,10 @@ pub(crate) fn stream_chat(
         }),
         other => on_event(other),
     };
-    run(config, key, req, cancel, &mut scrubbing).map_err(|e| e.redact(key))
+    let mut completion =
+        run(config, key, &req, cancel, &mut scrubbing).map_err(|e| e.redact(key))?;
+    completion.redactions = redactions;
+    Ok(completion)
 }
 
 /// The parts of a request that do not change between attempts.
@@ -103,6 +115,12 @@ fn run(
             config.base_url
         ))
     })?;
+    if url.origin() != config.endpoint_url()?.origin() {
+        return Err(LlmError::Config(format!(
+            "base URL `{}` does not keep its host when the endpoint path is appended; pass the API root",
+            config.base_url
+        )));
+    }
     let call = Call {
         config,
         url,
@@ -255,17 +273,6 @@ fn describe(err: &dyn std::error::Error) -> String {
     text
 }
 
-fn is_loopback(url: &Url) -> bool {
-    let Some(host) = url.host_str() else {
-        return false;
-    };
-    let bare = host.trim_start_matches('[').trim_end_matches(']');
-    host.eq_ignore_ascii_case("localhost")
-        || bare
-            .parse::<std::net::IpAddr>()
-            .is_ok_and(|ip| ip.is_loopback())
-}
-
 /// The reply as it accumulates.
 #[derive(Default)]
 struct Progress {
@@ -298,7 +305,10 @@ impl Call<'_> {
         &self,
         on_event: &mut dyn FnMut(StreamEvent),
     ) -> Result<Completion, LlmError> {
+        // A redirect would re-send the key and the prompt to an address the
+        // user never chose; reqwest strips only some headers across hosts.
         let mut builder = Client::builder()
+            .redirect(reqwest::redirect::Policy::none())
             .connect_timeout(self.config.connect_timeout)
             .user_agent(concat!("ripple/", env!("CARGO_PKG_VERSION")));
         // A proxy from HTTP_PROXY cannot reach the user's own machine; local
@@ -374,6 +384,15 @@ impl Call<'_> {
         let request_id =
             header_text(headers, "request-id").or_else(|| header_text(headers, "x-request-id"));
         let status = response.status();
+        if status.is_redirection() {
+            let location = header_text(response.headers(), "location")
+                .map(|l| l.chars().filter(|c| !c.is_control()).take(300).collect())
+                .unwrap_or_else(|| "an address it did not give".to_owned());
+            return Err(Failure::Fatal(LlmError::Redirected {
+                base_url: self.config.base_url.clone(),
+                location,
+            }));
+        }
         if !status.is_success() {
             let retry_after = retry_after(response.headers());
             let body = self.read_capped(&mut response).await?;
@@ -486,6 +505,7 @@ impl Call<'_> {
             cut,
             request_id,
             cost_usd: self.config.price.map(|p| p.cost_usd(progress.usage)),
+            redactions: Redactions::default(),
         })
     }
 

@@ -119,7 +119,17 @@ pub fn plan_diff(index: &Index, base: &str, opts: &PlanOptions) -> Result<Plan, 
         callers_in_blast_radius: callers.len(),
     };
     let units_ms = t0.elapsed().as_millis() as u64;
-    let mut plan = plan::assemble(index, &frame, units, skipped, extra, opts, mode, notes)?;
+    let mut plan = plan::assemble(
+        index,
+        &frame,
+        units,
+        skipped,
+        &scope.fenced,
+        extra,
+        opts,
+        mode,
+        notes,
+    )?;
     plan.timings_ms.units = units_ms;
     Ok(plan)
 }

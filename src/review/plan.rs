@@ -282,6 +282,7 @@ pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, Review
         &frame,
         units,
         skipped,
+        &scope.fenced,
         HashMap::new(),
         opts,
         Mode::Repository,
@@ -306,6 +307,7 @@ pub(crate) fn assemble(
     frame: &Frame,
     units: Vec<Unit>,
     mut skipped: Vec<SkippedFile>,
+    fenced: &HashSet<FileId>,
     extra_context: HashMap<FileId, Vec<ContextItem>>,
     opts: &PlanOptions,
     mode: Mode,
@@ -363,6 +365,7 @@ pub(crate) fn assemble(
         opts.budget,
         &units,
         &mut chunks,
+        fenced,
         &extra_context,
     );
     timings.context = ms_since(t);
@@ -713,6 +716,7 @@ fn add_context(
     budget: TokenCount,
     units: &[Unit],
     chunks: &mut [Chunk],
+    fenced: &HashSet<FileId>,
     extra: &HashMap<FileId, Vec<ContextItem>>,
 ) {
     // Where each file's lines went: (range, chunk).
@@ -740,7 +744,12 @@ fn add_context(
     for e in &index.res.edges {
         let caller = &index.res.decls[e.caller as usize];
         let callee = &index.res.decls[e.callee as usize];
-        if caller.file.is_none() || callee.file.is_none() {
+        let (Some(caller_file), Some(callee_file)) = (caller.file, callee.file) else {
+            continue;
+        };
+        // A fenced file's signatures are its code too: the chunk beside it
+        // shows neither side of such an edge.
+        if fenced.contains(&caller_file) || fenced.contains(&callee_file) {
             continue;
         }
         let (a, b) = (chunk_of(e.caller), chunk_of(e.callee));
@@ -783,6 +792,11 @@ fn add_context(
                     items
                         .iter()
                         .filter(|i| chunk_of(i.decl) != Some(ci))
+                        .filter(|i| {
+                            index.res.decls[i.decl as usize]
+                                .file
+                                .is_some_and(|f| !fenced.contains(&f))
+                        })
                         .cloned(),
                 );
             }

@@ -14,7 +14,7 @@
 //! malformed file is an error there, because ignoring a typo in `off_limits`
 //! would send fenced-off code to a model.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use serde::Serialize;
 
@@ -120,6 +120,10 @@ pub struct ReviewFile {
 pub struct Scope {
     pub files: Vec<ReviewFile>,
     pub skipped: Vec<SkippedFile>,
+    /// Indexed files whose code is never sent: secret or off-limits, by path
+    /// or by a symbol they declare. Their declarations must not appear even
+    /// as the related signatures of another chunk.
+    pub fenced: HashSet<u32>,
 }
 
 /// Sort every file of the repository into reviewed or skipped.
@@ -161,10 +165,13 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
     }
     let symbol_files = off_limit_symbol_files(index, conventions);
     let mut files = Vec::new();
+    let mut fenced_files = HashSet::new();
     for (i, f) in index.files.iter().enumerate() {
         if let Some(s) = fenced(&f.path) {
+            fenced_files.insert(i as u32);
             skipped.push(s);
         } else if let Some(sym) = symbol_files.get(&(i as u32)) {
+            fenced_files.insert(i as u32);
             // A fenced symbol keeps its whole file out: cutting the
             // declaration out would still send its callers' view of it.
             skipped.push(SkippedFile {
@@ -181,7 +188,11 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
         }
     }
     skipped.sort_by(|a, b| a.file.cmp(&b.file));
-    Scope { files, skipped }
+    Scope {
+        files,
+        skipped,
+        fenced: fenced_files,
+    }
 }
 
 /// Files declaring an off-limits symbol, with the entry that names it.

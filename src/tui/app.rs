@@ -21,6 +21,7 @@ use ratatui_textarea::TextArea;
 use crate::edits::{self, EditBlock, HunkId, HunkState, PathOrigin, Resolution};
 use crate::graph::Direction;
 use crate::llm::CancelToken;
+use crate::llm::trust::LlmFlags;
 use crate::resolve::DeclId;
 use crate::semantic::SearchIndex;
 
@@ -133,6 +134,7 @@ pub struct App {
     prompt: Option<Prompt>,
     editor: Option<HunkEdit>,
     migrator: Migrator,
+    llm_flags: LlmFlags,
     sessions: u64,
     test_runner: TestRunner,
     tests: Option<TestRun>,
@@ -181,6 +183,7 @@ impl App {
             prompt: None,
             editor: None,
             migrator: Migrator::Inline,
+            llm_flags: LlmFlags::default(),
             sessions: 0,
             test_runner: TestRunner::Inline,
             tests: None,
@@ -202,6 +205,11 @@ impl App {
     /// How `m` runs migrations (a thread in the explorer, inline by default).
     pub fn set_migrator(&mut self, migrator: Migrator) {
         self.migrator = migrator;
+    }
+
+    /// The model choices given on the command line, over `ripple.toml`.
+    pub fn set_llm_flags(&mut self, flags: LlmFlags) {
+        self.llm_flags = flags;
     }
 
     /// How `t` runs tests (a thread in the explorer, inline by default).
@@ -1105,13 +1113,16 @@ impl App {
         match &self.migrator {
             Migrator::Thread(tx) => {
                 let tx = tx.clone();
-                review::spawn_migration(snap, target, change, cancel, move |msg| {
+                let flags = self.llm_flags.clone();
+                review::spawn_migration(snap, target, change, flags, cancel, move |msg| {
                     let _ = tx.send(Event::Migrate(Box::new(MigrateUpdate { session, msg })));
                 });
             }
             Migrator::Inline => {
                 let mut msgs = Vec::new();
-                review::run_migration(&snap, target, &change, &cancel, &mut |m| msgs.push(m));
+                review::run_migration(&snap, target, &change, &self.llm_flags, &cancel, &mut |m| {
+                    msgs.push(m)
+                });
                 for msg in msgs {
                     self.on_migrate(MigrateUpdate { session, msg });
                 }

@@ -111,7 +111,7 @@ const FRAME: Duration = Duration::from_millis(10);
 
 /// Open the explorer on `root` until the user quits. The first frame is
 /// drawn at once; the index is built in the background.
-pub fn run(root: &Path) -> Result<(), TuiError> {
+pub fn run(root: &Path, llm: crate::llm::trust::LlmFlags) -> Result<(), TuiError> {
     if !root.is_dir() {
         return Err(TuiError::NotADirectory {
             path: root.to_path_buf(),
@@ -122,6 +122,7 @@ pub fn run(root: &Path) -> Result<(), TuiError> {
     let mut app = App::new(root.clone(), Jobs::spawn(tx.clone()), Theme::from_env());
     app.set_indexer(indexer::Indexer::spawn(root.clone(), None, tx.clone()));
     app.set_migrator(Migrator::Thread(tx.clone()));
+    app.set_llm_flags(llm);
     app.set_test_runner(TestRunner::Thread(tx.clone()));
     // Watching is a convenience: without it (inotify limits) the explorer still works.
     let _watcher = watch::watch(&root, tx.clone()).ok();

@@ -18,7 +18,8 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::conventions::{Class, Conventions};
 use crate::edits::{self, Hunk, HunkId, HunkState, Resolution};
-use crate::llm::{CancelToken, LlmConfig, LlmError};
+use crate::llm::trust::{self, LlmFlags};
+use crate::llm::{CancelToken, LlmError};
 use crate::migrate::{self, MigrateEvent, MigrateRequest, SyntaxRegression};
 use crate::resolve::DeclId;
 use crate::tokens::TokenCount;
@@ -79,6 +80,7 @@ pub fn run_migration(
     snap: &Snapshot,
     target: DeclId,
     change: &str,
+    flags: &LlmFlags,
     cancel: &CancelToken,
     send: &mut dyn FnMut(MigrateMsg),
 ) {
@@ -100,11 +102,7 @@ pub fn run_migration(
             decl.name
         )));
     }
-    let mut whole = toml::Table::new();
-    if let Some(llm) = conventions.llm_table() {
-        whole.insert("llm".to_owned(), toml::Value::Table(llm.clone()));
-    }
-    let config = match LlmConfig::from_env_and_toml(None, None, None, Some(&whole)) {
+    let config = match trust::config_for_repo(&index.root, conventions.llm_table(), flags) {
         Ok(c) => c,
         Err(e) => return send(MigrateMsg::Failed(e.to_string())),
     };
@@ -123,7 +121,7 @@ pub fn run_migration(
     send(MigrateMsg::Pack {
         pack_tokens: pack.tokens,
         repo_tokens: pack.repo_tokens,
-        provider: config.provider.label().to_owned(),
+        provider: format!("{} at {}", config.provider.label(), config.host()),
         model: config.model.clone(),
     });
     let mut on_event = |ev: MigrateEvent| match ev {
@@ -155,12 +153,13 @@ pub fn spawn_migration(
     snap: Arc<Snapshot>,
     target: DeclId,
     change: String,
+    flags: LlmFlags,
     cancel: CancelToken,
     mut send: impl FnMut(MigrateMsg) + Send + 'static,
 ) {
     std::thread::Builder::new()
         .name("ripple-migrate".into())
-        .spawn(move || run_migration(&snap, target, &change, &cancel, &mut send))
+        .spawn(move || run_migration(&snap, target, &change, &flags, &cancel, &mut send))
         .expect("cannot start the migration thread");
 }
 
