@@ -205,3 +205,71 @@ fn parse_json(data: &str) -> Result<serde_json::Value, LlmError> {
         }
     })
 }
+
+#[cfg(test)]
+mod fuzz {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::*;
+
+    /// JSON shaped like the providers' events: their field names, any values.
+    fn event_json() -> impl Strategy<Value = Value> {
+        let key = prop_oneof![
+            Just("type"),
+            Just("delta"),
+            Just("text"),
+            Just("usage"),
+            Just("choices"),
+            Just("content"),
+            Just("finish_reason"),
+            Just("stop_reason"),
+            Just("error"),
+            Just("message"),
+            Just("index"),
+            Just("input_tokens"),
+            Just("output_tokens"),
+            Just("prompt_tokens"),
+            Just("completion_tokens"),
+        ];
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            any::<i64>().prop_map(Value::from),
+            any::<f64>().prop_map(Value::from),
+            prop_oneof![
+                Just("message_stop".to_owned()),
+                Just("content_block_delta".to_owned()),
+                Just("text_delta".to_owned()),
+                Just("error".to_owned()),
+                Just("stop".to_owned()),
+                "\\PC{0,8}",
+            ]
+            .prop_map(Value::String),
+        ];
+        leaf.prop_recursive(4, 48, 6, move |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((key.clone(), inner), 0..6).prop_map(|fields| {
+                    Value::Object(fields.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+                }),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(500))]
+
+        /// Whatever a server streams, decoding gives items or an error.
+        #[test]
+        fn provider_decoders_never_panic(
+            event in prop_oneof![Just("message".to_owned()), Just("error".to_owned()), "[a-z_]{0,16}"],
+            data in prop_oneof![event_json().prop_map(|v| v.to_string()), "\\PC{0,40}", Just("[DONE]".to_owned())],
+        ) {
+            let ev = sse::SseEvent { event, data, id: None };
+            let mut out = Vec::new();
+            let _ = anthropic::Decoder.decode(&ev, &mut out);
+            let _ = openai::Decoder.decode(&ev, &mut out);
+        }
+    }
+}
