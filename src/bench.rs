@@ -12,6 +12,7 @@ use serde::Serialize;
 use crate::blast;
 use crate::index::{Index, IndexError, NoProgress};
 use crate::inventory;
+use crate::memory::peak_rss_mb;
 use crate::model::Confidence;
 
 #[derive(Debug, thiserror::Error)]
@@ -358,28 +359,4 @@ fn reset_peak_rss() -> bool {
 fn release_freed_memory() {
     // SAFETY: mi_collect only returns this thread's free pages to the OS.
     unsafe { libmimalloc_sys::mi_collect(true) }
-}
-
-/// Peak resident set size of this process (Linux `VmHWM`), 0 elsewhere.
-pub fn peak_rss_mb() -> f64 {
-    proc_status_mb("VmHWM:")
-}
-
-/// Current resident set size of this process (Linux `VmRSS`), 0 elsewhere.
-pub fn current_rss_mb() -> f64 {
-    proc_status_mb("VmRSS:")
-}
-
-fn proc_status_mb(field: &str) -> f64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|s| {
-            s.lines().find(|l| l.starts_with(field)).and_then(|l| {
-                l.split_whitespace()
-                    .nth(1)
-                    .and_then(|kb| kb.parse::<f64>().ok())
-            })
-        })
-        .map(|kb| kb / 1024.0)
-        .unwrap_or(0.0)
 }

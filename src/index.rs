@@ -15,7 +15,8 @@ use serde::Serialize;
 
 use crate::graph::Graph;
 use crate::inventory::{self, Inventory, SkipReason, Skipped};
-use crate::model::{FileFacts, Lang, content_hash};
+use crate::lang::FileFacts;
+use crate::model::{Lang, content_hash};
 use crate::resolve::{self, Resolution, SourceFile};
 use crate::store::{self, Store, StoreError, StoredMeta};
 
@@ -86,7 +87,7 @@ impl FactSource {
                     let _ = s.repair_facts(&f.path, f.hash, &store::encode_facts(&facts));
                 }
             }
-            facts.lang_facts = crate::model::LangFacts::empty(f.lang);
+            facts.lang_facts = crate::lang::LangFacts::empty(f.lang);
             facts.strings = Default::default();
             return facts;
         }
@@ -97,7 +98,7 @@ impl FactSource {
             strings: Default::default(),
             syntax_errors: f.syntax_errors,
             lines: f.lines,
-            lang_facts: crate::model::LangFacts::empty(f.lang),
+            lang_facts: crate::lang::LangFacts::empty(f.lang),
         }
     }
 }
@@ -261,7 +262,7 @@ impl Index {
             .collect();
         progress.finish();
         stats.timings_ms.parse = ms(t);
-        memory_trace("parse");
+        crate::memory::trace("parse");
 
         let t = Instant::now();
         let mut upserts = Vec::new();
@@ -448,7 +449,7 @@ impl Index {
             }
         }
         stats.timings_ms.load = ms(t);
-        memory_trace("load");
+        crate::memory::trace("load");
 
         stats.files = files.len();
         stats.reused = files.len().saturating_sub(stats.parsed);
@@ -504,11 +505,11 @@ impl Index {
                 });
                 let written = written.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
                 stats.timings_ms.store = prepare_ms + written?;
-                memory_trace("resolve");
+                crate::memory::trace("resolve");
                 // Flow facts only serve resolution; declarations and call sites stay.
                 for f in &mut files {
                     if let Some(facts) = f.facts.get_mut() {
-                        facts.lang_facts = crate::model::LangFacts::empty(f.lang);
+                        facts.lang_facts = crate::lang::LangFacts::empty(f.lang);
                         facts.strings = Default::default();
                     }
                 }
@@ -526,12 +527,12 @@ impl Index {
             }
         };
         stats.timings_ms.resolve = ms(t) + snapshot_ms;
-        memory_trace("snapshot");
+        crate::memory::trace("snapshot");
 
         let t = Instant::now();
         let graph = Graph::build(&res);
         stats.timings_ms.graph = ms(t);
-        memory_trace("graph");
+        crate::memory::trace("graph");
         stats.declarations = res.decls.iter().filter(|d| !d.is_external()).count();
         stats.edges = res.edges.len();
         stats.unresolved = res.unresolved.len();
@@ -629,21 +630,6 @@ fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
             Some((dir, module))
         })
         .collect()
-}
-
-/// With `RIPPLE_DEBUG_MEMORY` set, print the resident set after a phase:
-/// how the memory figures in the README were broken down.
-pub(crate) fn memory_trace(phase: &str) {
-    if std::env::var_os("RIPPLE_DEBUG_MEMORY").is_some() {
-        static START: std::sync::OnceLock<Instant> = std::sync::OnceLock::new();
-        let start = START.get_or_init(Instant::now);
-        eprintln!(
-            "memory after {phase}: {:.0} MB resident, {:.0} MB peak ({:.0} ms since the first phase)",
-            crate::bench::current_rss_mb(),
-            crate::bench::peak_rss_mb(),
-            start.elapsed().as_secs_f64() * 1000.0
-        );
-    }
 }
 
 fn ms(t: Instant) -> f64 {

@@ -10,6 +10,7 @@ pub mod inventory;
 pub mod lang;
 pub mod llm;
 pub mod lookup;
+pub mod memory;
 pub mod migrate;
 pub mod model;
 pub mod redact;

@@ -1,13 +1,10 @@
 //! Core nouns shared by every layer: languages, spans, declarations, call
-//! sites, edges and their confidence. Per-file facts ([`FileFacts`]) are what
+//! sites, edges and their confidence. Per-file facts (`lang::FileFacts`) are what
 //! the extractors produce and the store caches; they use file-local indices and
 //! a file-local string table so that a file's facts never depend on any other
 //! file (that is what makes parsing incremental while resolution stays global).
 
 use serde::{Deserialize, Serialize};
-
-use crate::lang::go::GoFacts;
-use crate::lang::python::PyFacts;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Lang {
@@ -232,49 +229,6 @@ pub struct CallSite {
     pub callee_text: String,
     pub span: Span,
     pub arg_count: u16,
-}
-
-/// Language-specific facts that resolution needs beyond declarations.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub enum LangFacts {
-    Python(PyFacts),
-    Go(GoFacts),
-}
-
-impl LangFacts {
-    /// No flow facts: what a file carries once resolution no longer needs them.
-    pub fn empty(lang: Lang) -> LangFacts {
-        match lang {
-            Lang::Python => LangFacts::Python(PyFacts::default()),
-            Lang::Go => LangFacts::Go(GoFacts::default()),
-        }
-    }
-
-    pub fn lang(&self) -> Lang {
-        match self {
-            LangFacts::Python(_) => Lang::Python,
-            LangFacts::Go(_) => Lang::Go,
-        }
-    }
-}
-
-/// Everything ripple keeps about one source file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct FileFacts {
-    pub lang: Lang,
-    pub decls: Vec<LocalDecl>,
-    pub calls: Vec<CallSite>,
-    /// File-local string table that `Sym`s index.
-    pub strings: StringTable,
-    pub syntax_errors: u32,
-    pub lines: u32,
-    pub lang_facts: LangFacts,
-}
-
-impl FileFacts {
-    pub fn sym(&self, s: Sym) -> &str {
-        self.strings.get(s).unwrap_or("")
-    }
 }
 
 /// Stable 64-bit content hash (xxh3) used for file contents and declaration bodies.

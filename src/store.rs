@@ -15,7 +15,8 @@ use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 
 use crate::inventory::SkipReason;
-use crate::model::{CallSite, FileFacts, Lang, LangFacts, LocalDecl, content_hash};
+use crate::lang::{FileFacts, LangFacts};
+use crate::model::{CallSite, Lang, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
 pub const SCHEMA_VERSION: i64 = 20;

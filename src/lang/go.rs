@@ -16,9 +16,8 @@ use thin_vec::ThinVec;
 use tree_sitter::{Language, Node};
 
 use super::walk::{self, Interner, KindTable, Visitor};
-use crate::model::{
-    CallSite, DeclKind, FileFacts, Lang, LangFacts, LocalDecl, Span, Sym, content_hash,
-};
+use crate::lang::{FileFacts, LangFacts};
+use crate::model::{CallSite, DeclKind, Lang, LocalDecl, Span, Sym, content_hash};
 
 pub type ExprId = u32;
 pub type TypeId = u32;
@@ -2260,7 +2259,7 @@ mod tests {
             "g.go",
             b"package g\n\ntype List[T any] []T\ntype Cache[K comparable, V any] struct{ m map[K]V }\nfunc (c *Cache[K, V]) Get(k K) V { return c.m[k] }\nvar l = List[Shape]{}\n",
         );
-        let crate::model::LangFacts::Go(go) = &f.lang_facts else {
+        let crate::lang::LangFacts::Go(go) = &f.lang_facts else {
             panic!("not Go facts");
         };
         let names = |syms: &[Sym]| {

@@ -7,11 +7,14 @@
 //! recursion, because real files nest thousands of levels deep (the Go
 //! standard library's `time/tzdata/zipdata.go` is one 7,000-level expression).
 
+mod facts;
 pub mod go;
 pub mod python;
 mod walk;
 
-use crate::model::{FileFacts, Lang};
+pub use facts::{FileFacts, LangFacts};
+
+use crate::model::Lang;
 
 /// A fingerprint of the extraction code itself. Cached facts from a ripple
 /// whose extractors differ are re-extracted, so upgrading never serves stale
@@ -19,6 +22,7 @@ use crate::model::{FileFacts, Lang};
 pub fn extractor_fingerprint() -> u64 {
     const SOURCES: &[&str] = &[
         include_str!("mod.rs"),
+        include_str!("facts.rs"),
         include_str!("walk.rs"),
         include_str!("python.rs"),
         include_str!("go.rs"),

@@ -18,9 +18,8 @@ use thin_vec::ThinVec;
 use tree_sitter::{Language, Node};
 
 use super::walk::{self, Interner, KindTable, Visitor};
-use crate::model::{
-    CallSite, DeclKind, FileFacts, Lang, LangFacts, LocalDecl, Span, Sym, content_hash,
-};
+use crate::lang::{FileFacts, LangFacts};
+use crate::model::{CallSite, DeclKind, Lang, LocalDecl, Span, Sym, content_hash};
 
 pub type ExprId = u32;
 

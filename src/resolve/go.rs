@@ -16,7 +16,8 @@ use crate::lang::go::{
     Binding, ElemKey, ExprId, FORWARDED_RETURN, GoExpr, GoFacts, GoField, GoFunc, GoType,
     GoTypeBody, TypeId,
 };
-use crate::model::{Confidence, DeclKind, FileFacts, Lang, LangFacts, Sym};
+use crate::lang::{FileFacts, LangFacts};
+use crate::model::{Confidence, DeclKind, Lang, Sym};
 
 /// Import path of every Go file: the module path of the nearest enclosing
 /// `go.mod` plus the directory below it; without a go.mod, the directory.
@@ -146,7 +147,7 @@ impl RType {
 
 struct Ctx<'a> {
     file: u32,
-    facts: &'a crate::model::FileFacts,
+    facts: &'a crate::lang::FileFacts,
     go: &'a GoFacts,
     base: DeclId,
     pkg: usize,
@@ -729,22 +730,22 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         a.pkgs[p].var_writes.entry(name).or_default().push(source);
     }
     a.index_method_holders();
-    crate::index::memory_trace("go: symbol tables");
+    crate::memory::trace("go: symbol tables");
     a.collect_field_sources();
-    crate::index::memory_trace("go: field sources");
+    crate::memory::trace("go: field sources");
     a.find_func_receivers();
     // Function values passed as arguments: two passes let values travel
     // through one function into another.
     a.collect_param_sources();
     a.collect_param_sources();
-    crate::index::memory_trace("go: parameter sources");
+    crate::memory::trace("go: parameter sources");
     a.narrow_interface_calls = true;
     for ci in 0..a.ctxs.len() {
         for call in 0..a.ctxs[ci].go.calls.len() {
             a.emit(b, ci, call);
         }
     }
-    crate::index::memory_trace("go: emitted");
+    crate::memory::trace("go: emitted");
     // Per-file package-level decls merge into one `pkg.init`.
     let redirect: HashMap<DeclId, DeclId> = a
         .ctxs

@@ -15,7 +15,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Confidence, DeclKind, FileFacts, Lang, Span};
+use crate::lang::FileFacts;
+use crate::model::{Confidence, DeclKind, Lang, Span};
 
 pub type DeclId = u32;
 
@@ -303,7 +304,7 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
         }
         b.res.file_module[i] = module;
     }
-    crate::index::memory_trace("resolve (declarations named)");
+    crate::memory::trace("resolve (declarations named)");
     python::resolve(&mut b, files, &py_files);
     go::resolve(&mut b, files, &go_files);
     b.res.call_lines = files

@@ -18,7 +18,8 @@ use super::{Builder, DeclId, SourceFile};
 use crate::lang::python::{
     Exports, ExprId, ParamKind, PropertyPart, PyCallKind, PyExpr, PyFacts, PyFlow,
 };
-use crate::model::{Confidence, DeclKind, FileFacts, LangFacts, Sym};
+use crate::lang::{FileFacts, LangFacts};
+use crate::model::{Confidence, DeclKind, Sym};
 
 /// Python module names for every Python file: dotted path from the package
 /// root (the first ancestor directory without `__init__.py`), so `src/`
@@ -505,7 +506,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.find_class_body_names(ci);
     }
     a.settled_targets = (0..call_base).map(|_| None).collect();
-    crate::index::memory_trace("py setup");
+    crate::memory::trace("py setup");
     a.seed();
     a.find_passthrough_returns();
     let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
@@ -515,7 +516,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.constraints.extend(cs);
     }
     a.queued = vec![false; a.constraints.len()];
-    crate::index::memory_trace("py constraints");
+    crate::memory::trace("py constraints");
     // One sweep evaluates every constraint and records what each reads;
     // then a worklist re-evaluates only constraints whose inputs grew (a
     // change to a class's bases also drops the MRO and subclass caches), so
@@ -537,7 +538,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         run(&mut a, id);
     }
     let sweep = t.elapsed();
-    crate::index::memory_trace("py sweep");
+    crate::memory::trace("py sweep");
     let mut steps = 0usize;
     let mut epochs = 0usize;
     let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
@@ -622,10 +623,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     a.slots.get_mut().settle();
     a.queued = Vec::new();
     a.worklist = Vec::new();
-    crate::index::memory_trace("py solved");
+    crate::memory::trace("py solved");
     let t = std::time::Instant::now();
     a.emit(b);
-    crate::index::memory_trace("py emitted");
+    crate::memory::trace("py emitted");
     if debug {
         eprintln!("emit: {:?}", t.elapsed());
     }
