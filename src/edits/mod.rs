@@ -26,7 +26,9 @@ use std::path::{Path, PathBuf};
 pub use apply::{AppliedFile, ApplyReport, apply};
 pub use atomic::write_atomic;
 pub use diff::{render_hunk, render_patch};
-pub use hunk::{FileBase, Hunk, HunkId, HunkState, Planner, Resolution, Snapshot, plan};
+pub use hunk::{
+    FileBase, Hunk, HunkId, HunkState, OutsidePolicy, Planner, Resolution, Scope, Snapshot, plan,
+};
 pub use journal::{BatchInfo, UndoReport, batches, default_journal_dir, undo};
 pub use matching::MatchRule;
 pub use parse::{DiscardedBlock, EditBlock, EditStreamParser, ParseSummary, PathOrigin};
