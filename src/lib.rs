@@ -14,6 +14,7 @@ pub mod migrate;
 pub mod model;
 pub mod resolve;
 pub mod review;
+pub mod ripple_dir;
 pub mod semantic;
 pub mod store;
 pub mod testrun;

@@ -422,3 +422,27 @@ fn apply_and_undo_sweep_temps_left_by_a_killed_ripple() {
     assert!(!stray.exists(), "undo left a dead process's temp");
     assert!(live.exists());
 }
+
+#[cfg(unix)]
+#[test]
+fn the_journal_is_never_written_or_read_through_a_symlinked_ripple_dir() {
+    let repo = Repo::new(&[("m.py", b"a = 1\n")]);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.root().join(".ripple")).unwrap();
+    let hunks = repo.plan(&block("m.py", "a = 1\n", "a = 2\n"));
+    let err = repo.apply(&hunks).unwrap_err();
+    assert!(err.to_string().contains("is a symlink"), "{err}");
+    assert_eq!(repo.read("m.py"), b"a = 1\n");
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+
+    // A journal that a link points at is not undone (nor deleted) either.
+    fs::remove_file(repo.root().join(".ripple")).unwrap();
+    repo.apply(&hunks).unwrap();
+    let moved = outside.path().join("state");
+    fs::rename(repo.root().join(".ripple"), &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, repo.root().join(".ripple")).unwrap();
+    let err = undo(repo.root(), &repo.journal()).unwrap_err();
+    assert!(err.to_string().contains("is a symlink"), "{err}");
+    assert_eq!(repo.read("m.py"), b"a = 2\n");
+    assert_eq!(batches(&moved.join("journal")).unwrap().len(), 1);
+}

@@ -90,6 +90,8 @@ pub enum EditError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    RippleDir(#[from] crate::ripple_dir::RippleDirError),
     #[error("the undo journal entry {} is unreadable: {reason}; undo this batch by hand (git) and delete the entry", path.display())]
     JournalCorrupt { path: PathBuf, reason: String },
     #[error("nothing to undo: no applied batch in {}", journal.display())]
