@@ -139,8 +139,12 @@ enum Command {
     /// Ask a model to migrate NAME's callers for a change: stream its impact
     /// assessment, then write a patch or apply the edits that apply cleanly.
     ///
-    /// Exit codes: 0 done; 3 some edits conflicted, were refused or need
-    /// --allow-stable; 4 the reply was cut off (nothing applied); 1 error.
+    /// Edits apply only to the files sent to the model (the context pack);
+    /// ripple.toml, .ripple/, .git/ and CODEOWNERS are never edited.
+    ///
+    /// Exit codes: 0 done; 3 some edits conflicted, were refused, were
+    /// malformed or need --allow-stable; 4 the reply was cut off (nothing
+    /// applied); 1 error.
     Migrate {
         name: String,
         /// The change, in words or as the new signature.
@@ -168,6 +172,12 @@ enum Command {
         /// Also apply edits to stable interfaces (ripple.toml [conventions] stable).
         #[arg(long)]
         allow_stable: bool,
+        /// Also apply edits to existing files the model was not shown (outside the context pack).
+        #[arg(long)]
+        allow_outside: bool,
+        /// Also let the model create new files.
+        #[arg(long)]
+        allow_new_files: bool,
         /// Also send the K declarations most similar to NAME, ranked below the callers
         /// (default: ripple.toml [context] similar, else 0).
         #[arg(long, value_name = "K")]
@@ -469,6 +479,8 @@ pub fn run() -> Result<ExitCode> {
             patch,
             apply,
             allow_stable,
+            allow_outside,
+            allow_new_files,
             similar,
         } => {
             let similar = similar_count(&index, similar)?;
@@ -483,6 +495,10 @@ pub fn run() -> Result<ExitCode> {
                 patch,
                 apply,
                 allow_stable,
+                outside: ripple::edits::OutsidePolicy::Refuse {
+                    allow_outside,
+                    allow_new_files,
+                },
             };
             with_decl(&index, &name, json, |d| {
                 cmd_migrate(&index, d, opts, json, &mut out)
@@ -1003,6 +1019,7 @@ struct MigrateOpts {
     patch: Option<PathBuf>,
     apply: bool,
     allow_stable: bool,
+    outside: ripple::edits::OutsidePolicy,
     similar: usize,
 }
 
@@ -1055,6 +1072,7 @@ fn cmd_migrate(
         depth: o.depth,
         budget: ripple::tokens::TokenCount(o.budget),
         similar: o.similar,
+        outside: o.outside,
     };
     if !json {
         eprintln!(
@@ -1092,6 +1110,7 @@ fn cmd_migrate(
         .filter(|h| o.allow_stable || !h.is_stable())
         .collect();
     let problems = outcome.hunks.len() - resolved.len()
+        + outcome.discarded.len()
         + if o.allow_stable {
             0
         } else {
@@ -1168,7 +1187,15 @@ fn cmd_migrate(
                 Resolution::Conflict { reason, .. } => format!("conflict: {reason}"),
                 Resolution::Refused { reason } => format!("refused: {reason}"),
             };
-            writeln!(out, "  {}  {}", h.header(), status)?;
+            let scope = h
+                .scope
+                .label()
+                .map(|l| format!(" [{l}]"))
+                .unwrap_or_default();
+            writeln!(out, "  {}  {status}{scope}", h.header())?;
+        }
+        for d in &outcome.discarded {
+            writeln!(out, "  dropped a malformed block: {}", d.describe())?;
         }
         if !owners.is_empty() {
             writeln!(

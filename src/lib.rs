@@ -16,6 +16,7 @@ pub mod model;
 pub mod redact;
 pub mod resolve;
 pub mod review;
+pub mod ripple_dir;
 pub mod semantic;
 pub mod store;
 pub mod testrun;

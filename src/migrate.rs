@@ -4,7 +4,9 @@
 //! now, and the caller decides what happens to them (the headless command
 //! writes a patch or applies what applies cleanly; the explorer asks per
 //! hunk). Off-limits code and secrets never reach the prompt; a reply cut
-//! before its end marker is reported and nothing from it is applied.
+//! before its end marker is reported and nothing from it is applied. The
+//! files of the pack are the files of the change: a hunk for any other file
+//! is refused or marked, as the request's [`OutsidePolicy`] says.
 
 use std::path::Path;
 
@@ -12,7 +14,9 @@ use serde::Serialize;
 
 use crate::context::{self, ContextPack, PackOptions};
 use crate::conventions::{Class, Conventions};
-use crate::edits::{EditBlock, EditStreamParser, Hunk, Planner, Snapshot};
+use crate::edits::{
+    DiscardedBlock, EditBlock, EditStreamParser, Hunk, OutsidePolicy, Planner, Snapshot,
+};
 use crate::index::Index;
 use crate::llm::{self, CancelToken, ChatRequest, Completion, LlmConfig, LlmError, StreamEvent};
 use crate::resolve::DeclId;
@@ -52,6 +56,8 @@ pub struct MigrateRequest<'a> {
     pub budget: TokenCount,
     /// Similar declarations to offer in the pack (0: none).
     pub similar: usize,
+    /// Hunks for files the pack does not hold (or new files).
+    pub outside: OutsidePolicy,
 }
 
 /// What the loop reports as the reply streams in.
@@ -74,8 +80,9 @@ pub struct MigrateOutcome {
     /// Everything outside the edit blocks.
     pub assessment: String,
     pub hunks: Vec<Hunk>,
-    /// Blocks that started but were unusable (no closing marker…).
-    pub discarded: usize,
+    /// Blocks that started but were unusable (no closing marker, no
+    /// path…), each with its line in the reply and why it was dropped.
+    pub discarded: Vec<DiscardedBlock>,
     pub truncated: bool,
     pub truncation_note: Option<String>,
     pub input_tokens: u64,
@@ -91,6 +98,15 @@ pub fn excluded_by(conventions: &Conventions) -> impl Fn(&str) -> bool + '_ {
     move |path: &str| {
         conventions.is_secret(path) || conventions.class_of_path(path) == Some(Class::OffLimits)
     }
+}
+
+/// The files of the change: those the pack sent to the model, whose code it
+/// saw (cut items were not sent).
+pub fn pack_files(pack: &ContextPack) -> Vec<String> {
+    let mut files: Vec<String> = pack.items.iter().filter_map(|i| i.file.clone()).collect();
+    files.sort();
+    files.dedup();
+    files
 }
 
 /// The pack and the two prompt parts for a change.
@@ -139,7 +155,8 @@ pub fn run(
     let prompt_tokens = crate::tokens::count(&chat.system) + crate::tokens::count(&chat.user);
     let root: &Path = &index.root;
     let mut parser = EditStreamParser::new();
-    let mut planner = Planner::new(root, Snapshot::new(), conventions);
+    let mut planner =
+        Planner::new(root, Snapshot::new(), conventions).with_pack(pack_files(&pack), req.outside);
     let mut hunks: Vec<Hunk> = Vec::new();
     let mut plan_blocks =
         |blocks: Vec<EditBlock>, hunks: &mut Vec<Hunk>, on_event: &mut dyn FnMut(MigrateEvent)| {
@@ -176,7 +193,7 @@ pub fn run(
         prompt_tokens,
         assessment: summary.prose,
         hunks,
-        discarded: summary.discarded.len(),
+        discarded: summary.discarded,
         truncated: completion.truncated,
         truncation_note: completion.truncation_note,
         input_tokens: completion.usage.input_tokens,

@@ -33,18 +33,13 @@ impl StoreError {
                 source.sqlite_error_code(),
                 Some(rusqlite::ErrorCode::DatabaseCorrupt | rusqlite::ErrorCode::NotADatabase)
             ),
-            StoreError::CreateDir { .. } | StoreError::Snapshot { .. } => false,
+            StoreError::Snapshot { .. } | StoreError::RippleDir(_) => false,
         }
     }
 }
 
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("cannot create the index directory {path}: {source}")]
-    CreateDir {
-        path: PathBuf,
-        source: std::io::Error,
-    },
     #[error("index database {path}: {source}")]
     Sqlite {
         path: PathBuf,
@@ -55,6 +50,8 @@ pub enum StoreError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    RippleDir(#[from] crate::ripple_dir::RippleDirError),
 }
 
 /// What the index remembers about a file between runs.
@@ -107,16 +104,14 @@ impl Store {
     /// Open (or create) the index of the repository at `root`.
     /// Where the index of `root` lives by default.
     pub fn default_path(root: &Path) -> PathBuf {
-        root.join(".ripple").join("index.db")
+        crate::ripple_dir::path(root).join("index.db")
     }
 
     pub fn open(root: &Path) -> Result<Store, StoreError> {
-        let dir = root.join(".ripple");
-        std::fs::create_dir_all(&dir).map_err(|source| StoreError::CreateDir {
-            path: dir.clone(),
-            source,
-        })?;
+        let dir = crate::ripple_dir::path(root);
+        crate::ripple_dir::create_dir(&dir)?;
         let gitignore = dir.join(".gitignore");
+        crate::ripple_dir::prepare_file(&gitignore)?;
         if !gitignore.exists() {
             // Keep the index out of the user's commits without touching their .gitignore.
             let _ = std::fs::write(&gitignore, "*\n");
@@ -126,6 +121,16 @@ impl Store {
     }
 
     pub fn open_at(path: &Path) -> Result<Store, StoreError> {
+        // SQLite follows links when it opens or creates any of these.
+        for file in [
+            path.to_path_buf(),
+            path.with_extension("db-wal"),
+            path.with_extension("db-shm"),
+            path.with_extension("db-journal"),
+            snapshot_path(path),
+        ] {
+            crate::ripple_dir::prepare_file(&file)?;
+        }
         // Two ripples creating the same database at once (a command beside
         // the explorer's watcher) can meet SQLITE_BUSY before any busy
         // timeout applies (while one sets up WAL); the other's setup is
@@ -613,7 +618,22 @@ impl Store {
         let n = WRITERS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let tmp = path.with_extension(format!("graph.{}-{n}.tmp", std::process::id()));
         let result = (|| {
-            let mut out = std::io::BufWriter::new(std::fs::File::create(&tmp)?);
+            // create_new: a link planted at the temp's name is not followed
+            // (what a dead process with this pid left is removed first).
+            let create = || {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&tmp)
+            };
+            let file = match create() {
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {
+                    std::fs::remove_file(&tmp)?;
+                    create()?
+                }
+                other => other?,
+            };
+            let mut out = std::io::BufWriter::new(file);
             out.write_all(&snapshot_header(key))?;
             write(&mut out)?;
             out.into_inner().map_err(|e| e.into_error())?;

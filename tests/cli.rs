@@ -656,3 +656,34 @@ fn a_blast_radius_shows_call_lines_and_missing_callers_that_follow_comment_edits
         "{after}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn index_refuses_a_symlinked_ripple_dir_and_writes_nothing_behind_it() {
+    let repo = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(repo.path().join("m.py"), "def f():\n    pass\n").unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.path().join(".ripple")).unwrap();
+    let (code, out, err) = ripple(&["--repo", repo.path().to_str().unwrap(), "index"]);
+    assert_ne!(code, 0, "{out}");
+    assert!(err.contains(".ripple is a symlink"), "{err}");
+    assert!(err.contains("remove the link"), "{err}");
+    assert_eq!(
+        std::fs::read_dir(outside.path()).unwrap().count(),
+        0,
+        "ripple wrote through the link"
+    );
+
+    // A real .ripple whose database is a link is refused the same way.
+    std::fs::remove_file(repo.path().join(".ripple")).unwrap();
+    std::fs::create_dir(repo.path().join(".ripple")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("index.db"),
+        repo.path().join(".ripple/index.db"),
+    )
+    .unwrap();
+    let (code, _, err) = ripple(&["--repo", repo.path().to_str().unwrap(), "index"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("index.db is a symlink"), "{err}");
+    assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+}

@@ -393,3 +393,56 @@ fn a_byte_order_mark_is_kept_and_does_not_hide_the_first_line() {
         "\u{feff}import sys\r\nx = 1\r\n".as_bytes()
     );
 }
+
+/// A temp file as a ripple killed mid-write leaves it, owned by `pid`.
+fn stray_temp(dir: &Path, name: &str, pid: u32) -> PathBuf {
+    let p = dir.join(format!(".{name}.ripple-{pid}-0.tmp"));
+    fs::write(&p, "half a file").unwrap();
+    p
+}
+
+#[cfg(unix)]
+#[test]
+fn apply_and_undo_sweep_temps_left_by_a_killed_ripple() {
+    let mut child = std::process::Command::new("true").spawn().unwrap();
+    let dead = child.id();
+    child.wait().unwrap();
+    let repo = Repo::new(&[("pkg/m.py", b"a = 1\n")]);
+    let pkg = repo.root().join("pkg");
+    let stray = stray_temp(&pkg, "m.py", dead);
+    let live = stray_temp(&pkg, "m.py", std::process::id());
+    repo.apply(&repo.plan(&block("pkg/m.py", "a = 1\n", "a = 2\n")))
+        .unwrap();
+    assert!(!stray.exists(), "apply left a dead process's temp");
+    assert!(live.exists(), "a live process's temp was removed");
+
+    let stray = stray_temp(&pkg, "m.py", dead);
+    undo(repo.root(), &repo.journal()).unwrap();
+    assert_eq!(repo.read("pkg/m.py"), b"a = 1\n");
+    assert!(!stray.exists(), "undo left a dead process's temp");
+    assert!(live.exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn the_journal_is_never_written_or_read_through_a_symlinked_ripple_dir() {
+    let repo = Repo::new(&[("m.py", b"a = 1\n")]);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), repo.root().join(".ripple")).unwrap();
+    let hunks = repo.plan(&block("m.py", "a = 1\n", "a = 2\n"));
+    let err = repo.apply(&hunks).unwrap_err();
+    assert!(err.to_string().contains("is a symlink"), "{err}");
+    assert_eq!(repo.read("m.py"), b"a = 1\n");
+    assert_eq!(fs::read_dir(outside.path()).unwrap().count(), 0);
+
+    // A journal that a link points at is not undone (nor deleted) either.
+    fs::remove_file(repo.root().join(".ripple")).unwrap();
+    repo.apply(&hunks).unwrap();
+    let moved = outside.path().join("state");
+    fs::rename(repo.root().join(".ripple"), &moved).unwrap();
+    std::os::unix::fs::symlink(&moved, repo.root().join(".ripple")).unwrap();
+    let err = undo(repo.root(), &repo.journal()).unwrap_err();
+    assert!(err.to_string().contains("is a symlink"), "{err}");
+    assert_eq!(repo.read("m.py"), b"a = 2\n");
+    assert_eq!(batches(&moved.join("journal")).unwrap().len(), 1);
+}

@@ -12,6 +12,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("memory", 0),
     ("redact", 0),
     ("tokens", 0),
+    ("ripple_dir", 0),
     ("inventory", 1),
     ("lang", 1),
     ("conventions", 1),

@@ -138,6 +138,7 @@ fn pack() -> MigrateMsg {
         repo_tokens: ripple::tokens::TokenCount(45_678),
         provider: "Anthropic".to_owned(),
         model: "claude-test".to_owned(),
+        files: Vec::new(),
     }
 }
 
@@ -146,7 +147,7 @@ fn done() -> MigrateMsg {
         assessment: ASSESSMENT.to_owned(),
         truncated: false,
         truncation_note: None,
-        discarded: 0,
+        discarded: Vec::new(),
         input_tokens: 900,
         output_tokens: 321,
         cost_usd: None,
@@ -267,7 +268,7 @@ fn a_truncated_reply_cannot_be_written() {
         assessment: String::new(),
         truncated: true,
         truncation_note: Some("stream ended without message_stop".into()),
-        discarded: 0,
+        discarded: Vec::new(),
         input_tokens: 0,
         output_tokens: 0,
         cost_usd: None,
@@ -517,4 +518,56 @@ fn a_written_hunk_that_breaks_the_syntax_is_flagged_and_the_index_refreshes() {
     let screen = ui.screen();
     assert!(screen.contains("undone: restored"), "{screen}");
     assert!(!screen.contains("SYNTAX ERROR —"), "{screen}");
+}
+
+#[test]
+fn hunks_beyond_the_change_are_marked_and_never_accepted_with_their_file() {
+    let reply = "shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    claims = validate_token(bearer_token(request))\n=======\n    claims = validate_token(bearer_token(request), leeway=30)\n>>>>>>> REPLACE\n```\n\n\
+shop/orders/pricing.py\n```python\n<<<<<<< SEARCH\n\"\"\"Catalog lookup, coupons and order totals.\"\"\"\n=======\n\"\"\"Catalog lookup.\"\"\"\n>>>>>>> REPLACE\n```\n\n\
+shop/evil.py\n```python\n<<<<<<< SEARCH\n=======\nimport os\n>>>>>>> REPLACE\n```\n\n\
+shop/auth/session.py\n<<<<<<< SEARCH\n    try:\n";
+    let mut parser = EditStreamParser::new();
+    let mut blocks = parser.push(reply);
+    let summary = parser.finish();
+    blocks.extend(summary.final_blocks);
+    let conventions = Conventions::default();
+    let mut planner = edits::Planner::new(&demo_root(), edits::Snapshot::new(), &conventions)
+        .with_pack(
+            ["shop/auth/session.py".to_owned()],
+            edits::OutsidePolicy::Review,
+        );
+    let hunks: Vec<Hunk> = blocks.iter().map(|b| planner.plan_block(b)).collect();
+    assert!(hunks.iter().all(Hunk::is_resolved), "{hunks:?}");
+    assert_eq!(hunks[1].scope, edits::Scope::Outside);
+    assert_eq!(hunks[2].scope, edits::Scope::NewFile);
+
+    let mut ui = Ui::on(demo(), Migrator::Manual);
+    ui.start().send(pack());
+    for h in &hunks {
+        ui.send(MigrateMsg::Hunk(Box::new(h.clone())));
+    }
+    ui.send(MigrateMsg::Done(Box::new(Finished {
+        assessment: String::new(),
+        truncated: false,
+        truncation_note: None,
+        discarded: summary.discarded,
+        input_tokens: 1,
+        output_tokens: 1,
+        cost_usd: None,
+    })));
+    let screen = ui.screen();
+    assert!(screen.contains("1 malformed block(s) dropped"), "{screen}");
+    assert!(
+        screen.contains("dropped a malformed block: reply line 28 (shop/auth/session.py)"),
+        "{screen}"
+    );
+    assert!(screen.contains("OUTSIDE THE CHANGE"), "{screen}");
+    assert!(screen.contains("NEW FILE"), "{screen}");
+    // `a` takes the session.py hunk, then refuses to sweep up pricing.py's.
+    ui.keys("a").keys("a");
+    let screen = ui.screen();
+    assert!(screen.contains("1 accepted"), "{screen}");
+    assert!(screen.contains("need a decision of their own"), "{screen}");
+    ui.keys("y");
+    assert!(ui.screen().contains("2 accepted"));
 }

@@ -3,6 +3,10 @@
 //! bytes or the new ones, never half), keeping its permissions; if any file of
 //! the set fails, every file already written is put back, so a batch of hunks
 //! lands completely or not at all.
+//!
+//! A ripple killed between creating a temp file and renaming it leaves the
+//! temp in the source tree; the next batch written to (or restored in) the
+//! same directory removes it, once its process is gone.
 
 use std::fs::{self, File, OpenOptions, Permissions};
 use std::io::{self, Write};
@@ -42,6 +46,12 @@ pub struct CommitError {
 
 /// Apply every change or none.
 pub fn commit(changes: &[FileChange]) -> Result<(), CommitError> {
+    let mut dirs: Vec<&Path> = changes.iter().filter_map(|c| c.abs.parent()).collect();
+    dirs.sort();
+    dirs.dedup();
+    for dir in dirs {
+        remove_stale_temps(dir);
+    }
     for (done, change) in changes.iter().enumerate() {
         if let Err(source) = apply_one(change) {
             let mut restored = 0;
@@ -131,6 +141,76 @@ fn revert_one(change: &FileChange) -> io::Result<()> {
 
 static TEMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
+/// The temp file [`write_atomic`] uses for `name` in process `pid`.
+fn temp_name(name: &str, pid: u32, n: u64) -> String {
+    format!(".{name}.ripple-{pid}-{n}.tmp")
+}
+
+/// The process that wrote `file_name`, if it is one of [`temp_name`]'s.
+fn temp_owner(file_name: &str) -> Option<u32> {
+    let stem = file_name.strip_prefix('.')?.strip_suffix(".tmp")?;
+    let (rest, n) = stem.rsplit_once('-')?;
+    let (rest, pid) = rest.rsplit_once('-')?;
+    let all_digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !all_digits(n) || !all_digits(pid) {
+        return None;
+    }
+    let name = rest.strip_suffix(".ripple")?;
+    if name.is_empty() {
+        return None;
+    }
+    pid.parse().ok()
+}
+
+/// Remove the temp files in `dir` left by ripple processes that are gone;
+/// returns what was removed. Only exact [`temp_name`]s that are plain
+/// files are considered, and a temp whose process may still be running (this
+/// one, another ripple mid-write, or a process that cannot be checked) stays.
+pub fn remove_stale_temps(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut removed = Vec::new();
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(temp_owner) else {
+            continue;
+        };
+        if pid == std::process::id() || process_alive(pid) {
+            continue;
+        }
+        let path = entry.path();
+        let is_file = fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+        if is_file && fs::remove_file(&path).is_ok() {
+            removed.push(path);
+        }
+    }
+    removed
+}
+
+#[cfg(unix)]
+fn process_alive(pid: u32) -> bool {
+    // 0 and negative ids name process groups, not a process.
+    let Ok(pid) = libc::pid_t::try_from(pid) else {
+        return true;
+    };
+    if pid <= 0 {
+        return true;
+    }
+    // SAFETY: signal 0 is never delivered; kill only checks that the
+    // process exists and may be signalled.
+    if unsafe { libc::kill(pid, 0) } == 0 {
+        return true;
+    }
+    // EPERM: it exists but belongs to someone else.
+    io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+}
+
+#[cfg(not(unix))]
+fn process_alive(_pid: u32) -> bool {
+    true
+}
+
 /// Replace `path` with `bytes` atomically: write a temp file beside it,
 /// give it `perms`, fsync, rename over the target, fsync the directory.
 pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> io::Result<()> {
@@ -144,7 +224,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8], perms: Option<&Permissions>) -> i
         .unwrap_or_default();
     let tmp = loop {
         let n = TEMP_COUNTER.fetch_add(1, Ordering::Relaxed);
-        let candidate = dir.join(format!(".{name}.ripple-{}-{n}.tmp", std::process::id()));
+        let candidate = dir.join(temp_name(&name, std::process::id(), n));
         match OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -189,6 +269,62 @@ mod tests {
         write_atomic(&p, b"new", None).unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"new");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// The pid of a process that has exited.
+    fn dead_pid() -> u32 {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id();
+        child.wait().unwrap();
+        pid
+    }
+
+    #[test]
+    fn temp_names_are_recognised_exactly() {
+        assert_eq!(temp_owner(&temp_name("a.py", 42, 7)), Some(42));
+        assert_eq!(temp_owner(".a.b.ripple-1-2.tmp"), Some(1));
+        for other in [
+            "a.py.ripple-1-2.tmp",
+            "..ripple-1-2.tmp",
+            ".a.py.ripple-x-2.tmp",
+            ".a.py.ripple-1-.tmp",
+            ".a.py.ripple-1-2.tmp~",
+            ".a.py.rippl-1-2.tmp",
+            ".a.py.ripple--2.tmp",
+        ] {
+            assert_eq!(temp_owner(other), None, "{other}");
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_commit_removes_temps_of_dead_ripples_beside_its_files_only() {
+        let dir = tempfile::tempdir().unwrap();
+        let a = dir.path().join("a.py");
+        fs::write(&a, "A").unwrap();
+        let dead = dir.path().join(temp_name("a.py", dead_pid(), 0));
+        let dead_other = dir.path().join(temp_name("b.py", dead_pid(), 3));
+        let live = dir.path().join(temp_name("a.py", std::process::id(), 99));
+        let lookalike = dir.path().join(format!("a.py.ripple-{}-0.tmp", dead_pid()));
+        for p in [&dead, &dead_other, &live, &lookalike] {
+            fs::write(p, "partial").unwrap();
+        }
+        let change = FileChange {
+            abs: a.clone(),
+            rel: "a.py".into(),
+            before: Some(b"A".to_vec()),
+            before_perms: None,
+            after: Some(b"A2".to_vec()),
+            after_perms: None,
+            create_dirs: vec![],
+            remove_dirs: vec![],
+        };
+        commit(&[change]).unwrap();
+        assert_eq!(fs::read(&a).unwrap(), b"A2");
+        assert!(!dead.exists());
+        assert!(!dead_other.exists());
+        assert!(live.exists(), "this process's temp must stay");
+        assert!(lookalike.exists(), "not ripple's naming");
     }
 
     #[test]

@@ -4,12 +4,17 @@
 //! several times, overlapping an earlier block) or resolved to a line range —
 //! and whether it touches a stable interface that needs a second confirmation.
 //!
+//! Given the files of the change (the context pack the model was shown), the
+//! planner also says whether a hunk stays inside them ([`Scope`]): a reply
+//! may try to edit any file, and anything beyond the change is refused in
+//! headless runs unless allowed, and only ever accepted one by one in review.
+//!
 //! Every block of a reply is resolved against the same content of its file
 //! (the snapshot the prompt was built from, or the file as first read), never
 //! against the output of an earlier block: the model saw one version of each
 //! file, so that is the version its SEARCH lines quote.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -57,6 +62,43 @@ pub enum HunkState {
     Accepted,
     Rejected,
     Skipped,
+}
+
+/// Where a hunk's file stands relative to the change the model was asked for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum Scope {
+    /// A file of the context pack (or no pack was given to compare with).
+    #[default]
+    Change,
+    /// An existing file of the repository that the model was not shown.
+    Outside,
+    /// A file that does not exist yet.
+    NewFile,
+}
+
+impl Scope {
+    /// The mark shown next to a hunk that needs an explicit decision.
+    pub fn label(self) -> Option<&'static str> {
+        match self {
+            Scope::Change => None,
+            Scope::Outside => Some("outside the change"),
+            Scope::NewFile => Some("new file"),
+        }
+    }
+}
+
+/// What the planner does with a hunk whose scope is not [`Scope::Change`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutsidePolicy {
+    /// Refuse it unless its kind is allowed: nobody looks at each hunk
+    /// before it is written (`ripple migrate --apply`, `--patch`).
+    Refuse {
+        allow_outside: bool,
+        allow_new_files: bool,
+    },
+    /// Keep it, marked, for a reviewer to accept on its own (the explorer).
+    Review,
 }
 
 /// What the file was when the hunk was planned; applying checks it still is.
@@ -117,6 +159,7 @@ pub struct Hunk {
     pub state: HunkState,
     pub resolution: Resolution,
     pub base: FileBase,
+    pub scope: Scope,
 }
 
 impl Hunk {
@@ -126,6 +169,12 @@ impl Hunk {
 
     pub fn is_stable(&self) -> bool {
         matches!(self.resolution, Resolution::Resolved { stable: true, .. })
+    }
+
+    /// Outside the files of the change or a new file: never accepted in
+    /// bulk, only by a decision on the hunk itself.
+    pub fn needs_own_decision(&self) -> bool {
+        self.is_stable() || self.scope != Scope::Change
     }
 
     /// The 1-based line range, when resolved.
@@ -220,6 +269,9 @@ pub struct Planner<'c> {
     /// Resolved ranges per file: (start, end, block index).
     taken: HashMap<String, Vec<(usize, usize, usize)>>,
     decls: HashMap<String, Arc<Vec<DeclRange>>>,
+    /// The files of the change and what to do with hunks beyond them;
+    /// `None`: every file counts as part of the change.
+    pack: Option<(HashSet<String>, OutsidePolicy)>,
 }
 
 /// A declaration's lines and best-effort qualified name.
@@ -245,7 +297,19 @@ impl<'c> Planner<'c> {
             conventions,
             taken: HashMap::new(),
             decls: HashMap::new(),
+            pack: None,
         }
+    }
+
+    /// Judge every hunk against `files` (repository-relative paths, as the
+    /// index names them): the files the model was shown.
+    pub fn with_pack(
+        mut self,
+        files: impl IntoIterator<Item = String>,
+        policy: OutsidePolicy,
+    ) -> Planner<'c> {
+        self.pack = Some((files.into_iter().collect(), policy));
+        self
     }
 
     pub fn plan_block(&mut self, block: &EditBlock) -> Hunk {
@@ -260,8 +324,9 @@ impl<'c> Planner<'c> {
                 reason: String::new(),
             },
             base: FileBase::Missing,
+            scope: Scope::Change,
         };
-        let (resolution, base) = self.resolve(block, &mut hunk.path);
+        let (resolution, base) = self.resolve(block, &mut hunk.path, &mut hunk.scope);
         hunk.resolution = resolution;
         hunk.base = base;
         // The id names the normalised path, so `./a.py` and `a.py` agree.
@@ -269,7 +334,12 @@ impl<'c> Planner<'c> {
         hunk
     }
 
-    fn resolve(&mut self, block: &EditBlock, path: &mut String) -> (Resolution, FileBase) {
+    fn resolve(
+        &mut self,
+        block: &EditBlock,
+        path: &mut String,
+        scope: &mut Scope,
+    ) -> (Resolution, FileBase) {
         let refused = |reason: String| (Resolution::Refused { reason }, FileBase::Missing);
         let canon_root = match &self.canon_root {
             Ok(r) => r.clone(),
@@ -294,6 +364,44 @@ impl<'c> Planner<'c> {
             Err(reason) => return conflict(reason, FileBase::Missing),
         };
         let base = FileBase::of(content.as_deref());
+        if let Some((files, policy)) = &self.pack {
+            *scope = match &content {
+                None => Scope::NewFile,
+                Some(_) if files.contains(&rel) => Scope::Change,
+                Some(_) => Scope::Outside,
+            };
+            if let OutsidePolicy::Refuse {
+                allow_outside,
+                allow_new_files,
+            } = *policy
+            {
+                match *scope {
+                    Scope::Outside if !allow_outside => {
+                        return (
+                            Resolution::Refused {
+                                reason: format!(
+                                    "`{rel}` is outside the change (the model was not shown it); \
+                                     --allow-outside applies edits to other files of the repository"
+                                ),
+                            },
+                            base,
+                        );
+                    }
+                    Scope::NewFile if !allow_new_files => {
+                        return (
+                            Resolution::Refused {
+                                reason: format!(
+                                    "`{rel}` does not exist and would be created; \
+                                     --allow-new-files allows new files"
+                                ),
+                            },
+                            base,
+                        );
+                    }
+                    _ => {}
+                }
+            }
+        }
         let search = body_lines(&block.search);
         let replace = body_lines(&block.replace);
         let Some(content) = content else {

@@ -22,7 +22,7 @@ const FORMAT_VERSION: u32 = 1;
 
 /// Where ripple keeps the undo journal of a repository.
 pub fn default_journal_dir(root: &Path) -> PathBuf {
-    root.join(".ripple").join("journal")
+    crate::ripple_dir::path(root).join("journal")
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -79,7 +79,7 @@ pub(crate) fn record(
         path: path.to_path_buf(),
         source,
     };
-    fs::create_dir_all(journal_dir).map_err(|e| journal_err(journal_dir, e))?;
+    crate::ripple_dir::create_dir(journal_dir)?;
     let now_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_millis() as u64);
@@ -156,6 +156,9 @@ pub fn batches(journal_dir: &Path) -> Result<Vec<BatchInfo>, EditError> {
 }
 
 fn entries(journal_dir: &Path) -> Result<Vec<(PathBuf, Meta)>, EditError> {
+    // Undo restores the bytes it finds here and then deletes the entry:
+    // neither may happen through a link.
+    crate::ripple_dir::check(journal_dir)?;
     let read_dir = match fs::read_dir(journal_dir) {
         Ok(r) => r,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

@@ -26,7 +26,9 @@ use std::path::{Path, PathBuf};
 pub use apply::{AppliedFile, ApplyReport, apply};
 pub use atomic::write_atomic;
 pub use diff::{render_hunk, render_patch};
-pub use hunk::{FileBase, Hunk, HunkId, HunkState, Planner, Resolution, Snapshot, plan};
+pub use hunk::{
+    FileBase, Hunk, HunkId, HunkState, OutsidePolicy, Planner, Resolution, Scope, Snapshot, plan,
+};
 pub use journal::{BatchInfo, UndoReport, batches, default_journal_dir, undo};
 pub use matching::MatchRule;
 pub use parse::{DiscardedBlock, EditBlock, EditStreamParser, ParseSummary, PathOrigin};
@@ -88,6 +90,8 @@ pub enum EditError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    RippleDir(#[from] crate::ripple_dir::RippleDirError),
     #[error("the undo journal entry {} is unreadable: {reason}; undo this batch by hand (git) and delete the entry", path.display())]
     JournalCorrupt { path: PathBuf, reason: String },
     #[error("nothing to undo: no applied batch in {}", journal.display())]

@@ -53,7 +53,7 @@ pub struct ParseSummary {
 }
 
 /// A block that was started but never completed, or was malformed.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DiscardedBlock {
     pub reply_line: usize,
     pub path: Option<String>,
@@ -61,6 +61,18 @@ pub struct DiscardedBlock {
     pub reason: String,
     /// The block's lines as received, for a re-prompt.
     pub text: String,
+}
+
+impl DiscardedBlock {
+    /// `reply line 12 (a.py): why` — one line for a report.
+    pub fn describe(&self) -> String {
+        let path = self
+            .path
+            .as_deref()
+            .map(|p| format!(" ({p})"))
+            .unwrap_or_default();
+        format!("reply line {}{path}: {}", self.reply_line, self.reason)
+    }
 }
 
 /// Incremental parser: feed fragments with [`push`](Self::push), end with

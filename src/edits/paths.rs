@@ -1,13 +1,44 @@
 //! Whether a path named by a model may be written: it must stay inside the
-//! repository after every symlink is followed. Checked when a hunk is planned
-//! and again right before it is applied, because the tree can change between
-//! the two (a directory swapped for a symlink must not redirect a write).
+//! repository after every symlink is followed, and it must not be one of the
+//! files that steer ripple, git or code review (protected whatever the user
+//! allows). Checked when a hunk is planned and again right before it is
+//! applied, because the tree can change between the two (a directory swapped
+//! for a symlink must not redirect a write).
 
 use std::path::{Path, PathBuf};
 
-/// Directories ripple never edits: git's own data and ripple's index and
-/// undo journal.
+/// Directories never edited, at any depth: git's own data (hooks and config
+/// run code on the user's machine; a submodule keeps its own `.git`) and
+/// ripple's index and undo journal.
 const INTERNAL_DIRS: &[&str] = &[".git", ".ripple"];
+
+/// Where git hosts look for CODEOWNERS: editing it would let a change
+/// choose its own reviewers.
+const CODEOWNERS_DIRS: &[&str] = &["", ".github/", "docs/", ".gitlab/"];
+
+/// Why `parts` (a normalised repository-relative path, split at `/`) is
+/// never edited, if it is not. Compared without regard to case: on a
+/// case-insensitive filesystem `.GIT/config` is `.git/config`.
+fn protected(parts: &[&str]) -> Option<String> {
+    let lower: Vec<String> = parts.iter().map(|p| p.to_ascii_lowercase()).collect();
+    if let Some(dir) = lower.iter().find(|p| INTERNAL_DIRS.contains(&p.as_str())) {
+        return Some(format!("`{dir}/` is internal data, never edited"));
+    }
+    let joined = lower.join("/");
+    if lower.last().is_some_and(|name| name == "ripple.toml") {
+        return Some(
+            "`ripple.toml` holds the repository's conventions and is never edited by a model"
+                .to_owned(),
+        );
+    }
+    if CODEOWNERS_DIRS
+        .iter()
+        .any(|dir| joined == format!("{dir}codeowners"))
+    {
+        return Some("CODEOWNERS decides who reviews a change; never edited by a model".to_owned());
+    }
+    None
+}
 
 /// Check `rel` against the canonical repository root and return its
 /// normalised form (`./a//b.py` → `a/b.py`), or why it is refused.
@@ -40,11 +71,11 @@ pub fn check_path(canon_root: &Path, rel: &str) -> Result<String, String> {
             p => parts.push(p),
         }
     }
-    let Some(first) = parts.first() else {
+    if parts.is_empty() {
         return Err("the path names the repository root itself".to_owned());
-    };
-    if INTERNAL_DIRS.contains(first) {
-        return Err(format!("`{first}/` is internal data, never edited"));
+    }
+    if let Some(reason) = protected(&parts) {
+        return Err(reason);
     }
     let normalised = parts.join("/");
     let mut here = canon_root.to_path_buf();
@@ -78,6 +109,21 @@ pub fn check_path(canon_root: &Path, rel: &str) -> Result<String, String> {
                 return Err(format!(
                     "`{normalised}` is a symlink; edit its target `{}` instead",
                     inside.display()
+                ));
+            }
+            // A link to `.git` (or to ripple.toml's directory…) must not
+            // open a way around the rule above.
+            let inside = target.strip_prefix(canon_root).unwrap_or(&target);
+            let mut resolved: Vec<String> = inside
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
+            resolved.extend(parts[i + 1..].iter().map(|p| (*p).to_owned()));
+            let resolved: Vec<&str> = resolved.iter().map(String::as_str).collect();
+            if let Some(reason) = protected(&resolved) {
+                return Err(format!(
+                    "`{normalised}` leads through a symlink to `{}`: {reason}",
+                    resolved.join("/")
                 ));
             }
             here = target;
@@ -121,6 +167,26 @@ mod tests {
         ] {
             assert!(check_path(&root, bad).is_err(), "{bad} should be refused");
         }
+        for protected in [
+            "ripple.toml",
+            "./ripple.toml",
+            "sub/ripple.toml",
+            "Ripple.TOML",
+            ".git/hooks/pre-commit",
+            ".GIT/config",
+            "vendor/lib/.git/hooks/post-checkout",
+            ".ripple/journal/x/meta.json",
+            "CODEOWNERS",
+            ".github/CODEOWNERS",
+            "docs/CODEOWNERS",
+            ".gitlab/CODEOWNERS",
+        ] {
+            let reason = check_path(&root, protected).unwrap_err();
+            assert!(reason.contains("never edited"), "{protected}: {reason}");
+        }
+        // Only the names git hosts read are CODEOWNERS files.
+        assert!(check_path(&root, "src/CODEOWNERS.md").is_ok());
+        assert!(check_path(&root, "docs/ripple.toml.md").is_ok());
         assert_eq!(check_path(&root, "./a//b.py").unwrap(), "a/b.py");
         assert_eq!(
             check_path(&root, "new/dir/file.py").unwrap(),
@@ -151,6 +217,17 @@ mod tests {
                 .contains("real/a.py")
         );
         assert!(check_path(&root, "real").unwrap_err().contains("directory"));
+        std::fs::create_dir_all(root.join(".git/hooks")).unwrap();
+        std::os::unix::fs::symlink(root.join(".git"), root.join("g")).unwrap();
+        std::os::unix::fs::symlink(&root, root.join("up")).unwrap();
+        for sneaky in [
+            "g/hooks/pre-commit",
+            "up/ripple.toml",
+            "up/.github/CODEOWNERS",
+        ] {
+            let reason = check_path(&root, sneaky).unwrap_err();
+            assert!(reason.contains("never edited"), "{sneaky}: {reason}");
+        }
         assert!(
             check_path(&root, "real/a.py/b")
                 .unwrap_err()

@@ -12,7 +12,7 @@ use super::findings::Finding;
 
 /// Where the last review's report lives in a repository.
 pub fn path(root: &Path) -> PathBuf {
-    root.join(".ripple").join("last-review.json")
+    crate::ripple_dir::path(root).join("last-review.json")
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -22,6 +22,8 @@ pub enum LastReviewError {
         path: PathBuf,
         source: std::io::Error,
     },
+    #[error(transparent)]
+    RippleDir(#[from] crate::ripple_dir::RippleDirError),
     #[error("cannot read {}: {source}", path.display())]
     Read {
         path: PathBuf,
@@ -43,15 +45,12 @@ pub struct LastReview {
 /// Save a run's JSON report (the text `--format json` renders).
 pub fn save(root: &Path, json_report: &str) -> Result<PathBuf, LastReviewError> {
     let path = path(root);
-    let write = || -> std::io::Result<()> {
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir)?;
+    crate::ripple_dir::prepare_file(&path)?;
+    crate::edits::write_atomic(&path, json_report.as_bytes(), None).map_err(|source| {
+        LastReviewError::Write {
+            path: path.clone(),
+            source,
         }
-        crate::edits::write_atomic(&path, json_report.as_bytes(), None)
-    };
-    write().map_err(|source| LastReviewError::Write {
-        path: path.clone(),
-        source,
     })?;
     Ok(path)
 }
@@ -72,6 +71,17 @@ pub fn load(root: &Path) -> Result<Option<LastReview>, LastReviewError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlinked_ripple_dir_is_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join(".ripple")).unwrap();
+        let err = save(dir.path(), "{}").unwrap_err();
+        assert!(err.to_string().contains("is a symlink"), "{err}");
+        assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
+    }
 
     #[test]
     fn a_saved_report_reads_back_and_a_missing_one_is_none() {

@@ -1257,8 +1257,9 @@ impl App {
             replace,
             reply_line: 0,
         };
-        let new =
-            edits::Planner::new(root, edits::Snapshot::new(), &conventions).plan_block(&block);
+        let new = edits::Planner::new(root, edits::Snapshot::new(), &conventions)
+            .with_pack(r.pack_files.clone(), edits::OutsidePolicy::Review)
+            .plan_block(&block);
         let conflict = !new.is_resolved();
         r.replace(&ed.id, new);
         self.message = Some(if conflict {

@@ -8,6 +8,10 @@
 //! hunks by [`HunkId`] (a hash of path, SEARCH and REPLACE), never by
 //! position, so a screen that changed under the user cannot act on a
 //! different hunk than the one shown.
+//!
+//! A hunk for a file the model was not shown, or for a new file, is kept
+//! and marked, never accepted with the rest of its file: the user accepts it
+//! on its own (the planner's [`OutsidePolicy::Review`]).
 
 use std::sync::Arc;
 
@@ -17,7 +21,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::conventions::{Class, Conventions};
-use crate::edits::{self, Hunk, HunkId, HunkState, Resolution};
+use crate::edits::{self, DiscardedBlock, Hunk, HunkId, HunkState, OutsidePolicy, Resolution};
 use crate::llm::trust::{self, LlmFlags};
 use crate::llm::{CancelToken, LlmError};
 use crate::migrate::{self, MigrateEvent, MigrateRequest, SyntaxRegression};
@@ -40,6 +44,8 @@ pub enum MigrateMsg {
         repo_tokens: TokenCount,
         provider: String,
         model: String,
+        /// The files of the change (see [`migrate::pack_files`]).
+        files: Vec<String>,
     },
     /// Reply text as it arrives (assessment and blocks alike).
     Text(String),
@@ -61,7 +67,8 @@ pub struct Finished {
     pub assessment: String,
     pub truncated: bool,
     pub truncation_note: Option<String>,
-    pub discarded: usize,
+    /// Malformed blocks, dropped, with their line in the reply.
+    pub discarded: Vec<DiscardedBlock>,
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub cost_usd: Option<f64>,
@@ -116,6 +123,7 @@ pub fn run_migration(
         depth: PACK_DEPTH,
         budget: PACK_BUDGET,
         similar,
+        outside: OutsidePolicy::Review,
     };
     let (pack, _) = migrate::prepare(index, &conventions, &req);
     send(MigrateMsg::Pack {
@@ -123,6 +131,7 @@ pub fn run_migration(
         repo_tokens: pack.repo_tokens,
         provider: format!("{} at {}", config.provider.label(), config.host()),
         model: config.model.clone(),
+        files: migrate::pack_files(&pack),
     });
     let mut on_event = |ev: MigrateEvent| match ev {
         MigrateEvent::Text(t) => send(MigrateMsg::Text(t.to_owned())),
@@ -183,6 +192,8 @@ pub struct Review {
     pub change: String,
     pub status: Status,
     pub pack: Option<(TokenCount, TokenCount, String)>,
+    /// The files of the change: an edited hunk is re-planned against them.
+    pub pack_files: Vec<String>,
     raw: String,
     pub finished: Option<Finished>,
     pub hunks: Vec<Hunk>,
@@ -216,6 +227,7 @@ impl Review {
             change,
             status: Status::Preparing,
             pack: None,
+            pack_files: Vec::new(),
             raw: String::new(),
             finished: None,
             hunks: Vec::new(),
@@ -245,8 +257,10 @@ impl Review {
                 repo_tokens,
                 provider,
                 model,
+                files,
             } => {
                 self.pack = Some((pack_tokens, repo_tokens, format!("{provider} · {model}")));
+                self.pack_files = files;
                 self.status = Status::Streaming;
             }
             MigrateMsg::Text(t) => {
@@ -362,7 +376,8 @@ impl Review {
     }
 
     /// Accept or reject every undecided hunk in the cursor's file. Accepting
-    /// leaves conflicts, refusals and stable hunks for an explicit decision.
+    /// leaves conflicts, refusals, stable hunks and hunks outside the change
+    /// (or creating a file) for an explicit decision.
     pub fn decide_file(&mut self, state: HunkState) -> Result<Option<String>, String> {
         let path = self
             .current()
@@ -373,7 +388,9 @@ impl Review {
         for h in self.hunks.iter_mut().filter(|h| {
             h.path == path && matches!(h.state, HunkState::Pending | HunkState::Skipped)
         }) {
-            if state == HunkState::Accepted && (not_acceptable(h).is_some() || h.is_stable()) {
+            if state == HunkState::Accepted
+                && (not_acceptable(h).is_some() || h.needs_own_decision())
+            {
                 left += 1;
                 continue;
             }
@@ -381,6 +398,11 @@ impl Review {
             h.state = state;
         }
         self.confirm = None;
+        if group.is_empty() && left > 0 {
+            return Err(format!(
+                "{left} hunk(s) in {path} need a decision of their own: y accepts the one shown"
+            ));
+        }
         if group.is_empty() {
             return Err(format!("nothing left to decide in {path}"));
         }
@@ -510,10 +532,13 @@ impl Review {
                         .cost_usd
                         .map(|c| format!(" · ~${c:.4}"))
                         .unwrap_or_default();
-                    let discarded = if f.discarded > 0 {
-                        format!(" · {} unusable block(s) discarded", f.discarded)
-                    } else {
+                    let discarded = if f.discarded.is_empty() {
                         String::new()
+                    } else {
+                        format!(
+                            " · {} malformed block(s) dropped, listed below",
+                            f.discarded.len()
+                        )
                     };
                     Line::styled(
                         format!(
@@ -527,6 +552,12 @@ impl Review {
             },
         };
         out.push(status);
+        for d in self.finished.iter().flat_map(|f| &f.discarded) {
+            out.push(Line::styled(
+                format!("dropped a malformed block: {}", d.describe()),
+                theme.error(),
+            ));
+        }
         out.push(Line::raw(""));
         let assessment = self.assessment();
         if !assessment.is_empty() {
@@ -586,6 +617,21 @@ impl Review {
                     ),
                     theme.error(),
                 ));
+            }
+            match h.scope.label() {
+                Some(label) if h.is_resolved() => badge.push(Span::styled(
+                    format!(
+                        " {} — {}; accept it on its own (y)",
+                        label.to_uppercase(),
+                        if h.scope == edits::Scope::NewFile {
+                            "creates a file"
+                        } else {
+                            "the model was not shown this file"
+                        }
+                    ),
+                    theme.warning(),
+                )),
+                _ => {}
             }
             if h.is_stable() {
                 badge.push(Span::styled(
