@@ -51,6 +51,9 @@ pub enum SkipReason {
     Binary,
     Unreadable,
     Symlink,
+    /// A FIFO, socket or device with a source file's name: opening a FIFO
+    /// blocks until a writer comes, so none of them is ever opened.
+    NotRegular,
     /// A Go file under a directory the go tool leaves out of every
     /// package (`_examples/`, `testdata/`): no build sees it.
     GoIgnoredDir,
@@ -70,6 +73,7 @@ impl SkipReason {
             SkipReason::Binary => "binary",
             SkipReason::Unreadable => "unreadable",
             SkipReason::Symlink => "symlink",
+            SkipReason::NotRegular => "not_regular",
             SkipReason::GoIgnoredDir => "go_ignored_dir",
             SkipReason::GoBuildConstraint => "go_build_constraint",
         }
@@ -83,6 +87,7 @@ impl SkipReason {
             SkipReason::Binary,
             SkipReason::Unreadable,
             SkipReason::Symlink,
+            SkipReason::NotRegular,
             SkipReason::GoIgnoredDir,
             SkipReason::GoBuildConstraint,
         ]
@@ -98,6 +103,7 @@ impl SkipReason {
             SkipReason::Binary => "binary content",
             SkipReason::Unreadable => "could not be read",
             SkipReason::Symlink => "symbolic link (not followed)",
+            SkipReason::NotRegular => "not a regular file (FIFO, socket or device; never opened)",
             SkipReason::GoIgnoredDir => "Go file in a directory the go tool ignores (_*, testdata)",
             SkipReason::GoBuildConstraint => {
                 "Go file its name or //go:build line leaves out of this platform's build"
@@ -158,8 +164,22 @@ pub fn scan(root: &Path) -> Inventory {
                     .unwrap_or_else(|e| e.into_inner())
                     .push(Skipped { path, reason });
             };
-            let Ok(entry) = entry else {
-                return ignore::WalkState::Continue;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    // A directory that cannot be listed (no permission) is
+                    // listed among the skips, not left out silently.
+                    if let Some(path) = error_path(&err) {
+                        let rel = relative(&root, path);
+                        let rel = if path.is_dir() {
+                            format!("{rel}/")
+                        } else {
+                            rel
+                        };
+                        skip(rel, SkipReason::Unreadable);
+                    }
+                    return ignore::WalkState::Continue;
+                }
             };
             let Some(ft) = entry.file_type() else {
                 return ignore::WalkState::Continue;
@@ -173,7 +193,7 @@ pub fn scan(root: &Path) -> Inventory {
                 }
                 return ignore::WalkState::Continue;
             }
-            if entry.file_name() == "go.mod" {
+            if entry.file_name() == "go.mod" && ft.is_file() {
                 go_mods
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -185,6 +205,10 @@ pub fn scan(root: &Path) -> Inventory {
             };
             if ft.is_symlink() {
                 skip(rel, SkipReason::Symlink);
+                return ignore::WalkState::Continue;
+            }
+            if !ft.is_file() {
+                skip(rel, SkipReason::NotRegular);
                 return ignore::WalkState::Continue;
             }
             if lang == Lang::Go && in_go_ignored_dir(&rel) {
@@ -242,6 +266,51 @@ pub fn scan(root: &Path) -> Inventory {
     // The walk is parallel: sort so that everything keyed on it is stable.
     inv.go_mods.sort();
     inv
+}
+
+/// The path a walk error is about, if it names one.
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
+    }
+}
+
+/// Read a file only if it is a regular one. The walk lists only regular
+/// files, but a name can be replaced by a FIFO before it is read, and
+/// opening a FIFO blocks until something writes to it: the open does not
+/// wait (`O_NONBLOCK`), and anything but a regular file is refused.
+pub fn read_regular(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let path = path.as_ref();
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read_regular`] as text; invalid UTF-8 is an error, as with
+/// [`std::fs::read_to_string`].
+pub fn read_regular_string(path: impl AsRef<Path>) -> std::io::Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
 fn relative(root: &Path, path: &Path) -> String {
@@ -628,6 +697,67 @@ mod tests {
         );
         assert!(is_generated_name("api/v1/user_pb2.py"));
         assert!(!is_generated_name("api/v1/user.py"));
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let status = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("run mkfifo");
+        assert!(status.success());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_unlistable_directories_are_skipped_with_their_reason() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.py"), "def f(): pass\n").unwrap();
+        mkfifo(&root.join("x.py"));
+        mkfifo(&root.join("go.mod"));
+        std::fs::create_dir(root.join("locked")).unwrap();
+        std::fs::write(root.join("locked/b.py"), "x = 1\n").unwrap();
+        let locked = root.join("locked");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        // Permissions do not stop root, which the tests may run as.
+        let unlistable = std::fs::read_dir(&locked).is_err();
+        let inv = scan(root);
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let reasons: Vec<(&str, SkipReason)> = inv
+            .skipped
+            .iter()
+            .map(|s| (s.path.as_str(), s.reason))
+            .collect();
+        assert!(
+            reasons.contains(&("x.py", SkipReason::NotRegular)),
+            "{reasons:?}"
+        );
+        assert!(inv.go_mods.is_empty(), "a FIFO go.mod would be read");
+        let paths: Vec<&str> = inv.files.iter().map(|f| f.path.as_str()).collect();
+        if unlistable {
+            assert!(
+                reasons.contains(&("locked/", SkipReason::Unreadable)),
+                "{reasons:?}"
+            );
+            assert_eq!(paths, vec!["a.py"]);
+        } else {
+            eprintln!("running as root: the unlistable directory is not checked");
+            assert_eq!(paths, vec!["a.py", "locked/b.py"]);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_regular_refuses_a_fifo_without_waiting_for_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.py");
+        mkfifo(&fifo);
+        let err = read_regular(&fifo).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
+        assert_eq!(read_regular(dir.path().join("a.py")).unwrap(), b"x = 1\n");
     }
 
     #[test]
