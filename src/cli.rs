@@ -19,6 +19,7 @@ use ripple::resolve::DeclId;
 use ripple::semantic::SearchIndex;
 use ripple::semantic::corpus::CorpusOptions;
 use ripple::semantic::lexical::Hit;
+use ripple::terminal_text::TerminalWriter;
 
 const EXIT_LOOKUP: u8 = 2;
 
@@ -369,7 +370,18 @@ pub fn run() -> Result<ExitCode> {
     // Buffered: a locked stdout is line-buffered, and pretty JSON of a
     // radius with thousands of callers cost a write call per line.
     // Commands that answer piecemeal (`search --stdin`) flush each answer.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Text for people is stripped of control sequences (names, paths,
+    // docstrings and model replies come from untrusted files); JSON is
+    // escaped by serde, and a patch or prompt is data for another program.
+    let data =
+        json || matches!(
+            &command,
+            Command::Edges {
+                format: EdgeFormat::Json,
+                ..
+            } | Command::Context { prompt: true, .. }
+        ) || matches!(&command, Command::Migrate { patch: Some(p), .. } if p.as_os_str() == "-");
+    let mut out = std::io::BufWriter::new(TerminalWriter::new(std::io::stdout().lock(), !data));
     let result = match command {
         Command::Index if overview && !json => cmd_overview(&index, &mut out),
         Command::Index => cmd_index(&index, json, &mut out),
@@ -554,7 +566,7 @@ fn with_decl(
                         }
                     );
                     for c in list.iter().take(20) {
-                        eprintln!("  {c}");
+                        eprintln!("  {}", ripple::terminal_text::strip(c));
                     }
                     eprintln!("Pass a longer suffix or the full qualified name.");
                 }
@@ -1028,9 +1040,12 @@ fn cmd_migrate(
         );
     }
     let cancel = ripple::llm::CancelToken::new();
+    // The reply streams in pieces: one filter for all of them, so that an
+    // escape sequence split between two pieces is removed whole.
+    let mut reply_filter = ripple::terminal_text::ControlFilter::new();
     let mut stdout_text = |ev: ripple::migrate::MigrateEvent| match ev {
         ripple::migrate::MigrateEvent::Text(t) if !json => {
-            let _ = write!(std::io::stdout(), "{t}");
+            let _ = write!(std::io::stdout(), "{}", reply_filter.push_str(&t));
             let _ = std::io::stdout().flush();
         }
         ripple::migrate::MigrateEvent::Retrying { attempt, reason } if !json => {
@@ -1581,16 +1596,19 @@ fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitC
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(text.as_bytes())
-                && e.kind() != std::io::ErrorKind::BrokenPipe
-            {
-                return Err(e.into());
-            }
-        }
+        None => write_report(&text, !(json || args.format == ReportFormat::Json))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A review's report or plan on stdout; text for people (`filtered`) is
+/// stripped of control sequences, since it quotes code and a model's reply.
+fn write_report(text: &str, filtered: bool) -> Result<()> {
+    let mut out = TerminalWriter::new(std::io::stdout().lock(), filtered);
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }
 
 /// Provider settings: command-line flags over ripple.toml `[llm]` over defaults; keys from the environment.
@@ -1669,14 +1687,7 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(text.as_bytes())
-                && e.kind() != std::io::ErrorKind::BrokenPipe
-            {
-                return Err(e.into());
-            }
-        }
+        None => write_report(&text, format == report::Format::Markdown)?,
     }
     // The report may be on stdout or in a file; either way the terminal
     // gets one line saying whether every chunk was reviewed, and which were

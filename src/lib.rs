@@ -16,6 +16,7 @@ pub mod resolve;
 pub mod review;
 pub mod semantic;
 pub mod store;
+pub mod terminal_text;
 pub mod testrun;
 pub mod tokens;
 pub mod tui;

@@ -16,7 +16,9 @@ fn main() -> ExitCode {
     match cli::run() {
         Ok(code) => code,
         Err(err) => {
-            eprintln!("ripple: error: {err:#}");
+            // Messages quote paths and names from the repository.
+            let message = format!("{err:#}");
+            eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
             ExitCode::from(1)
         }
     }

@@ -2,17 +2,29 @@
 //! FIFO with a source file's name, another program's git hook, escape
 //! sequences in file content, mistyped commands.
 
+mod common;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::fake_llm::{FakeLlm, Reply};
 use serde_json::Value;
 
 /// Run ripple in `dir`, failing the test (instead of hanging it) when the
 /// run takes longer than `limit`.
 fn ripple_within(limit: Duration, dir: &Path, args: &[&str]) -> (i32, String, String) {
+    run(limit, dir, args, &[])
+}
+
+fn ripple_env(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    run(Duration::from_secs(120), dir, args, env)
+}
+
+fn run(limit: Duration, dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_ripple"))
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -69,4 +81,78 @@ fn a_fifo_named_like_source_is_skipped_and_never_opened() {
     let (code, _, err) =
         ripple_within(Duration::from_secs(60), root, &["--repo", ".", "show", "f"]);
     assert_eq!(code, 0, "{err}");
+}
+
+/// An Anthropic stream whose text arrives in deltas of `piece` characters.
+fn anthropic_stream(text: &str, piece: usize) -> String {
+    let mut s = String::from(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}}\n\n",
+    );
+    let chars: Vec<char> = text.chars().collect();
+    for part in chars.chunks(piece) {
+        let part: String = part.iter().collect();
+        let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": part}});
+        s.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
+    }
+    s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":50}}\n\n");
+    s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    s
+}
+
+#[test]
+fn escape_sequences_in_a_model_reply_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("m.py"),
+        "def target(x):\n    return x\n\n\ndef caller():\n    return target(1)\n",
+    )
+    .unwrap();
+    // Split into 5-character deltas, each sequence arrives in pieces.
+    let reply = "## Impact\nclipboard \x1b]52;c;cm0gLXJmIH4=\x07 and \x1b[2J cleared, \
+                 title \x1b]0;pwned\x1b\\ set.\nNo edits needed.\n";
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(reply, 5))]);
+    let base_url = server.base_url();
+    let (_, out, err) = ripple_env(
+        root,
+        &[
+            "--repo",
+            ".",
+            "migrate",
+            "target",
+            "--change",
+            "add a flag",
+            "--provider",
+            "anthropic",
+            "--base-url",
+            &base_url,
+        ],
+        &[("ANTHROPIC_API_KEY", "test-key-not-secret")],
+    );
+    assert!(out.contains("clipboard  and  cleared"), "{out}\n{err}");
+    assert!(out.contains("title  set."), "{out}");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    assert!(!err.contains('\x1b'), "{err:?}");
+}
+
+#[test]
+fn escape_sequences_in_file_content_are_stripped_from_text_but_kept_in_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("m.py"),
+        "def f():\n    \"\"\"Docs \x1b]52;c;aGk=\x07here \x1b[2Jand\x1b[31m red.\"\"\"\n    return 1\n",
+    )
+    .unwrap();
+    let (code, out, err) = ripple(root, &["--repo", ".", "show", "f"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Docs here and red."), "{out}");
+    assert!(!out.contains('\x1b'), "{out:?}");
+    let (code, out, err) = ripple(root, &["--repo", ".", "show", "f", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert!(
+        v.to_string().contains("\\u001b]52;c;aGk="),
+        "JSON keeps the docstring as it is: {out}"
+    );
 }
