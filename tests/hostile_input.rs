@@ -156,3 +156,99 @@ fn escape_sequences_in_file_content_are_stripped_from_text_but_kept_in_json() {
         "JSON keeps the docstring as it is: {out}"
     );
 }
+
+/// A git repository with one Python file, isolated from the user's git
+/// configuration (a global `core.hooksPath` would move the hooks).
+fn git_repo() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("m.py"), "def f():\n    return 1\n").unwrap();
+    git(dir.path(), &["init", "-q"]);
+    dir
+}
+
+fn git(dir: &Path, args: &[&str]) -> std::process::Output {
+    let out = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com"])
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .expect("run git");
+    assert!(out.status.success(), "git {args:?}: {out:?}");
+    out
+}
+
+fn wait_for(path: &Path) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < Duration::from_secs(60) {
+        if path.exists() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    false
+}
+
+#[cfg(unix)]
+#[test]
+fn a_python_post_commit_hook_is_chained_and_restored_byte_for_byte() {
+    use std::os::unix::fs::PermissionsExt;
+    if Command::new("python3").arg("--version").output().is_err() {
+        eprintln!("skipped: no python3 to run the user's hook");
+        return;
+    }
+    let dir = git_repo();
+    let root = dir.path();
+    let hook = root.join(".git/hooks/post-commit");
+    let original =
+        b"#!/usr/bin/env python3\nimport pathlib\npathlib.Path('hook-ran').write_text('yes')\n";
+    std::fs::write(&hook, original).unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o750)).unwrap();
+
+    let (code, out, err) = ripple(root, &["--repo", ".", "hook", "install"]);
+    assert_eq!(code, 0, "{err}");
+    git(root, &["add", "m.py"]);
+    let commit = git(root, &["commit", "-q", "-m", "first"]);
+    let stderr = String::from_utf8_lossy(&commit.stderr);
+    assert!(!stderr.contains("Error"), "the hook failed: {stderr}");
+    assert!(
+        wait_for(&root.join("hook-ran")),
+        "the user's hook did not run"
+    );
+    assert!(
+        wait_for(&root.join(".ripple/index.db")),
+        "ripple's refresh did not run"
+    );
+    assert!(out.contains("post-commit.ripple-chained"), "{out}");
+
+    let (code, _, err) = ripple(root, &["--repo", ".", "hook", "uninstall"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&hook).unwrap(), original);
+    let mode = std::fs::metadata(&hook).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o750);
+    assert!(!root.join(".git/hooks/post-commit.ripple-chained").exists());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_shell_hook_that_exits_early_still_gets_the_refresh() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = git_repo();
+    let root = dir.path();
+    let hook = root.join(".git/hooks/post-commit");
+    let original = b"#!/bin/sh\ntouch hook-ran\nexit 0   \n\n";
+    std::fs::write(&hook, original).unwrap();
+    std::fs::set_permissions(&hook, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let (code, _, err) = ripple(root, &["--repo", ".", "hook", "install"]);
+    assert_eq!(code, 0, "{err}");
+    git(root, &["add", "m.py"]);
+    git(root, &["commit", "-q", "-m", "first"]);
+    assert!(wait_for(&root.join("hook-ran")));
+    assert!(wait_for(&root.join(".ripple/index.db")));
+    let (code, _, err) = ripple(root, &["--repo", ".", "hook", "uninstall"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(std::fs::read(&hook).unwrap(), original);
+    let mode = std::fs::metadata(&hook).unwrap().permissions().mode() & 0o7777;
+    assert_eq!(mode, 0o700);
+}
