@@ -362,9 +362,14 @@ pub fn run() -> Result<ExitCode> {
     // --json it prints the overview below, as scripts and CI expect.
     if overview && !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         ripple::lang::keep_freed_memory();
-        ripple::tui::run(&repo)
+        let ended = ripple::tui::run(&repo)
             .with_context(|| format!("cannot open the explorer on {}", repo.display()))?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(match ended {
+            ripple::tui::Ended::Quit => ExitCode::SUCCESS,
+            ripple::tui::Ended::Signal(sig) => {
+                ExitCode::from(u8::try_from(128 + sig).unwrap_or(u8::MAX))
+            }
+        });
     }
     let index = open(&repo)?;
     // Buffered: a locked stdout is line-buffered, and pretty JSON of a
