@@ -318,7 +318,35 @@ fn bar_with(template: &str) -> Bar {
 }
 
 pub fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version are answers, not errors; without --json clap
+        // prints its own message and usage.
+        Err(e) if !json_requested() || !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            return Err(UsageError(first.trim_start_matches("error: ").to_owned()).into());
+        }
+    };
+    if let (Some(path), Some(repo)) = (&cli.path, &cli.repo) {
+        return Err(UsageError(format!(
+            "both PATH ({}) and --repo ({}) name the repository; give only one",
+            path.display(),
+            repo.display()
+        ))
+        .into());
+    }
+    if cli.command.is_none()
+        && let Some(word) = cli.path.as_deref().and_then(|p| p.to_str())
+        && std::fs::symlink_metadata(word).is_err()
+        && let Some(command) = closest_command(word)
+    {
+        return Err(UsageError(format!(
+            "unknown command '{word}'; did you mean '{command}'? (a path to a repository must exist)"
+        ))
+        .into());
+    }
     let repo = cli
         .repo
         .clone()
@@ -526,13 +554,130 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
+/// A mistake in the command line.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+/// Whether `--json` is on the command line (read before, or without, a
+/// successful parse, so that a failed parse can still answer in JSON).
+fn json_requested() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// Print a failed run's error, as `{"error": {"kind", "message"}}` on
+/// stdout with `--json`, else on stderr; the exit code: 2 for a mistake
+/// in the command line, 1 for anything else.
+pub fn report_error(err: &anyhow::Error) -> ExitCode {
+    let kind = error_kind(err);
+    let message = format!("{err:#}");
+    if json_requested() {
+        println!("{}", json!({"error": {"kind": kind, "message": message}}));
+    } else {
+        // Messages quote paths and names from the repository.
+        eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
+    }
+    ExitCode::from(if kind == "usage" { 2 } else { 1 })
+}
+
+/// A short, stable word for what failed: the first error in the chain of
+/// a known type decides.
+fn error_kind(err: &anyhow::Error) -> &'static str {
+    use ripple::index::IndexError;
+    for cause in err.chain() {
+        if cause.is::<UsageError>() {
+            return "usage";
+        }
+        if let Some(e) = cause.downcast_ref::<IndexError>() {
+            return match e {
+                IndexError::Missing { .. } => "not_found",
+                IndexError::NotADirectory { .. } => "usage",
+                IndexError::Store(_) => "index",
+            };
+        }
+        if cause.is::<ripple::store::StoreError>() {
+            return "index";
+        }
+        if cause.is::<LookupError>() {
+            return "not_found";
+        }
+        if cause.is::<ripple::conventions::ConventionsError>()
+            || cause.is::<ripple::context::SettingsError>()
+            || cause.is::<ripple::semantic::config::ConfigError>()
+        {
+            return "config";
+        }
+        if cause.is::<ripple::llm::LlmError>() {
+            return "llm";
+        }
+        if cause.is::<ripple::edits::EditError>() {
+            return "edit";
+        }
+        if cause.is::<ripple::review::ReviewError>() || cause.is::<ripple::review::git::GitError>()
+        {
+            return "review";
+        }
+        if cause.is::<std::io::Error>() {
+            return "io";
+        }
+    }
+    "error"
+}
+
+/// The subcommand `word` was likely meant to be: within two edits of it
+/// (a typo, a swapped pair) and nearer than any other.
+fn closest_command(word: &str) -> Option<String> {
+    use clap::CommandFactory;
+    let word = word.to_lowercase();
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .map(|name| (edit_distance(&word, &name), name))
+        .filter(|(d, name)| *d <= 2 && *d < name.len())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name)
+}
+
+/// Optimal string alignment distance: insertions, deletions,
+/// substitutions and transpositions of neighbours each count one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for j in 0..=b.len() {
+        d[0][j] = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 fn open(repo: &std::path::Path) -> Result<Index> {
     let bar = progress_bar();
-    let index = Index::open(repo, &bar).with_context(|| {
-        format!(
-            "cannot index {}; pass an existing directory with --repo PATH",
-            repo.display()
-        )
+    let index = Index::open(repo, &bar).map_err(|e| {
+        let hint = match e {
+            ripple::index::IndexError::Missing { .. }
+            | ripple::index::IndexError::NotADirectory { .. } => {
+                "; pass an existing directory with --repo PATH"
+            }
+            ripple::index::IndexError::Store(_) => "",
+        };
+        anyhow::Error::new(e).context(format!("cannot index {}{hint}", repo.display()))
     })?;
     if let Some(reason) = &index.stats.rebuilt {
         eprintln!("ripple: note: {reason}");
@@ -557,7 +702,7 @@ fn with_decl(
             if json {
                 println!(
                     "{}",
-                    json!({"error": kind, "message": err.to_string(), "candidates": list})
+                    json!({"error": {"kind": kind, "message": err.to_string(), "candidates": list}})
                 );
             } else {
                 eprintln!("ripple: {err}");

@@ -15,11 +15,6 @@ fn main() -> ExitCode {
     ripple::lang::use_fast_allocator();
     match cli::run() {
         Ok(code) => code,
-        Err(err) => {
-            // Messages quote paths and names from the repository.
-            let message = format!("{err:#}");
-            eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
-            ExitCode::from(1)
-        }
+        Err(err) => cli::report_error(&err),
     }
 }

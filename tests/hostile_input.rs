@@ -252,3 +252,66 @@ fn a_shell_hook_that_exits_early_still_gets_the_refresh() {
     let mode = std::fs::metadata(&hook).unwrap().permissions().mode() & 0o7777;
     assert_eq!(mode, 0o700);
 }
+
+fn json_error(out: &str) -> (String, String) {
+    let v: Value = serde_json::from_str(out).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"));
+    (
+        v["error"]["kind"].as_str().unwrap().to_owned(),
+        v["error"]["message"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn errors_under_json_are_json_with_a_kind_and_keep_their_exit_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let (code, out, _) = ripple(root, &["--repo", "missing-dir", "index", "--json"]);
+    assert_eq!(code, 1);
+    let (kind, message) = json_error(&out);
+    assert_eq!(kind, "not_found");
+    assert!(message.contains("does not exist"), "{message}");
+
+    let (code, out, _) = ripple(root, &["--json", "--no-such-flag"]);
+    assert_eq!(code, 2);
+    assert_eq!(json_error(&out).0, "usage");
+
+    // An index that cannot be opened is no missing directory: no hint to
+    // pass one.
+    std::fs::create_dir_all(root.join(".ripple/index.db")).unwrap();
+    let (code, out, _) = ripple(root, &["--repo", ".", "index", "--json"]);
+    assert_eq!(code, 1);
+    let (kind, message) = json_error(&out);
+    assert_eq!(kind, "index");
+    assert!(!message.contains("--repo PATH"), "{message}");
+    let (code, _, err) = ripple(root, &["--repo", ".", "index"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("index.db"), "{err}");
+    assert!(!err.contains("pass an existing directory"), "{err}");
+    let (_, _, err) = ripple(root, &["--repo", "missing-dir", "index"]);
+    assert!(
+        err.contains("pass an existing directory with --repo PATH"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_mistyped_command_is_named_and_path_with_repo_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(root.join("m.py"), "def f():\n    return 1\n").unwrap();
+    let (code, _, err) = ripple(root, &["blats"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("unknown command 'blats'; did you mean 'blast'?"),
+        "{err}"
+    );
+    // A directory of that name is a repository, typo or not.
+    std::fs::create_dir(root.join("blats")).unwrap();
+    let (code, out, err) = ripple(root, &["blats", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\"files\""), "{out}");
+
+    let (code, _, err) = ripple(root, &["blats", "--repo", "."]);
+    assert_eq!(code, 2);
+    assert!(err.contains("give only one"), "{err}");
+}
