@@ -54,6 +54,8 @@ pub enum SkipReason {
     /// A FIFO, socket or device with a source file's name: opening a FIFO
     /// blocks until a writer comes, so none of them is ever opened.
     NotRegular,
+    /// A name that is not UTF-8 (its path is reported escaped, `\xHH`).
+    NonUtf8Name,
     /// A Go file under a directory the go tool leaves out of every
     /// package (`_examples/`, `testdata/`): no build sees it.
     GoIgnoredDir,
@@ -74,6 +76,7 @@ impl SkipReason {
             SkipReason::Unreadable => "unreadable",
             SkipReason::Symlink => "symlink",
             SkipReason::NotRegular => "not_regular",
+            SkipReason::NonUtf8Name => "non_utf8_name",
             SkipReason::GoIgnoredDir => "go_ignored_dir",
             SkipReason::GoBuildConstraint => "go_build_constraint",
         }
@@ -88,6 +91,7 @@ impl SkipReason {
             SkipReason::Unreadable,
             SkipReason::Symlink,
             SkipReason::NotRegular,
+            SkipReason::NonUtf8Name,
             SkipReason::GoIgnoredDir,
             SkipReason::GoBuildConstraint,
         ]
@@ -104,6 +108,7 @@ impl SkipReason {
             SkipReason::Unreadable => "could not be read",
             SkipReason::Symlink => "symbolic link (not followed)",
             SkipReason::NotRegular => "not a regular file (FIFO, socket or device; never opened)",
+            SkipReason::NonUtf8Name => "name is not UTF-8 (shown with \\xHH escapes)",
             SkipReason::GoIgnoredDir => "Go file in a directory the go tool ignores (_*, testdata)",
             SkipReason::GoBuildConstraint => {
                 "Go file its name or //go:build line leaves out of this platform's build"
@@ -203,6 +208,18 @@ pub fn scan(root: &Path) -> Inventory {
                 other.lock().unwrap_or_else(|e| e.into_inner()).push(rel);
                 return ignore::WalkState::Continue;
             };
+            if entry
+                .path()
+                .strip_prefix(&root)
+                .unwrap_or(entry.path())
+                .to_str()
+                .is_none()
+            {
+                // Indexed paths are text; this one could not be opened again
+                // from its stored form.
+                skip(rel, SkipReason::NonUtf8Name);
+                return ignore::WalkState::Continue;
+            }
             if ft.is_symlink() {
                 skip(rel, SkipReason::Symlink);
                 return ignore::WalkState::Continue;
@@ -313,14 +330,47 @@ pub fn read_regular_string(path: impl AsRef<Path>) -> std::io::Result<String> {
         .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
 }
 
+/// `path` relative to `root`, with `/` separators. A name that is not
+/// UTF-8 keeps its bytes in the form [`escape_path_bytes`] documents.
 fn relative(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    let s = rel.to_string_lossy();
+    let s = match rel.to_str() {
+        Some(s) => s.to_owned(),
+        None => escape_path_bytes(rel),
+    };
     if std::path::MAIN_SEPARATOR == '/' {
-        s.into_owned()
+        s
     } else {
         s.replace(std::path::MAIN_SEPARATOR, "/")
     }
+}
+
+/// A path that is not UTF-8, written so that no byte is lost: valid UTF-8
+/// runs as they are, `\` as `\\`, and every other byte as `\xHH`
+/// (`bad\xffname.py`). Only such paths are escaped; their skip reason
+/// (`non_utf8_name`) says so.
+pub fn escape_path_bytes(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().into_owned().into_bytes();
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Whether a directory on `rel`'s path is one the go tool never builds:
@@ -746,6 +796,27 @@ mod tests {
             eprintln!("running as root: the unlistable directory is not checked");
             assert_eq!(paths, vec!["a.py", "locked/b.py"]);
         }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_is_skipped_with_its_bytes_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let name = std::ffi::OsStr::from_bytes(b"bad\xffna\\me.py");
+        std::fs::write(root.join(name), "x = 1\n").unwrap();
+        std::fs::write(root.join(std::ffi::OsStr::from_bytes(b"notes\xfe.txt")), "").unwrap();
+        let inv = scan(root);
+        assert!(inv.files.is_empty(), "{:?}", inv.files);
+        assert_eq!(
+            inv.skipped,
+            vec![Skipped {
+                path: "bad\\xffna\\\\me.py".to_owned(),
+                reason: SkipReason::NonUtf8Name
+            }]
+        );
+        assert_eq!(inv.other, vec!["notes\\xfe.txt".to_owned()]);
     }
 
     #[cfg(unix)]
