@@ -315,3 +315,50 @@ fn a_mistyped_command_is_named_and_path_with_repo_is_refused() {
     assert_eq!(code, 2);
     assert!(err.contains("give only one"), "{err}");
 }
+
+fn dir_size(dir: &Path) -> u64 {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            let meta = e.metadata().unwrap();
+            if meta.is_dir() {
+                dir_size(&e.path())
+            } else {
+                meta.len()
+            }
+        })
+        .sum()
+}
+
+#[test]
+fn a_deep_lambda_chain_makes_an_index_linear_in_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    // Each lambda's qualified name held every enclosing one's: 3,000
+    // levels (24 KB) stored about 45 MB of names, twice.
+    let source = format!(
+        "def g():\n    return 1\n\n\nf = {}g()\n",
+        "lambda: ".repeat(3000)
+    );
+    std::fs::write(root.join("m.py"), &source).unwrap();
+    let (code, out, err) = ripple(root, &["--repo", ".", "callers", "g", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let size = dir_size(&root.join(".ripple"));
+    assert!(
+        size < 200 * source.len() as u64,
+        "{size} bytes of index for {} bytes of source",
+        source.len()
+    );
+    // The call in the innermost lambda still has a caller.
+    let v: Value = serde_json::from_str(&out).unwrap();
+    let callers = v["hops"][0]["decls"].as_array().unwrap();
+    assert_eq!(callers.len(), 1, "{out}");
+    assert!(
+        callers[0]["name"]
+            .as_str()
+            .unwrap()
+            .starts_with("m.<lambda1>.<lambda1>"),
+        "{out}"
+    );
+}
