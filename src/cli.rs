@@ -650,8 +650,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
@@ -1195,7 +1195,7 @@ fn cmd_migrate(
     let mut reply_filter = ripple::terminal_text::ControlFilter::new();
     let mut stdout_text = |ev: ripple::migrate::MigrateEvent| match ev {
         ripple::migrate::MigrateEvent::Text(t) if !json => {
-            let _ = write!(std::io::stdout(), "{}", reply_filter.push_str(&t));
+            let _ = write!(std::io::stdout(), "{}", reply_filter.push_str(t));
             let _ = std::io::stdout().flush();
         }
         ripple::migrate::MigrateEvent::Retrying { attempt, reason } if !json => {
