@@ -19,6 +19,7 @@ use ripple::resolve::DeclId;
 use ripple::semantic::SearchIndex;
 use ripple::semantic::corpus::CorpusOptions;
 use ripple::semantic::lexical::Hit;
+use ripple::terminal_text::TerminalWriter;
 
 const EXIT_LOOKUP: u8 = 2;
 
@@ -352,7 +353,35 @@ fn bar_with(template: &str) -> Bar {
 }
 
 pub fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version are answers, not errors; without --json clap
+        // prints its own message and usage.
+        Err(e) if !json_requested() || !e.use_stderr() => e.exit(),
+        Err(e) => {
+            let rendered = e.render().to_string();
+            let first = rendered.lines().next().unwrap_or_default();
+            return Err(UsageError(first.trim_start_matches("error: ").to_owned()).into());
+        }
+    };
+    if let (Some(path), Some(repo)) = (&cli.path, &cli.repo) {
+        return Err(UsageError(format!(
+            "both PATH ({}) and --repo ({}) name the repository; give only one",
+            path.display(),
+            repo.display()
+        ))
+        .into());
+    }
+    if cli.command.is_none()
+        && let Some(word) = cli.path.as_deref().and_then(|p| p.to_str())
+        && std::fs::symlink_metadata(word).is_err()
+        && let Some(command) = closest_command(word)
+    {
+        return Err(UsageError(format!(
+            "unknown command '{word}'; did you mean '{command}'? (a path to a repository must exist)"
+        ))
+        .into());
+    }
     let repo = cli
         .repo
         .clone()
@@ -399,7 +428,7 @@ pub fn run() -> Result<ExitCode> {
     // --json it prints the overview below, as scripts and CI expect.
     if overview && !json && std::io::stdin().is_terminal() && std::io::stdout().is_terminal() {
         ripple::lang::keep_freed_memory();
-        ripple::tui::run(
+        let ended = ripple::tui::run(
             &repo,
             ripple::llm::trust::LlmFlags {
                 provider: cli.provider.clone(),
@@ -408,13 +437,29 @@ pub fn run() -> Result<ExitCode> {
             },
         )
         .with_context(|| format!("cannot open the explorer on {}", repo.display()))?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(match ended {
+            ripple::tui::Ended::Quit => ExitCode::SUCCESS,
+            ripple::tui::Ended::Signal(sig) => {
+                ExitCode::from(u8::try_from(128 + sig).unwrap_or(u8::MAX))
+            }
+        });
     }
     let index = open(&repo)?;
     // Buffered: a locked stdout is line-buffered, and pretty JSON of a
     // radius with thousands of callers cost a write call per line.
     // Commands that answer piecemeal (`search --stdin`) flush each answer.
-    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    // Text for people is stripped of control sequences (names, paths,
+    // docstrings and model replies come from untrusted files); JSON is
+    // escaped by serde, and a patch or prompt is data for another program.
+    let data =
+        json || matches!(
+            &command,
+            Command::Edges {
+                format: EdgeFormat::Json,
+                ..
+            } | Command::Context { prompt: true, .. }
+        ) || matches!(&command, Command::Migrate { patch: Some(p), .. } if p.as_os_str() == "-");
+    let mut out = std::io::BufWriter::new(TerminalWriter::new(std::io::stdout().lock(), !data));
     let result = match command {
         Command::Index if overview && !json => cmd_overview(&index, &mut out),
         Command::Index => cmd_index(&index, json, &mut out),
@@ -561,13 +606,130 @@ fn is_broken_pipe(e: &anyhow::Error) -> bool {
         .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
 }
 
+/// A mistake in the command line.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct UsageError(String);
+
+/// Whether `--json` is on the command line (read before, or without, a
+/// successful parse, so that a failed parse can still answer in JSON).
+fn json_requested() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .take_while(|a| a != "--")
+        .any(|a| a == "--json")
+}
+
+/// Print a failed run's error, as `{"error": {"kind", "message"}}` on
+/// stdout with `--json`, else on stderr; the exit code: 2 for a mistake
+/// in the command line, 1 for anything else.
+pub fn report_error(err: &anyhow::Error) -> ExitCode {
+    let kind = error_kind(err);
+    let message = format!("{err:#}");
+    if json_requested() {
+        println!("{}", json!({"error": {"kind": kind, "message": message}}));
+    } else {
+        // Messages quote paths and names from the repository.
+        eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
+    }
+    ExitCode::from(if kind == "usage" { 2 } else { 1 })
+}
+
+/// A short, stable word for what failed: the first error in the chain of
+/// a known type decides.
+fn error_kind(err: &anyhow::Error) -> &'static str {
+    use ripple::index::IndexError;
+    for cause in err.chain() {
+        if cause.is::<UsageError>() {
+            return "usage";
+        }
+        if let Some(e) = cause.downcast_ref::<IndexError>() {
+            return match e {
+                IndexError::Missing { .. } => "not_found",
+                IndexError::NotADirectory { .. } => "usage",
+                IndexError::Store(_) => "index",
+            };
+        }
+        if cause.is::<ripple::store::StoreError>() {
+            return "index";
+        }
+        if cause.is::<LookupError>() {
+            return "not_found";
+        }
+        if cause.is::<ripple::conventions::ConventionsError>()
+            || cause.is::<ripple::context::SettingsError>()
+            || cause.is::<ripple::semantic::config::ConfigError>()
+        {
+            return "config";
+        }
+        if cause.is::<ripple::llm::LlmError>() {
+            return "llm";
+        }
+        if cause.is::<ripple::edits::EditError>() {
+            return "edit";
+        }
+        if cause.is::<ripple::review::ReviewError>() || cause.is::<ripple::review::git::GitError>()
+        {
+            return "review";
+        }
+        if cause.is::<std::io::Error>() {
+            return "io";
+        }
+    }
+    "error"
+}
+
+/// The subcommand `word` was likely meant to be: within two edits of it
+/// (a typo, a swapped pair) and nearer than any other.
+fn closest_command(word: &str) -> Option<String> {
+    use clap::CommandFactory;
+    let word = word.to_lowercase();
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .map(|name| (edit_distance(&word, &name), name))
+        .filter(|(d, name)| *d <= 2 && *d < name.len())
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, name)| name)
+}
+
+/// Optimal string alignment distance: insertions, deletions,
+/// substitutions and transpositions of neighbours each count one.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let a: Vec<char> = a.chars().collect();
+    let b: Vec<char> = b.chars().collect();
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1)
+                .min(d[i][j - 1] + 1)
+                .min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
+}
+
 fn open(repo: &std::path::Path) -> Result<Index> {
     let bar = progress_bar();
-    let index = Index::open(repo, &bar).with_context(|| {
-        format!(
-            "cannot index {}; pass an existing directory with --repo PATH",
-            repo.display()
-        )
+    let index = Index::open(repo, &bar).map_err(|e| {
+        let hint = match e {
+            ripple::index::IndexError::Missing { .. }
+            | ripple::index::IndexError::NotADirectory { .. } => {
+                "; pass an existing directory with --repo PATH"
+            }
+            ripple::index::IndexError::Store(_) => "",
+        };
+        anyhow::Error::new(e).context(format!("cannot index {}{hint}", repo.display()))
     })?;
     if let Some(reason) = &index.stats.rebuilt {
         eprintln!("ripple: note: {reason}");
@@ -592,7 +754,7 @@ fn with_decl(
             if json {
                 println!(
                     "{}",
-                    json!({"error": kind, "message": err.to_string(), "candidates": list})
+                    json!({"error": {"kind": kind, "message": err.to_string(), "candidates": list}})
                 );
             } else {
                 eprintln!("ripple: {err}");
@@ -606,7 +768,7 @@ fn with_decl(
                         }
                     );
                     for c in list.iter().take(20) {
-                        eprintln!("  {c}");
+                        eprintln!("  {}", ripple::terminal_text::strip(c));
                     }
                     eprintln!("Pass a longer suffix or the full qualified name.");
                 }
@@ -1077,14 +1239,17 @@ fn cmd_migrate(
     if !json {
         eprintln!(
             "ripple: asking {} to migrate the callers of {}…",
-            config.destination(),
+            ripple::terminal_text::strip(&config.destination()),
             target.name
         );
     }
     let cancel = ripple::llm::CancelToken::new();
+    // The reply streams in pieces: one filter for all of them, so that an
+    // escape sequence split between two pieces is removed whole.
+    let mut reply_filter = ripple::terminal_text::ControlFilter::new();
     let mut stdout_text = |ev: ripple::migrate::MigrateEvent| match ev {
         ripple::migrate::MigrateEvent::Text(t) if !json => {
-            let _ = write!(std::io::stdout(), "{t}");
+            let _ = write!(std::io::stdout(), "{}", reply_filter.push_str(t));
             let _ = std::io::stdout().flush();
         }
         ripple::migrate::MigrateEvent::Retrying { attempt, reason } if !json => {
@@ -1545,6 +1710,12 @@ fn mermaid_escape(s: &str) -> String {
     s.replace('"', "#quot;")
 }
 
+/// The first line of ripple's post-commit hook, by which it is recognised.
+const HOOK_MARK: &str = "# ripple: refresh the call-graph index";
+/// Where a post-commit hook that was there before ripple's is kept, run
+/// by ripple's hook and put back by `hook uninstall`.
+const CHAINED_HOOK: &str = "post-commit.ripple-chained";
+
 fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
     let git_dir = std::process::Command::new("git")
         .arg("-C")
@@ -1560,16 +1731,23 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
     }
     let hooks = repo.join(String::from_utf8_lossy(&git_dir.stdout).trim());
     let path = hooks.join("post-commit");
-    const MARK: &str = "# ripple: refresh the call-graph index";
+    let chained = hooks.join(CHAINED_HOOK);
     let exe = std::env::current_exe().context("cannot locate the ripple executable")?;
-    let line = format!(
-        "{MARK}\n\"{}\" --repo \"$(git rev-parse --show-toplevel)\" index >/dev/null 2>&1 &\n",
+    let refresh = format!(
+        "\"{}\" --repo \"$(git rev-parse --show-toplevel)\" index >/dev/null 2>&1 &\n",
         exe.display()
     );
-    let existing = std::fs::read_to_string(&path).unwrap_or_default();
+    // A symlink is a hook too (hook managers link theirs): never follow it.
+    let present = std::fs::symlink_metadata(&path).is_ok();
+    let existing = if present {
+        std::fs::read(&path).unwrap_or_default()
+    } else {
+        Vec::new()
+    };
+    let ours = String::from_utf8_lossy(&existing).contains(HOOK_MARK);
     match action {
         HookAction::Install => {
-            if existing.contains(MARK) {
+            if ours {
                 println!(
                     "the ripple post-commit hook is already installed in {}",
                     path.display()
@@ -1578,28 +1756,70 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
             }
             std::fs::create_dir_all(&hooks)
                 .with_context(|| format!("cannot create {}", hooks.display()))?;
-            let content = if existing.is_empty() {
-                format!("#!/bin/sh\n{line}")
+            // Another hook, in whatever language, is moved aside untouched
+            // (bytes and mode) and run first: appending shell to it broke
+            // non-shell hooks, and a shell hook that ends in `exit` would
+            // never reach the refresh.
+            let content = if present {
+                if std::fs::symlink_metadata(&chained).is_ok() {
+                    anyhow::bail!(
+                        "{} already exists; move it away (it is the hook ripple would chain to) and install again",
+                        chained.display()
+                    );
+                }
+                std::fs::rename(&path, &chained).with_context(|| {
+                    format!("cannot move {} to {}", path.display(), chained.display())
+                })?;
+                format!(
+                    "#!/bin/sh\n{HOOK_MARK}, after the hook that was here before ({CHAINED_HOOK})\n\
+                     status=0\n\
+                     chained=\"$(dirname \"$0\")/{CHAINED_HOOK}\"\n\
+                     if [ -x \"$chained\" ]; then\n    \"$chained\" \"$@\"\n    status=$?\nfi\n\
+                     {refresh}exit $status\n"
+                )
             } else {
-                format!("{}\n{line}", existing.trim_end())
+                format!("#!/bin/sh\n{HOOK_MARK}\n{refresh}")
             };
-            std::fs::write(&path, content)
-                .with_context(|| format!("cannot write {}", path.display()))?;
-            #[cfg(unix)]
-            {
-                use std::os::unix::fs::PermissionsExt;
-                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))?;
+            if let Err(e) = write_hook(&path, &content) {
+                if present {
+                    let _ = std::fs::rename(&chained, &path);
+                }
+                return Err(e);
             }
-            println!("installed the post-commit hook in {}", path.display());
+            if present {
+                println!(
+                    "installed the post-commit hook in {}; it runs the hook that was there first (kept as {})",
+                    path.display(),
+                    chained.display()
+                );
+            } else {
+                println!("installed the post-commit hook in {}", path.display());
+            }
         }
         HookAction::Uninstall => {
-            if !existing.contains(MARK) {
+            if !ours {
                 println!("no ripple hook in {}", path.display());
                 return Ok(ExitCode::SUCCESS);
             }
+            if std::fs::symlink_metadata(&chained).is_ok() {
+                std::fs::rename(&chained, &path).with_context(|| {
+                    format!(
+                        "cannot move {} back to {}",
+                        chained.display(),
+                        path.display()
+                    )
+                })?;
+                println!(
+                    "removed the ripple hook; {} is the hook that was there before",
+                    path.display()
+                );
+                return Ok(ExitCode::SUCCESS);
+            }
+            // A hook with ripple's lines appended to the user's own shell.
+            let existing = String::from_utf8_lossy(&existing);
             let kept: Vec<&str> = existing
                 .lines()
-                .filter(|l| !l.starts_with(MARK) && !l.ends_with(" index >/dev/null 2>&1 &"))
+                .filter(|l| !l.starts_with(HOOK_MARK) && !l.ends_with(" index >/dev/null 2>&1 &"))
                 .collect();
             let rest = kept.join("\n");
             if rest.trim() == "#!/bin/sh" || rest.trim().is_empty() {
@@ -1611,6 +1831,18 @@ fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCode> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Write an executable hook.
+fn write_hook(path: &std::path::Path, content: &str) -> Result<()> {
+    std::fs::write(path, content).with_context(|| format!("cannot write {}", path.display()))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+            .with_context(|| format!("cannot make {} executable", path.display()))?;
+    }
+    Ok(())
 }
 
 /// The options of `ripple review`.
@@ -1717,16 +1949,19 @@ fn review(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> Result<ExitC
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(text.as_bytes())
-                && e.kind() != std::io::ErrorKind::BrokenPipe
-            {
-                return Err(e.into());
-            }
-        }
+        None => write_report(&text, !(json || args.format == ReportFormat::Json))?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// A review's report or plan on stdout; text for people (`filtered`) is
+/// stripped of control sequences, since it quotes code and a model's reply.
+fn write_report(text: &str, filtered: bool) -> Result<()> {
+    let mut out = TerminalWriter::new(std::io::stdout().lock(), filtered);
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }
 
 /// Provider settings: flags over ripple.toml `[llm]` (its endpoint and key
@@ -1776,7 +2011,7 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
     eprintln!(
         "ripple: reviewing {} chunks with {}",
         planned.chunks.len(),
-        config.destination()
+        ripple::terminal_text::strip(&config.destination())
     );
     let model = LlmReviewer {
         config,
@@ -1811,14 +2046,7 @@ fn review_with_model(repo: &std::path::Path, args: &ReviewArgs, json: bool) -> R
     match &args.output {
         Some(path) => std::fs::write(path, text)
             .with_context(|| format!("cannot write {}", path.display()))?,
-        None => {
-            let mut out = std::io::stdout().lock();
-            if let Err(e) = out.write_all(text.as_bytes())
-                && e.kind() != std::io::ErrorKind::BrokenPipe
-            {
-                return Err(e.into());
-            }
-        }
+        None => write_report(&text, format == report::Format::Markdown)?,
     }
     // The report may be on stdout or in a file; either way the terminal
     // gets one line saying whether every chunk was reviewed, and which were

@@ -106,7 +106,7 @@ impl ContextSettings {
     /// The settings of the repository at `root` (defaults without a file or table).
     pub fn load(root: &std::path::Path) -> Result<ContextSettings, SettingsError> {
         let path = root.join("ripple.toml");
-        let text = match std::fs::read_to_string(&path) {
+        let text = match crate::inventory::read_regular_string(&path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
             Err(source) => {
@@ -291,7 +291,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
 fn decl_text(index: &Index, decl: DeclId) -> Option<(String, String)> {
     let d = &index.res.decls[decl as usize];
     let file = index.files.get(d.file? as usize)?;
-    let bytes = std::fs::read(index.root.join(&file.path)).ok()?;
+    let bytes = crate::inventory::read_regular(index.root.join(&file.path)).ok()?;
     let start = (d.span.start_byte as usize).min(bytes.len());
     let end = (d.span.end_byte as usize).min(bytes.len()).max(start);
     // Start at the beginning of the line so indentation is kept.
@@ -373,7 +373,7 @@ fn caller_line_item(index: &Index, r: &Reached) -> Option<PackItem> {
         .call_site(e.file, e.call)
         .map(|(_, c)| c.span.start_line)
         .unwrap_or(0);
-    let line_text = std::fs::read_to_string(index.root.join(&file.path))
+    let line_text = crate::inventory::read_regular_string(index.root.join(&file.path))
         .ok()
         .and_then(|s| {
             s.lines()

@@ -158,7 +158,7 @@ impl Conventions {
     /// Read `ripple.toml` at `root`. A missing file gives the defaults.
     pub fn load(root: &Path) -> Result<Conventions, ConventionsError> {
         let path = root.join(CONVENTIONS_FILE);
-        match std::fs::read_to_string(&path) {
+        match crate::inventory::read_regular_string(&path) {
             Ok(text) => Conventions::parse(&text, &path),
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Conventions::default()),
             Err(source) => Err(ConventionsError::Read { path, source }),
@@ -534,7 +534,7 @@ impl Codeowners {
     pub fn load(root: &Path) -> Result<Codeowners, ConventionsError> {
         for location in CODEOWNERS_LOCATIONS {
             let path = root.join(location);
-            match std::fs::read_to_string(&path) {
+            match crate::inventory::read_regular_string(&path) {
                 Ok(text) => return Ok(Codeowners::parse(&text, Some(path))),
                 Err(e)
                     if matches!(

@@ -77,7 +77,7 @@ impl FactSource {
         {
             return facts;
         }
-        if let Ok(bytes) = std::fs::read(self.root.join(&f.path))
+        if let Ok(bytes) = crate::inventory::read_regular(self.root.join(&f.path))
             && content_hash(&bytes) == f.hash
         {
             let mut facts = crate::lang::extract(f.lang, &f.path, &bytes);
@@ -558,7 +558,8 @@ impl Index {
             .par_iter()
             .map(|&i| {
                 let f = &self.files[i];
-                let text = std::fs::read(self.root.join(&f.path)).unwrap_or_default();
+                let text =
+                    crate::inventory::read_regular(self.root.join(&f.path)).unwrap_or_default();
                 (
                     f.hash,
                     crate::tokens::count(&String::from_utf8_lossy(&text)).get(),
@@ -618,7 +619,7 @@ fn read_go_modules(root: &Path, go_mods: &[String]) -> Vec<(String, String)> {
     go_mods
         .iter()
         .filter_map(|rel| {
-            let text = std::fs::read_to_string(root.join(rel)).ok()?;
+            let text = crate::inventory::read_regular_string(root.join(rel)).ok()?;
             let module = text
                 .lines()
                 .find_map(|l| l.trim().strip_prefix("module "))?;
@@ -637,7 +638,7 @@ fn ms(t: Instant) -> f64 {
 }
 
 fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&StoredMeta>) -> Outcome {
-    let bytes = match std::fs::read(root.join(&f.path)) {
+    let bytes = match crate::inventory::read_regular(root.join(&f.path)) {
         Ok(b) => b,
         Err(_) => return Outcome::Skipped(SkipReason::Unreadable),
     };

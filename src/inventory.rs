@@ -51,6 +51,11 @@ pub enum SkipReason {
     Binary,
     Unreadable,
     Symlink,
+    /// A FIFO, socket or device with a source file's name: opening a FIFO
+    /// blocks until a writer comes, so none of them is ever opened.
+    NotRegular,
+    /// A name that is not UTF-8 (its path is reported escaped, `\xHH`).
+    NonUtf8Name,
     /// A Go file under a directory the go tool leaves out of every
     /// package (`_examples/`, `testdata/`): no build sees it.
     GoIgnoredDir,
@@ -70,6 +75,8 @@ impl SkipReason {
             SkipReason::Binary => "binary",
             SkipReason::Unreadable => "unreadable",
             SkipReason::Symlink => "symlink",
+            SkipReason::NotRegular => "not_regular",
+            SkipReason::NonUtf8Name => "non_utf8_name",
             SkipReason::GoIgnoredDir => "go_ignored_dir",
             SkipReason::GoBuildConstraint => "go_build_constraint",
         }
@@ -83,6 +90,8 @@ impl SkipReason {
             SkipReason::Binary,
             SkipReason::Unreadable,
             SkipReason::Symlink,
+            SkipReason::NotRegular,
+            SkipReason::NonUtf8Name,
             SkipReason::GoIgnoredDir,
             SkipReason::GoBuildConstraint,
         ]
@@ -98,6 +107,8 @@ impl SkipReason {
             SkipReason::Binary => "binary content",
             SkipReason::Unreadable => "could not be read",
             SkipReason::Symlink => "symbolic link (not followed)",
+            SkipReason::NotRegular => "not a regular file (FIFO, socket or device; never opened)",
+            SkipReason::NonUtf8Name => "name is not UTF-8 (shown with \\xHH escapes)",
             SkipReason::GoIgnoredDir => "Go file in a directory the go tool ignores (_*, testdata)",
             SkipReason::GoBuildConstraint => {
                 "Go file its name or //go:build line leaves out of this platform's build"
@@ -158,8 +169,22 @@ pub fn scan(root: &Path) -> Inventory {
                     .unwrap_or_else(|e| e.into_inner())
                     .push(Skipped { path, reason });
             };
-            let Ok(entry) = entry else {
-                return ignore::WalkState::Continue;
+            let entry = match entry {
+                Ok(entry) => entry,
+                Err(err) => {
+                    // A directory that cannot be listed (no permission) is
+                    // listed among the skips, not left out silently.
+                    if let Some(path) = error_path(&err) {
+                        let rel = relative(&root, path);
+                        let rel = if path.is_dir() {
+                            format!("{rel}/")
+                        } else {
+                            rel
+                        };
+                        skip(rel, SkipReason::Unreadable);
+                    }
+                    return ignore::WalkState::Continue;
+                }
             };
             let Some(ft) = entry.file_type() else {
                 return ignore::WalkState::Continue;
@@ -173,7 +198,7 @@ pub fn scan(root: &Path) -> Inventory {
                 }
                 return ignore::WalkState::Continue;
             }
-            if entry.file_name() == "go.mod" {
+            if entry.file_name() == "go.mod" && ft.is_file() {
                 go_mods
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -183,8 +208,24 @@ pub fn scan(root: &Path) -> Inventory {
                 other.lock().unwrap_or_else(|e| e.into_inner()).push(rel);
                 return ignore::WalkState::Continue;
             };
+            if entry
+                .path()
+                .strip_prefix(&root)
+                .unwrap_or(entry.path())
+                .to_str()
+                .is_none()
+            {
+                // Indexed paths are text; this one could not be opened again
+                // from its stored form.
+                skip(rel, SkipReason::NonUtf8Name);
+                return ignore::WalkState::Continue;
+            }
             if ft.is_symlink() {
                 skip(rel, SkipReason::Symlink);
+                return ignore::WalkState::Continue;
+            }
+            if !ft.is_file() {
+                skip(rel, SkipReason::NotRegular);
                 return ignore::WalkState::Continue;
             }
             if lang == Lang::Go && in_go_ignored_dir(&rel) {
@@ -244,14 +285,92 @@ pub fn scan(root: &Path) -> Inventory {
     inv
 }
 
+/// The path a walk error is about, if it names one.
+fn error_path(err: &ignore::Error) -> Option<&Path> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        _ => None,
+    }
+}
+
+/// Read a file only if it is a regular one. The walk lists only regular
+/// files, but a name can be replaced by a FIFO before it is read, and
+/// opening a FIFO blocks until something writes to it: the open does not
+/// wait (`O_NONBLOCK`), and anything but a regular file is refused.
+pub fn read_regular(path: impl AsRef<Path>) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let path = path.as_ref();
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    let mut file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// [`read_regular`] as text; invalid UTF-8 is an error, as with
+/// [`std::fs::read_to_string`].
+pub fn read_regular_string(path: impl AsRef<Path>) -> std::io::Result<String> {
+    String::from_utf8(read_regular(path)?)
+        .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))
+}
+
+/// `path` relative to `root`, with `/` separators. A name that is not
+/// UTF-8 keeps its bytes in the form [`escape_path_bytes`] documents.
 fn relative(root: &Path, path: &Path) -> String {
     let rel = path.strip_prefix(root).unwrap_or(path);
-    let s = rel.to_string_lossy();
+    let s = match rel.to_str() {
+        Some(s) => s.to_owned(),
+        None => escape_path_bytes(rel),
+    };
     if std::path::MAIN_SEPARATOR == '/' {
-        s.into_owned()
+        s
     } else {
         s.replace(std::path::MAIN_SEPARATOR, "/")
     }
+}
+
+/// A path that is not UTF-8, written so that no byte is lost: valid UTF-8
+/// runs as they are, `\` as `\\`, and every other byte as `\xHH`
+/// (`bad\xffname.py`). Only such paths are escaped; their skip reason
+/// (`non_utf8_name`) says so.
+pub fn escape_path_bytes(path: &Path) -> String {
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().into_owned().into_bytes();
+    let mut out = String::with_capacity(bytes.len() + 8);
+    for chunk in bytes.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            if c == '\\' {
+                out.push_str("\\\\");
+            } else {
+                out.push(c);
+            }
+        }
+        for b in chunk.invalid() {
+            out.push_str(&format!("\\x{b:02x}"));
+        }
+    }
+    out
 }
 
 /// Whether a directory on `rel`'s path is one the go tool never builds:
@@ -628,6 +747,88 @@ mod tests {
         );
         assert!(is_generated_name("api/v1/user_pb2.py"));
         assert!(!is_generated_name("api/v1/user.py"));
+    }
+
+    #[cfg(unix)]
+    fn mkfifo(path: &Path) {
+        let status = std::process::Command::new("mkfifo")
+            .arg(path)
+            .status()
+            .expect("run mkfifo");
+        assert!(status.success());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn fifos_and_unlistable_directories_are_skipped_with_their_reason() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        std::fs::write(root.join("a.py"), "def f(): pass\n").unwrap();
+        mkfifo(&root.join("x.py"));
+        mkfifo(&root.join("go.mod"));
+        std::fs::create_dir(root.join("locked")).unwrap();
+        std::fs::write(root.join("locked/b.py"), "x = 1\n").unwrap();
+        let locked = root.join("locked");
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+        // Permissions do not stop root, which the tests may run as.
+        let unlistable = std::fs::read_dir(&locked).is_err();
+        let inv = scan(root);
+        std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let reasons: Vec<(&str, SkipReason)> = inv
+            .skipped
+            .iter()
+            .map(|s| (s.path.as_str(), s.reason))
+            .collect();
+        assert!(
+            reasons.contains(&("x.py", SkipReason::NotRegular)),
+            "{reasons:?}"
+        );
+        assert!(inv.go_mods.is_empty(), "a FIFO go.mod would be read");
+        let paths: Vec<&str> = inv.files.iter().map(|f| f.path.as_str()).collect();
+        if unlistable {
+            assert!(
+                reasons.contains(&("locked/", SkipReason::Unreadable)),
+                "{reasons:?}"
+            );
+            assert_eq!(paths, vec!["a.py"]);
+        } else {
+            eprintln!("running as root: the unlistable directory is not checked");
+            assert_eq!(paths, vec!["a.py", "locked/b.py"]);
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_name_that_is_not_utf8_is_skipped_with_its_bytes_escaped() {
+        use std::os::unix::ffi::OsStrExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let name = std::ffi::OsStr::from_bytes(b"bad\xffna\\me.py");
+        std::fs::write(root.join(name), "x = 1\n").unwrap();
+        std::fs::write(root.join(std::ffi::OsStr::from_bytes(b"notes\xfe.txt")), "").unwrap();
+        let inv = scan(root);
+        assert!(inv.files.is_empty(), "{:?}", inv.files);
+        assert_eq!(
+            inv.skipped,
+            vec![Skipped {
+                path: "bad\\xffna\\\\me.py".to_owned(),
+                reason: SkipReason::NonUtf8Name
+            }]
+        );
+        assert_eq!(inv.other, vec!["notes\\xfe.txt".to_owned()]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn read_regular_refuses_a_fifo_without_waiting_for_a_writer() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("x.py");
+        mkfifo(&fifo);
+        let err = read_regular(&fifo).unwrap_err();
+        assert!(err.to_string().contains("not a regular file"), "{err}");
+        std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
+        assert_eq!(read_regular(dir.path().join("a.py")).unwrap(), b"x = 1\n");
     }
 
     #[test]

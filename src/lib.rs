@@ -19,6 +19,7 @@ pub mod review;
 pub mod ripple_dir;
 pub mod semantic;
 pub mod store;
+pub mod terminal_text;
 pub mod testrun;
 pub mod tokens;
 pub mod tui;

@@ -15,9 +15,6 @@ fn main() -> ExitCode {
     ripple::lang::use_fast_allocator();
     match cli::run() {
         Ok(code) => code,
-        Err(err) => {
-            eprintln!("ripple: error: {err:#}");
-            ExitCode::from(1)
-        }
+        Err(err) => cli::report_error(&err),
     }
 }

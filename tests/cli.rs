@@ -119,8 +119,8 @@ fn unknown_and_ambiguous_names_exit_2_with_candidates() {
         assert_eq!(code, 2);
         serde_json::from_str::<Value>(&out).unwrap()
     };
-    assert_eq!(v["error"], "ambiguous");
-    assert!(v["candidates"].as_array().unwrap().len() > 1);
+    assert_eq!(v["error"]["kind"], "ambiguous");
+    assert!(v["error"]["candidates"].as_array().unwrap().len() > 1);
 }
 
 #[test]

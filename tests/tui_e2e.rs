@@ -227,6 +227,65 @@ fn an_edit_on_disk_shows_up_without_a_restart() {
     assert!(s.contains("ripple-exited-0"), "ctrl-c quits cleanly:\n{s}");
 }
 
+impl Tmux {
+    /// A pane format variable (`alternate_on`, `cursor_flag`, …).
+    fn pane(&self, var: &str) -> String {
+        let out = self
+            .cmd()
+            .args(["display-message", "-p", "-t", self.session])
+            .arg(format!("#{{{var}}}"))
+            .output()
+            .expect("tmux display-message");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_and_sighup_hand_the_terminal_back_before_exiting() {
+    require_tmux!();
+    for (signal, code) in [("TERM", 143), ("HUP", 129)] {
+        let (dir, root) = demo_copy();
+        let pid_file = dir.path().join("ripple.pid");
+        // `exec` gives the explorer the shell's pid, which it writes first.
+        let command = format!(
+            "sh -c 'echo $$ > \"{}\"; exec \"{}\" \"{}\"'; echo ripple-exited-$?; sleep 30",
+            pid_file.display(),
+            env!("CARGO_BIN_EXE_ripple"),
+            root.display()
+        );
+        let t = Tmux::start(&format!("signal-{signal}"), &root, &command);
+        t.wait_for("hotspots: most callers");
+        assert_eq!(t.pane("alternate_on"), "1");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        let s = t.wait_for("ripple-exited-");
+        assert!(
+            s.contains(&format!("ripple-exited-{code}")),
+            "SIG{signal}:\n{s}"
+        );
+        assert_eq!(
+            t.pane("alternate_on"),
+            "0",
+            "SIG{signal} left the alternate screen on"
+        );
+        assert_eq!(
+            t.pane("cursor_flag"),
+            "1",
+            "SIG{signal} left the cursor hidden"
+        );
+        assert_eq!(
+            t.pane("mouse_any_flag"),
+            "0",
+            "SIG{signal} left mouse tracking on"
+        );
+    }
+}
+
 #[test]
 fn piped_output_still_prints_the_text_overview() {
     // Not a terminal: the CLI keeps printing the overview (CI, scripts).

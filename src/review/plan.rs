@@ -185,7 +185,7 @@ impl Plan {
 }
 
 fn read_text(root: &std::path::Path, path: &str) -> Result<FileText, ReviewError> {
-    std::fs::read(root.join(path))
+    crate::inventory::read_regular(root.join(path))
         .map(|b| FileText::from_bytes(&b))
         .map_err(|source| ReviewError::Read {
             path: path.to_owned(),

@@ -92,7 +92,7 @@ pub fn json(plan: &Plan, run: &ReviewRun) -> Value {
 
 /// Up to ten lines of the code a finding points at.
 fn excerpt(plan: &Plan, f: &Finding) -> Option<String> {
-    let bytes = std::fs::read(plan.root.join(&f.file)).ok()?;
+    let bytes = crate::inventory::read_regular(plan.root.join(&f.file)).ok()?;
     let text = FileText::from_bytes(&bytes);
     let end = f.end_line.min(f.start_line + 9);
     let lines = text.excerpt(Lines::new(f.start_line, end));

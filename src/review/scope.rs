@@ -36,6 +36,10 @@ pub enum SkipKind {
     Binary,
     Unreadable,
     Symlink,
+    /// A FIFO, socket or device with a source file's name (never opened).
+    NotRegular,
+    /// A name that is not UTF-8.
+    NonUtf8Name,
     /// A Go file under `_*/` or `testdata/`, in no package.
     GoIgnoredDir,
     /// A Go file left out of this platform's build (`_windows.go`,
@@ -68,6 +72,8 @@ impl From<SkipReason> for SkipKind {
             SkipReason::Binary => SkipKind::Binary,
             SkipReason::Unreadable => SkipKind::Unreadable,
             SkipReason::Symlink => SkipKind::Symlink,
+            SkipReason::NotRegular => SkipKind::NotRegular,
+            SkipReason::NonUtf8Name => SkipKind::NonUtf8Name,
             SkipReason::GoIgnoredDir => SkipKind::GoIgnoredDir,
             SkipReason::GoBuildConstraint => SkipKind::GoBuildConstraint,
         }
@@ -83,6 +89,8 @@ impl SkipKind {
             SkipKind::Binary => "binary content",
             SkipKind::Unreadable => "could not be read",
             SkipKind::Symlink => "symbolic link (not followed)",
+            SkipKind::NotRegular => SkipReason::NotRegular.describe(),
+            SkipKind::NonUtf8Name => SkipReason::NonUtf8Name.describe(),
             SkipKind::GoIgnoredDir => SkipReason::GoIgnoredDir.describe(),
             SkipKind::GoBuildConstraint => SkipReason::GoBuildConstraint.describe(),
             SkipKind::Secret => "secret file (never sent to a model)",

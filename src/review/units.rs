@@ -76,7 +76,7 @@ pub struct FileText {
 impl FileText {
     pub fn read(index: &Index, file: u32) -> std::io::Result<FileText> {
         let path = index.root.join(&index.files[file as usize].path);
-        let bytes = std::fs::read(path)?;
+        let bytes = crate::inventory::read_regular(path)?;
         Ok(FileText::from_bytes(&bytes))
     }
 

@@ -96,7 +96,7 @@ fn parse_provider(s: &str) -> Result<Provider, ConfigError> {
 /// search is offline only (no `[search]` provider).
 pub fn load(root: &Path) -> Result<Option<EmbedConfig>, ConfigError> {
     let path = root.join("ripple.toml");
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::inventory::read_regular_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(source) => {

@@ -130,7 +130,8 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
             if ids.is_empty() && facts.calls.is_empty() {
                 return (Vec::new(), Vec::new());
             }
-            let source = std::fs::read(index.root.join(&index.files[fi].path)).unwrap_or_default();
+            let source = crate::inventory::read_regular(index.root.join(&index.files[fi].path))
+                .unwrap_or_default();
             let names = call_site_names(&facts.calls, &source);
             let docs = ids
                 .into_iter()
@@ -336,7 +337,7 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
 /// The text of one declaration, reading its file.
 pub fn document_of(index: &Index, decl: DeclId, opts: CorpusOptions) -> Option<DocText> {
     let f = index.file_of(decl)?;
-    let source = std::fs::read(index.root.join(&f.path)).ok()?;
+    let source = crate::inventory::read_regular(index.root.join(&f.path)).ok()?;
     Some(document(index, decl, &source, opts))
 }
 

@@ -321,6 +321,7 @@ impl App {
             Event::Job(result) => self.apply(result),
             Event::Migrate(update) => self.on_migrate(*update),
             Event::Tests(update) => self.on_tests(*update),
+            Event::Terminate(_) => self.quit = true,
         }
     }
 

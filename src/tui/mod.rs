@@ -37,7 +37,7 @@ mod watch;
 use std::io::{self, Stdout};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
@@ -76,6 +76,9 @@ pub enum Event {
     Migrate(Box<MigrateUpdate>),
     /// A test run reported output or ended.
     Tests(Box<TestUpdate>),
+    /// SIGTERM, SIGHUP or SIGINT: end as on a quit key, so the terminal
+    /// is handed back in the state it was found.
+    Terminate(i32),
 }
 
 impl Event {
@@ -109,9 +112,18 @@ pub enum TuiError {
 /// At most one frame per this interval; events arriving meanwhile are batched.
 const FRAME: Duration = Duration::from_millis(10);
 
-/// Open the explorer on `root` until the user quits. The first frame is
-/// drawn at once; the index is built in the background.
-pub fn run(root: &Path, llm: crate::llm::trust::LlmFlags) -> Result<(), TuiError> {
+/// How the explorer ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// The user quit.
+    Quit,
+    /// A signal ended it; the process should exit with 128 + the signal.
+    Signal(i32),
+}
+
+/// Open the explorer on `root` until the user quits or a signal ends it.
+/// The first frame is drawn at once; the index is built in the background.
+pub fn run(root: &Path, llm: crate::llm::trust::LlmFlags) -> Result<Ended, TuiError> {
     if !root.is_dir() {
         return Err(TuiError::NotADirectory {
             path: root.to_path_buf(),
@@ -128,6 +140,8 @@ pub fn run(root: &Path, llm: crate::llm::trust::LlmFlags) -> Result<(), TuiError
     let _watcher = watch::watch(&root, tx.clone()).ok();
 
     let mut terminal = TerminalGuard::enter()?;
+    let signalled = Arc::new(AtomicI32::new(0));
+    let signals = spawn_signals(tx.clone(), signalled.clone())?;
     let stop = Arc::new(AtomicBool::new(false));
     spawn_input(tx, stop.clone());
     let size = terminal.terminal.size()?;
@@ -136,7 +150,51 @@ pub fn run(root: &Path, llm: crate::llm::trust::LlmFlags) -> Result<(), TuiError
     app.shutdown();
     stop.store(true, Ordering::Relaxed);
     drop(terminal);
-    result.map_err(TuiError::from)
+    signals.close();
+    result.map_err(TuiError::from)?;
+    Ok(match signalled.load(Ordering::SeqCst) {
+        0 => Ended::Quit,
+        sig => Ended::Signal(sig),
+    })
+}
+
+/// How long the explorer has to wind down after a signal before the
+/// signal thread restores the terminal and exits on its own.
+const SIGNAL_GRACE: Duration = Duration::from_secs(2);
+
+/// Turn SIGTERM, SIGHUP and SIGINT into [`Event::Terminate`]. Their default
+/// action would end the process with the terminal still on the alternate
+/// screen, tracking the mouse, the cursor hidden. Should the loop not end
+/// within [`SIGNAL_GRACE`] (or a second signal come), the terminal is
+/// restored here and the process exits.
+fn spawn_signals(
+    tx: Sender<Event>,
+    signalled: Arc<AtomicI32>,
+) -> io::Result<signal_hook::iterator::Handle> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGHUP, SIGINT])?;
+    let handle = signals.handle();
+    std::thread::Builder::new()
+        .name("ripple-signals".into())
+        .spawn(move || {
+            for sig in signals.forever() {
+                if signalled.swap(sig, Ordering::SeqCst) != 0
+                    || tx.send(Event::Terminate(sig)).is_err()
+                {
+                    exit_on_signal(sig);
+                }
+                std::thread::spawn(move || {
+                    std::thread::sleep(SIGNAL_GRACE);
+                    exit_on_signal(sig);
+                });
+            }
+        })?;
+    Ok(handle)
+}
+
+fn exit_on_signal(sig: i32) -> ! {
+    restore_terminal();
+    std::process::exit(128 + sig);
 }
 
 fn event_loop(

@@ -27,7 +27,7 @@ pub struct FileText {
 
 impl FileText {
     pub fn read(root: &Path, path: &str, lang: Lang) -> std::io::Result<FileText> {
-        let bytes = std::fs::read(root.join(path))?;
+        let bytes = crate::inventory::read_regular(root.join(path))?;
         let text: Arc<str> = match String::from_utf8(bytes) {
             Ok(s) => Arc::from(s),
             Err(e) => Arc::from(String::from_utf8_lossy(e.as_bytes()).into_owned()),
