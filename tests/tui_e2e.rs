@@ -332,18 +332,20 @@ fn migrate_review_write_and_undo_in_a_real_terminal() {
     let (_dir, root) = demo_copy();
     std::fs::write(
         root.join("ripple.toml"),
-        format!(
-            "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n\n[tests]\npython = \"sh -c 'echo ran {{tests}}'\"\n",
-            server.base_url()
-        ),
+        "[llm]\nprovider = \"anthropic\"\n\n[tests]\npython = \"sh -c 'echo ran {tests}'\"\n",
     )
     .unwrap();
     let session = root.join("shop/auth/session.py");
     let before = std::fs::read(&session).unwrap();
+    // The endpoint is the user's choice, given on the command line.
     let t = Tmux::start(
         "migrate",
         &root,
-        &ripple_command(&root, "ANTHROPIC_API_KEY=test"),
+        &ripple_command(&root, "ANTHROPIC_API_KEY=test").replacen(
+            "'; echo",
+            &format!("' --base-url '{}'; echo", server.base_url()),
+            1,
+        ),
     );
     t.wait_for("hotspots: most callers");
     t.send(&["/"]);

@@ -1,21 +1,21 @@
-//! The README's key table is generated from the explorer's key table; this
+//! The manual's key table is generated from the explorer's key table; this
 //! test fails when they drift. `RIPPLE_UPDATE_README=1 cargo test --test
-//! tui_keys` rewrites the README's table in place.
+//! tui_keys` rewrites the manual's table in place.
 
 const START: &str = "<!-- keys:start (generated from src/tui/keys.rs) -->\n";
 const END: &str = "<!-- keys:end -->";
 
 #[test]
 fn the_readme_key_table_matches_the_key_table() {
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/manual.md");
     let readme = std::fs::read_to_string(&path).unwrap();
     let start = readme
         .find(START)
-        .expect("README lacks the keys:start marker")
+        .expect("docs/manual.md lacks the keys:start marker")
         + START.len();
     let end = readme[start..]
         .find(END)
-        .expect("README lacks the keys:end marker")
+        .expect("docs/manual.md lacks the keys:end marker")
         + start;
     let table = ripple::tui::keys::markdown_table();
     if readme[start..end] != table {
@@ -25,7 +25,7 @@ fn the_readme_key_table_matches_the_key_table() {
             return;
         }
         panic!(
-            "README key table is stale; run RIPPLE_UPDATE_README=1 cargo test --test tui_keys\n\
+            "docs/manual.md's key table is stale; run RIPPLE_UPDATE_README=1 cargo test --test tui_keys\n\
              expected:\n{table}"
         );
     }
