@@ -134,26 +134,13 @@ pub struct Neural {
     pub stats: EmbedStats,
 }
 
-/// Fusion of the two rankings, measured on the whole standard library
-/// (17,715 declarations, 4,630 queries) and on rich + click + attrs +
-/// requests (943 queries). Equal-weight score fusion found as many answers
-/// in the top 10 as the best reciprocal-rank fusion (weights 1:1, K = 10;
-/// 73.2% and 89.7% against 73.2% and 89.5%) and put more of them first
-/// (recall@1 35.4% and 55.9% against 33.5% and 52.2%): ranks throw away how
-/// far ahead a confident top hit is. Reciprocal ranks with the customary
-/// K = 60 and the model at half weight did worse (70.3% and 88.5%), as did
-/// tilting the score weights either way. Z-scores over each ranker's top
-/// 500 instead of min-max over its top 100 (session 8): 74.0% and 89.9%
-/// against 73.3% and 89.7%, recall@1 36.6% and 55.9% against 35.7% and
-/// 55.9%, since min-max gives every list's top hit 1 however far it leads.
-/// The names as words, at 0.3: 74.4% and 90.5%, recall@1 37.0% and 57.7%
-/// (at 0.5: 74.2% and 90.2%; at 1: 72.5% and 88.9%); with their
-/// parameters' names (session 9): 74.8% and 90.8%, recall@1 37.5% and
-/// 57.5% (at 0.5: 74.9% and 90.6%). The names with what they return, at
-/// 0.2 (session 11): 75.2% and 90.6%, recall@1 37.8% and 58.3%, against
-/// 74.8% and 90.7%, 37.5% and 58.2% without (0.15–0.25 all within 0.1 on
-/// the standard library; 0.1 or 0.15 cost the pip corpus 0.2–0.3 points
-/// of recall@10).
+/// How the rankings are fused: z-scores over each ranker's top 500, the
+/// lexical and neural rankings at equal weight, the names-as-words and
+/// names-with-returns rankings lighter. Score fusion keeps how far ahead a
+/// confident top hit is, which reciprocal-rank fusion throws away, and
+/// z-scores keep it where min-max would give every list's top hit 1. The
+/// weights are the best measured by `ripple bench-search` on the standard
+/// library and on rich + click + attrs + requests (docs/accuracy.md).
 pub const FUSION: Fusion = Fusion::ZScores {
     lexical: 1.0,
     neural: 1.0,

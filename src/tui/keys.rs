@@ -1,6 +1,6 @@
 //! The one key table. Every binding is data with a description; the hint
-//! bar, the `?` help screen and docs/manual.md's key table are all generated
-//! from [`BINDINGS`], so they cannot drift apart (lazygit's habit).
+//! bar, the `?` help screen and the manual's key table (docs/manual.md) are
+//! all generated from [`BINDINGS`], so they cannot drift apart (lazygit's habit).
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -711,7 +711,7 @@ pub const HELP_ORDER: &[Context] = &[
     Search, Findings,
 ];
 
-/// The manual's key table (tests/tui_keys.rs keeps docs/manual.md in sync).
+/// The manual's key table in docs/manual.md (tests/tui_keys.rs keeps it in sync).
 pub fn markdown_table() -> String {
     let mut s = String::from("| where | keys | action |\n|---|---|---|\n");
     for &ctx in HELP_ORDER {
