@@ -231,6 +231,41 @@ pub struct CallSite {
     pub arg_count: u16,
 }
 
+/// A declaration's index in the resolved table ([`Decl`]s of all files, then
+/// external leaves).
+pub type DeclId = u32;
+
+/// One declaration of the repository (or an external leaf).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Decl {
+    pub name: std::sync::Arc<str>,
+    pub kind: DeclKind,
+    pub lang: Lang,
+    /// Index into the files table; `None` for external leaves.
+    pub file: Option<u32>,
+    /// Index into the file's `decls`.
+    pub local: u32,
+    pub span: Span,
+    pub is_test: bool,
+    pub parent: Option<DeclId>,
+}
+
+impl Decl {
+    pub fn is_external(&self) -> bool {
+        self.file.is_none()
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Edge {
+    pub caller: DeclId,
+    pub callee: DeclId,
+    pub confidence: Confidence,
+    /// The call site: (file index, index into the file's calls).
+    pub file: u32,
+    pub call: u32,
+}
+
 /// Stable 64-bit content hash (xxh3) used for file contents and declaration bodies.
 pub fn content_hash(bytes: &[u8]) -> u64 {
     xxhash_rust::xxh3::xxh3_64(bytes)

@@ -18,38 +18,7 @@ use serde::{Deserialize, Serialize};
 use crate::lang::FileFacts;
 use crate::model::{Confidence, DeclKind, Lang, Span};
 
-pub type DeclId = u32;
-
-/// One declaration of the repository (or an external leaf).
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct Decl {
-    pub name: std::sync::Arc<str>,
-    pub kind: DeclKind,
-    pub lang: Lang,
-    /// Index into the files table; `None` for external leaves.
-    pub file: Option<u32>,
-    /// Index into the file's `decls`.
-    pub local: u32,
-    pub span: Span,
-    pub is_test: bool,
-    pub parent: Option<DeclId>,
-}
-
-impl Decl {
-    pub fn is_external(&self) -> bool {
-        self.file.is_none()
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub struct Edge {
-    pub caller: DeclId,
-    pub callee: DeclId,
-    pub confidence: Confidence,
-    /// The call site: (file index, index into the file's calls).
-    pub file: u32,
-    pub call: u32,
-}
+pub use crate::model::{Decl, DeclId, Edge};
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Unresolved {
