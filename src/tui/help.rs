@@ -6,28 +6,52 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
-use super::keys::{self, BINDINGS, Context, HELP_ORDER};
+use super::keys::{self, Action, BINDINGS, Context, HELP_ORDER};
 use super::theme::Theme;
 
 /// One line of `key description` pairs for the routing stack, cut to fit.
+/// Help and quit end the line whatever the width, when the stack has them:
+/// the way to every other key, and the way out, must never be cut.
 pub fn hint_bar(contexts: &[Context], width: u16, theme: &Theme) -> Line<'static> {
+    let hints = keys::hints(contexts);
+    let is_pinned = |b: &&&keys::Binding| matches!(b.action, Action::ShowHelp | Action::Quit);
+    let pinned: Vec<&&keys::Binding> = hints.iter().filter(is_pinned).collect();
+    let pinned_len: usize = pinned.iter().map(|b| hint_len(b)).sum();
+    let room = (width as usize).saturating_sub(pinned_len);
     let mut spans = Vec::new();
     let mut used = 0usize;
-    for b in keys::hints(contexts) {
-        let key = b.short_label();
-        let text = format!(
-            " {}  ",
-            b.description.split(" (").next().unwrap_or(b.description)
-        );
-        let len = key.chars().count() + text.chars().count();
-        if used + len > width as usize {
+    for b in hints.iter().filter(|b| !is_pinned(b)) {
+        let len = hint_len(b);
+        if used + len > room {
             break;
         }
         used += len;
-        spans.push(Span::styled(key, theme.key()));
-        spans.push(Span::styled(text, theme.dim()));
+        push_hint(&mut spans, b, theme);
+    }
+    for b in pinned {
+        if used + hint_len(b) > width as usize {
+            break;
+        }
+        used += hint_len(b);
+        push_hint(&mut spans, b, theme);
     }
     Line::from(spans)
+}
+
+fn hint_text(b: &keys::Binding) -> String {
+    format!(
+        " {}  ",
+        b.description.split(" (").next().unwrap_or(b.description)
+    )
+}
+
+fn hint_len(b: &keys::Binding) -> usize {
+    b.short_label().chars().count() + hint_text(b).chars().count()
+}
+
+fn push_hint(spans: &mut Vec<Span<'static>>, b: &keys::Binding, theme: &Theme) {
+    spans.push(Span::styled(b.short_label(), theme.key()));
+    spans.push(Span::styled(hint_text(b), theme.dim()));
 }
 
 /// The bindings of `contexts`, grouped by where they apply.
@@ -96,5 +120,36 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
             Paragraph::new(help_lines(HELP_ORDER, theme)).scroll(scroll),
             body,
         );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn text(line: &Line) -> String {
+        line.spans.iter().map(|s| s.content.as_ref()).collect()
+    }
+
+    #[test]
+    fn help_and_quit_stay_visible_at_any_width() {
+        let theme = Theme { color: false };
+        for width in [60u16, 80, 120, 200] {
+            let line = hint_bar(&[Context::Tree, Context::Global], width, &theme);
+            let shown = text(&line);
+            assert!(shown.contains("? help"), "{width}: {shown}");
+            assert!(shown.contains("q quit"), "{width}: {shown}");
+            assert!(shown.chars().count() <= width as usize, "{width}: {shown}");
+        }
+        let wide = text(&hint_bar(&[Context::Tree, Context::Global], 400, &theme));
+        let narrow = text(&hint_bar(&[Context::Tree, Context::Global], 80, &theme));
+        assert!(wide.len() > narrow.len(), "other hints fill the rest");
+    }
+
+    #[test]
+    fn a_context_without_help_pins_nothing() {
+        let theme = Theme { color: false };
+        let shown = text(&hint_bar(&[Context::Prompt], 200, &theme));
+        assert!(!shown.contains("q quit"), "{shown}");
     }
 }
