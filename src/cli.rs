@@ -662,7 +662,13 @@ fn error_kind(err: &anyhow::Error) -> &'static str {
         {
             return "config";
         }
-        if cause.is::<ripple::llm::LlmError>() {
+        // A transparent wrapper hides the LlmError itself from the chain.
+        if cause.is::<ripple::llm::LlmError>()
+            || matches!(
+                cause.downcast_ref::<ripple::migrate::MigrateError>(),
+                Some(ripple::migrate::MigrateError::Llm(_))
+            )
+        {
             return "llm";
         }
         if cause.is::<ripple::edits::EditError>() {
@@ -1205,28 +1211,18 @@ fn cmd_migrate(
 ) -> Result<ExitCode> {
     use ripple::edits::{self, Resolution};
     let root = index.root.clone();
-    let conventions =
-        ripple::conventions::Conventions::load(&root).context("cannot read ripple.toml")?;
     let target = &index.res.decls[decl as usize];
-    let target_path = index
-        .file_of(decl)
-        .map(|f| f.path.clone())
-        .unwrap_or_default();
-    if conventions.class_of_path(&target_path) == Some(ripple::conventions::Class::OffLimits)
-        || conventions.class_of_symbol(&target.name, &target_path)
-            == Some(ripple::conventions::Class::OffLimits)
-    {
-        anyhow::bail!(
-            "{} is off-limits in ripple.toml; ripple never sends it to a model or edits it",
-            target.name
-        );
-    }
-    let config = llm_config(
-        &root,
-        &conventions,
-        o.provider.as_deref(),
-        o.model.as_deref(),
-        o.base_url.as_deref(),
+    let ripple::migrate::Settings {
+        conventions,
+        llm: config,
+    } = ripple::migrate::settings(
+        index,
+        decl,
+        &ripple::llm::trust::LlmFlags {
+            provider: o.provider.clone(),
+            model: o.model.clone(),
+            base_url: o.base_url.clone(),
+        },
     )?;
     let req = ripple::migrate::MigrateRequest {
         target: decl,
@@ -1302,11 +1298,9 @@ fn cmd_migrate(
                 patch_written = Some(patch.display().to_string());
             }
         } else if o.apply {
-            // Measured against the files before they are written.
-            let regressions = ripple::migrate::syntax_regressions(&root, &usable);
-            let report = edits::apply(&root, &usable, &edits::default_journal_dir(&root))?;
-            syntax_problems = regressions;
-            applied = Some(report);
+            let written = ripple::migrate::apply_accepted(&root, &usable)?;
+            syntax_problems = written.regressions;
+            applied = Some(written.report);
         }
     }
     if json {
