@@ -391,6 +391,13 @@ pub fn run() -> Result<ExitCode> {
     let model_dir = cli.model_dir.clone();
     let overview = cli.command.is_none();
     let command = cli.command.unwrap_or(Command::Index);
+    match &command {
+        Command::Bench { .. } | Command::BenchSearch { .. } | Command::Hook { .. } => {}
+        Command::Review {
+            path: Some(path), ..
+        } => warn_unknown_settings(path),
+        _ => warn_unknown_settings(&repo),
+    }
     if let Command::Bench { path, runs } = &command {
         let path = path.clone().unwrap_or(repo);
         return bench(&path, *runs, json);
@@ -657,7 +664,6 @@ fn error_kind(err: &anyhow::Error) -> &'static str {
             return "not_found";
         }
         if cause.is::<ripple::conventions::ConventionsError>()
-            || cause.is::<ripple::context::SettingsError>()
             || cause.is::<ripple::semantic::config::ConfigError>()
         {
             return "config";
@@ -1191,11 +1197,29 @@ struct MigrateOpts {
     similar: usize,
 }
 
+/// Say once, whichever tables the command goes on to read, which keys of
+/// `ripple.toml` nothing reads. A file that does not parse is left to the
+/// command, whose error names the line.
+fn warn_unknown_settings(repo: &std::path::Path) {
+    let Ok(file) = ripple::conventions::RippleToml::load(repo) else {
+        return;
+    };
+    for w in &file.warnings {
+        eprintln!(
+            "ripple: warning: {}: {}",
+            ripple::conventions::CONVENTIONS_FILE,
+            ripple::terminal_text::strip(&w.to_string())
+        );
+    }
+}
+
 /// `--similar K`, else ripple.toml [context] similar, else none.
 fn similar_count(index: &Index, flag: Option<usize>) -> Result<usize> {
     match flag {
         Some(k) => Ok(k),
-        None => Ok(ripple::context::ContextSettings::load(&index.root)?.similar),
+        None => Ok(ripple::conventions::RippleToml::load(&index.root)?
+            .context
+            .similar),
     }
 }
 
@@ -1215,6 +1239,7 @@ fn cmd_migrate(
     let ripple::migrate::Settings {
         conventions,
         llm: config,
+        ..
     } = ripple::migrate::settings(
         index,
         decl,

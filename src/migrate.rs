@@ -13,7 +13,7 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::context::{self, ContextPack, PackOptions};
-use crate::conventions::{Class, Conventions};
+use crate::conventions::{Class, ContextSettings, Conventions, RippleToml};
 use crate::edits::{
     self, ApplyReport, DiscardedBlock, EditBlock, EditError, EditStreamParser, Hunk, OutsidePolicy,
     Planner, Snapshot,
@@ -114,6 +114,8 @@ pub enum MigrateError {
 pub struct Settings {
     pub conventions: Conventions,
     pub llm: LlmConfig,
+    /// `[context]`: what the pack holds unless a flag says otherwise.
+    pub context: ContextSettings,
 }
 
 /// Refuse a target the team fenced off: neither its file nor its name may
@@ -143,10 +145,16 @@ pub fn guard_target(
 /// fenced-off target, then the provider settings (flags, the repository's
 /// trusted `[llm]`, the user's file, the environment).
 pub fn settings(index: &Index, target: DeclId, flags: &LlmFlags) -> Result<Settings, MigrateError> {
-    let conventions = Conventions::load(&index.root).map_err(MigrateError::Conventions)?;
+    let file = RippleToml::load(&index.root).map_err(MigrateError::Conventions)?;
+    let context = file.context.clone();
+    let conventions = Conventions::from_file(file).map_err(MigrateError::Conventions)?;
     guard_target(index, &conventions, target)?;
     let llm = trust::config_for_repo(&index.root, conventions.llm_table(), flags)?;
-    Ok(Settings { conventions, llm })
+    Ok(Settings {
+        conventions,
+        llm,
+        context,
+    })
 }
 
 /// What writing the accepted hunks did.

@@ -94,20 +94,17 @@ pub fn run_migration(
     let migrate::Settings {
         conventions,
         llm: config,
+        context,
     } = match migrate::settings(index, target, flags) {
         Ok(s) => s,
         Err(e) => return send(MigrateMsg::Failed(error_text(&e))),
-    };
-    let similar = match crate::context::ContextSettings::load(&index.root) {
-        Ok(s) => s.similar,
-        Err(e) => return send(MigrateMsg::Failed(format!("cannot read ripple.toml: {e}"))),
     };
     let req = MigrateRequest {
         target,
         change,
         depth: PACK_DEPTH,
         budget: PACK_BUDGET,
-        similar,
+        similar: context.similar,
         outside: OutsidePolicy::Review,
     };
     let pack_msg = |pack: &crate::context::ContextPack| MigrateMsg::Pack {
