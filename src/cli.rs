@@ -391,6 +391,13 @@ pub fn run() -> Result<ExitCode> {
     let model_dir = cli.model_dir.clone();
     let overview = cli.command.is_none();
     let command = cli.command.unwrap_or(Command::Index);
+    match &command {
+        Command::Bench { .. } | Command::BenchSearch { .. } | Command::Hook { .. } => {}
+        Command::Review {
+            path: Some(path), ..
+        } => warn_unknown_settings(path),
+        _ => warn_unknown_settings(&repo),
+    }
     if let Command::Bench { path, runs } = &command {
         let path = path.clone().unwrap_or(repo);
         return bench(&path, *runs, json);
@@ -657,12 +664,17 @@ fn error_kind(err: &anyhow::Error) -> &'static str {
             return "not_found";
         }
         if cause.is::<ripple::conventions::ConventionsError>()
-            || cause.is::<ripple::context::SettingsError>()
             || cause.is::<ripple::semantic::config::ConfigError>()
         {
             return "config";
         }
-        if cause.is::<ripple::llm::LlmError>() {
+        // A transparent wrapper hides the LlmError itself from the chain.
+        if cause.is::<ripple::llm::LlmError>()
+            || matches!(
+                cause.downcast_ref::<ripple::migrate::MigrateError>(),
+                Some(ripple::migrate::MigrateError::Llm(_))
+            )
+        {
             return "llm";
         }
         if cause.is::<ripple::edits::EditError>() {
@@ -1185,11 +1197,29 @@ struct MigrateOpts {
     similar: usize,
 }
 
+/// Say once, whichever tables the command goes on to read, which keys of
+/// `ripple.toml` nothing reads. A file that does not parse is left to the
+/// command, whose error names the line.
+fn warn_unknown_settings(repo: &std::path::Path) {
+    let Ok(file) = ripple::conventions::RippleToml::load(repo) else {
+        return;
+    };
+    for w in &file.warnings {
+        eprintln!(
+            "ripple: warning: {}: {}",
+            ripple::conventions::CONVENTIONS_FILE,
+            ripple::terminal_text::strip(&w.to_string())
+        );
+    }
+}
+
 /// `--similar K`, else ripple.toml [context] similar, else none.
 fn similar_count(index: &Index, flag: Option<usize>) -> Result<usize> {
     match flag {
         Some(k) => Ok(k),
-        None => Ok(ripple::context::ContextSettings::load(&index.root)?.similar),
+        None => Ok(ripple::conventions::RippleToml::load(&index.root)?
+            .context
+            .similar),
     }
 }
 
@@ -1205,28 +1235,19 @@ fn cmd_migrate(
 ) -> Result<ExitCode> {
     use ripple::edits::{self, Resolution};
     let root = index.root.clone();
-    let conventions =
-        ripple::conventions::Conventions::load(&root).context("cannot read ripple.toml")?;
     let target = &index.res.decls[decl as usize];
-    let target_path = index
-        .file_of(decl)
-        .map(|f| f.path.clone())
-        .unwrap_or_default();
-    if conventions.class_of_path(&target_path) == Some(ripple::conventions::Class::OffLimits)
-        || conventions.class_of_symbol(&target.name, &target_path)
-            == Some(ripple::conventions::Class::OffLimits)
-    {
-        anyhow::bail!(
-            "{} is off-limits in ripple.toml; ripple never sends it to a model or edits it",
-            target.name
-        );
-    }
-    let config = llm_config(
-        &root,
-        &conventions,
-        o.provider.as_deref(),
-        o.model.as_deref(),
-        o.base_url.as_deref(),
+    let ripple::migrate::Settings {
+        conventions,
+        llm: config,
+        ..
+    } = ripple::migrate::settings(
+        index,
+        decl,
+        &ripple::llm::trust::LlmFlags {
+            provider: o.provider.clone(),
+            model: o.model.clone(),
+            base_url: o.base_url.clone(),
+        },
     )?;
     let req = ripple::migrate::MigrateRequest {
         target: decl,
@@ -1302,11 +1323,9 @@ fn cmd_migrate(
                 patch_written = Some(patch.display().to_string());
             }
         } else if o.apply {
-            // Measured against the files before they are written.
-            let regressions = ripple::migrate::syntax_regressions(&root, &usable);
-            let report = edits::apply(&root, &usable, &edits::default_journal_dir(&root))?;
-            syntax_problems = regressions;
-            applied = Some(report);
+            let written = ripple::migrate::apply_accepted(&root, &usable)?;
+            syntax_problems = written.regressions;
+            applied = Some(written.report);
         }
     }
     if json {

@@ -80,58 +80,6 @@ pub struct PackOptions<'a> {
     pub similar: usize,
 }
 
-/// The `[context]` table of `ripple.toml`.
-#[derive(Debug, Clone, Default, PartialEq, serde::Deserialize)]
-pub struct ContextSettings {
-    /// Similar declarations offered in every pack (0: none).
-    #[serde(default)]
-    pub similar: usize,
-}
-
-#[derive(Debug, thiserror::Error)]
-pub enum SettingsError {
-    #[error("{path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path}: [context] {source}")]
-    Parse {
-        path: String,
-        source: Box<toml::de::Error>,
-    },
-}
-
-impl ContextSettings {
-    /// The settings of the repository at `root` (defaults without a file or table).
-    pub fn load(root: &std::path::Path) -> Result<ContextSettings, SettingsError> {
-        let path = root.join("ripple.toml");
-        let text = match crate::inventory::read_regular_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Self::default()),
-            Err(source) => {
-                return Err(SettingsError::Read {
-                    path: path.display().to_string(),
-                    source,
-                });
-            }
-        };
-        Self::parse(&text, &path.display().to_string())
-    }
-
-    pub fn parse(text: &str, path: &str) -> Result<ContextSettings, SettingsError> {
-        #[derive(serde::Deserialize)]
-        struct File {
-            context: Option<ContextSettings>,
-        }
-        let file: File = toml::from_str(text).map_err(|e| SettingsError::Parse {
-            path: path.to_owned(),
-            source: Box::new(e),
-        })?;
-        Ok(file.context.unwrap_or_default())
-    }
-}
-
 /// Build the pack for a change to `target`.
 pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
     let res = &index.res;

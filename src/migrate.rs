@@ -13,11 +13,13 @@ use std::path::Path;
 use serde::Serialize;
 
 use crate::context::{self, ContextPack, PackOptions};
-use crate::conventions::{Class, Conventions};
+use crate::conventions::{Class, ContextSettings, Conventions, RippleToml};
 use crate::edits::{
-    DiscardedBlock, EditBlock, EditStreamParser, Hunk, OutsidePolicy, Planner, Snapshot,
+    self, ApplyReport, DiscardedBlock, EditBlock, EditError, EditStreamParser, Hunk, OutsidePolicy,
+    Planner, Snapshot,
 };
 use crate::index::Index;
+use crate::llm::trust::{self, LlmFlags};
 use crate::llm::{self, CancelToken, ChatRequest, Completion, LlmConfig, LlmError, StreamEvent};
 use crate::resolve::DeclId;
 use crate::tokens::TokenCount;
@@ -62,6 +64,8 @@ pub struct MigrateRequest<'a> {
 
 /// What the loop reports as the reply streams in.
 pub enum MigrateEvent<'a> {
+    /// The context pack is built, before the request is sent.
+    Pack(&'a ContextPack),
     /// Assessment or other text as it arrives.
     Text(&'a str),
     /// A block became a planned hunk.
@@ -91,6 +95,88 @@ pub struct MigrateOutcome {
     pub stop_reason: String,
     /// Secrets replaced by placeholders in the prompt before it was sent.
     pub redactions: crate::redact::Redactions,
+}
+
+/// Why a migration cannot start.
+#[derive(Debug, thiserror::Error)]
+pub enum MigrateError {
+    #[error("cannot read ripple.toml")]
+    Conventions(#[source] crate::conventions::ConventionsError),
+    #[error("{name} is off-limits in ripple.toml: ripple never sends it to a model or edits it")]
+    OffLimits { name: String },
+    /// The model settings are unusable (no key, an untrusted endpoint…).
+    #[error(transparent)]
+    Llm(#[from] LlmError),
+}
+
+/// What a migration of one declaration needs before it can ask a model.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub conventions: Conventions,
+    pub llm: LlmConfig,
+    /// `[context]`: what the pack holds unless a flag says otherwise.
+    pub context: ContextSettings,
+}
+
+/// Refuse a target the team fenced off: neither its file nor its name may
+/// be `off_limits`. Checked before anything is read for the prompt.
+pub fn guard_target(
+    index: &Index,
+    conventions: &Conventions,
+    target: DeclId,
+) -> Result<(), MigrateError> {
+    let decl = &index.res.decls[target as usize];
+    let path = index
+        .file_of(target)
+        .map(|f| f.path.as_str())
+        .unwrap_or_default();
+    if conventions.class_of_path(path) == Some(Class::OffLimits)
+        || conventions.class_of_symbol(&decl.name, path) == Some(Class::OffLimits)
+    {
+        return Err(MigrateError::OffLimits {
+            name: decl.name.to_string(),
+        });
+    }
+    Ok(())
+}
+
+/// The repository's conventions and the model settings for migrating
+/// `target`, in the order a user fixes them: a broken `ripple.toml`, then a
+/// fenced-off target, then the provider settings (flags, the repository's
+/// trusted `[llm]`, the user's file, the environment).
+pub fn settings(index: &Index, target: DeclId, flags: &LlmFlags) -> Result<Settings, MigrateError> {
+    let file = RippleToml::load(&index.root).map_err(MigrateError::Conventions)?;
+    let context = file.context.clone();
+    let conventions = Conventions::from_file(file).map_err(MigrateError::Conventions)?;
+    guard_target(index, &conventions, target)?;
+    let llm = trust::config_for_repo(&index.root, conventions.llm_table(), flags)?;
+    Ok(Settings {
+        conventions,
+        llm,
+        context,
+    })
+}
+
+/// What writing the accepted hunks did.
+#[derive(Debug)]
+pub struct ApplyOutcome {
+    pub report: ApplyReport,
+    /// Files the hunks left with more syntax errors than they had.
+    pub regressions: Vec<SyntaxRegression>,
+}
+
+/// Write `hunks` to the files under `root`, journaled so that `ripple undo`
+/// (or the explorer's `U`) restores them, and say which files they broke.
+/// The syntax check runs first because it compares against the files as
+/// they were; a broken file is still written, since the user accepted it
+/// and the journal can take it back.
+pub fn apply_accepted(root: &Path, hunks: &[&Hunk]) -> Result<ApplyOutcome, EditError> {
+    let regressions = syntax_regressions(root, hunks);
+    let report = edits::apply(root, hunks, &edits::default_journal_dir(root))?;
+    Ok(ApplyOutcome {
+        report,
+        regressions,
+    })
 }
 
 /// Conventions decide what may be sent: off-limits code and secrets never are.
@@ -152,6 +238,7 @@ pub fn run(
     on_event: &mut dyn FnMut(MigrateEvent),
 ) -> Result<MigrateOutcome, LlmError> {
     let (pack, chat) = prepare(index, conventions, req);
+    on_event(MigrateEvent::Pack(&pack));
     let prompt_tokens = crate::tokens::count(&chat.system) + crate::tokens::count(&chat.user);
     let root: &Path = &index.root;
     let mut parser = EditStreamParser::new();

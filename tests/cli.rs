@@ -687,3 +687,24 @@ fn index_refuses_a_symlinked_ripple_dir_and_writes_nothing_behind_it() {
     assert!(err.contains("index.db is a symlink"), "{err}");
     assert_eq!(std::fs::read_dir(outside.path()).unwrap().count(), 0);
 }
+
+#[test]
+fn unknown_ripple_toml_keys_are_warned_about_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("m.py"), "def f():\n    return 1\n").unwrap();
+    std::fs::write(
+        tmp.path().join("ripple.toml"),
+        "[context]\nsimlar = 2\n\n[conventions]\nstable = []\n",
+    )
+    .unwrap();
+    let repo = tmp.path().to_str().unwrap();
+    let (code, _, err) = ripple(&["--repo", repo, "context", "f"]);
+    assert_eq!(code, 0, "{err}");
+    let warning = "ripple.toml: unknown key [context] simlar (known: similar)";
+    assert_eq!(err.matches(warning).count(), 1, "{err}");
+    // A file with only known keys says nothing.
+    std::fs::write(tmp.path().join("ripple.toml"), "[context]\nsimilar = 1\n").unwrap();
+    let (code, _, err) = ripple(&["--repo", repo, "context", "f"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!err.contains("unknown"), "{err}");
+}

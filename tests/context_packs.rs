@@ -3,6 +3,7 @@
 mod common;
 
 use ripple::context::{self, ItemKind, PackOptions};
+use ripple::conventions::RippleToml;
 use ripple::index::{Index, NoProgress};
 use ripple::tokens::TokenCount;
 
@@ -151,13 +152,19 @@ fn similar_declarations_are_offered_on_request_below_every_caller() {
 
 #[test]
 fn ripple_toml_and_the_flag_turn_similar_declarations_on() {
-    let s = context::ContextSettings::parse("[context]\nsimilar = 2\n", "ripple.toml").unwrap();
-    assert_eq!(s.similar, 2);
-    let s = context::ContextSettings::parse("[conventions]\nstable = []\n", "ripple.toml").unwrap();
-    assert_eq!(s.similar, 0);
-    assert!(
-        context::ContextSettings::parse("[context]\nsimilar = \"x\"\n", "ripple.toml").is_err()
+    let parse = |text: &str| RippleToml::parse(text, std::path::Path::new("ripple.toml"));
+    assert_eq!(
+        parse("[context]\nsimilar = 2\n").unwrap().context.similar,
+        2
     );
+    assert_eq!(
+        parse("[conventions]\nstable = []\n")
+            .unwrap()
+            .context
+            .similar,
+        0
+    );
+    assert!(parse("[context]\nsimilar = \"x\"\n").is_err());
 
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("demo");

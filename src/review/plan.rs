@@ -248,7 +248,7 @@ pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, Review
                     Vec::new(),
                     vec![SkippedFile {
                         file: path.clone(),
-                        reason: SkipKind::Unreadable,
+                        reason: SkipKind::Walk(crate::inventory::SkipReason::Unreadable),
                         lines: None,
                         detail: Some(e.to_string()),
                     }],

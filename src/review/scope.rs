@@ -26,25 +26,13 @@ use crate::model::Lang;
 /// The same built-in secrets list as migrate uses: one list, one policy.
 pub use crate::conventions::BUILTIN_SECRETS;
 
-/// Why a file (or part of one) is not reviewed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
+/// Why a file (or part of one) is not reviewed: the repository walk's own
+/// reasons, then the review's. Serialized as one flat name (`too_large`,
+/// `secret`), as `ripple index` names the walk's reasons.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum SkipKind {
-    Vendored,
-    Generated,
-    TooLarge,
-    Binary,
-    Unreadable,
-    Symlink,
-    /// A FIFO, socket or device with a source file's name (never opened).
-    NotRegular,
-    /// A name that is not UTF-8.
-    NonUtf8Name,
-    /// A Go file under `_*/` or `testdata/`, in no package.
-    GoIgnoredDir,
-    /// A Go file left out of this platform's build (`_windows.go`,
-    /// `//go:build ignore`).
-    GoBuildConstraint,
+    /// Skipped by the repository walk (vendored, generated, binary…).
+    Walk(SkipReason),
     /// A secret file (built-in list or `ripple.toml` `secrets`).
     Secret,
     /// Matched `ripple.toml` `off_limits`.
@@ -65,34 +53,28 @@ pub enum SkipKind {
 
 impl From<SkipReason> for SkipKind {
     fn from(r: SkipReason) -> SkipKind {
-        match r {
-            SkipReason::Vendored => SkipKind::Vendored,
-            SkipReason::Generated => SkipKind::Generated,
-            SkipReason::TooLarge => SkipKind::TooLarge,
-            SkipReason::Binary => SkipKind::Binary,
-            SkipReason::Unreadable => SkipKind::Unreadable,
-            SkipReason::Symlink => SkipKind::Symlink,
-            SkipReason::NotRegular => SkipKind::NotRegular,
-            SkipReason::NonUtf8Name => SkipKind::NonUtf8Name,
-            SkipReason::GoIgnoredDir => SkipKind::GoIgnoredDir,
-            SkipReason::GoBuildConstraint => SkipKind::GoBuildConstraint,
-        }
+        SkipKind::Walk(r)
     }
 }
 
 impl SkipKind {
+    /// Stable name, as serialized.
+    pub fn name(self) -> &'static str {
+        match self {
+            SkipKind::Walk(r) => r.name(),
+            SkipKind::Secret => "secret",
+            SkipKind::OffLimits => "off_limits",
+            SkipKind::LanguageNotReviewed => "language_not_reviewed",
+            SkipKind::Empty => "empty",
+            SkipKind::Deleted => "deleted",
+            SkipKind::Ignored => "ignored",
+            SkipKind::OverBudget => "over_budget",
+        }
+    }
+
     pub fn describe(self) -> &'static str {
         match self {
-            SkipKind::Vendored => "vendored or third-party directory",
-            SkipKind::Generated => "generated code",
-            SkipKind::TooLarge => "larger than the size limit",
-            SkipKind::Binary => "binary content",
-            SkipKind::Unreadable => "could not be read",
-            SkipKind::Symlink => "symbolic link (not followed)",
-            SkipKind::NotRegular => SkipReason::NotRegular.describe(),
-            SkipKind::NonUtf8Name => SkipReason::NonUtf8Name.describe(),
-            SkipKind::GoIgnoredDir => SkipReason::GoIgnoredDir.describe(),
-            SkipKind::GoBuildConstraint => SkipReason::GoBuildConstraint.describe(),
+            SkipKind::Walk(r) => r.describe(),
             SkipKind::Secret => "secret file (never sent to a model)",
             SkipKind::OffLimits => "off-limits in ripple.toml (never sent to a model)",
             SkipKind::LanguageNotReviewed => "language not reviewed yet (only Python and Go)",
@@ -101,6 +83,12 @@ impl SkipKind {
             SkipKind::Ignored => "ignored (.gitignore, .ignore or .rippleignore)",
             SkipKind::OverBudget => "one declaration larger than the chunk budget",
         }
+    }
+}
+
+impl Serialize for SkipKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
@@ -221,6 +209,20 @@ fn off_limit_symbol_files(index: &Index, conventions: &Conventions) -> HashMap<u
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_walk_reason_keeps_its_name_as_a_review_reason() {
+        for name in ["too_large", "binary", "not_regular", "go_build_constraint"] {
+            let r = SkipReason::from_name(name).unwrap();
+            let as_walk = serde_json::to_string(&r).unwrap();
+            assert_eq!(serde_json::to_string(&SkipKind::from(r)).unwrap(), as_walk);
+            assert_eq!(as_walk, format!("\"{name}\""));
+        }
+        assert_eq!(
+            serde_json::to_string(&SkipKind::LanguageNotReviewed).unwrap(),
+            "\"language_not_reviewed\""
+        );
+    }
 
     fn conventions(text: &str) -> Conventions {
         Conventions::parse(text, std::path::Path::new("ripple.toml")).unwrap()

@@ -23,6 +23,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
 
+use crate::conventions::{ConventionsError, RippleToml, SearchTable};
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
@@ -48,16 +50,8 @@ pub struct EmbedConfig {
 
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("{path}: {source}")]
-    Read {
-        path: String,
-        source: std::io::Error,
-    },
-    #[error("{path}: {source}")]
-    Parse {
-        path: String,
-        source: Box<toml::de::Error>,
-    },
+    #[error(transparent)]
+    File(#[from] ConventionsError),
     #[error("{path}: [search] sets provider = {provider:?} but no model")]
     NoModel { path: String, provider: String },
     #[error("unknown search provider {0:?} (expected openai, ollama, local or none)")]
@@ -66,20 +60,6 @@ pub enum ConfigError {
         "{path}: [search] provider = \"local\" needs model_dir (a sentence-transformers directory)"
     )]
     NoModelDir { path: String },
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct File {
-    search: Option<Section>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct Section {
-    provider: Option<String>,
-    model: Option<String>,
-    base_url: Option<String>,
-    dimensions: Option<usize>,
-    model_dir: Option<PathBuf>,
 }
 
 fn parse_provider(s: &str) -> Result<Provider, ConfigError> {
@@ -95,19 +75,10 @@ fn parse_provider(s: &str) -> Result<Provider, ConfigError> {
 /// The embedding configuration of the repository at `root`, `None` when
 /// search is offline only (no `[search]` provider).
 pub fn load(root: &Path) -> Result<Option<EmbedConfig>, ConfigError> {
-    let path = root.join("ripple.toml");
-    let text = match crate::inventory::read_regular_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(source) => {
-            return Err(ConfigError::Read {
-                path: path.display().to_string(),
-                source,
-            });
-        }
-    };
+    let file = RippleToml::load(root)?;
     let env = |k: &str| std::env::var(k).ok().filter(|v| !v.is_empty());
-    let mut cfg = from_parts(&text, &path.display().to_string(), &env)?;
+    let path = root.join(crate::conventions::CONVENTIONS_FILE);
+    let mut cfg = from_table(&file.search, &path.display().to_string(), &env)?;
     if let Some(c) = &mut cfg
         && let Some(dir) = &mut c.model_dir
         && dir.is_relative()
@@ -136,11 +107,17 @@ pub fn from_parts(
     path: &str,
     env: &dyn Fn(&str) -> Option<String>,
 ) -> Result<Option<EmbedConfig>, ConfigError> {
-    let file: File = toml::from_str(text).map_err(|e| ConfigError::Parse {
-        path: path.to_owned(),
-        source: Box::new(e),
-    })?;
-    let s = file.search.unwrap_or_default();
+    let file = RippleToml::parse(text, Path::new(path))?;
+    from_table(&file.search, path, env)
+}
+
+/// The `[search]` table resolved with the environment.
+fn from_table(
+    s: &SearchTable,
+    path: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<Option<EmbedConfig>, ConfigError> {
+    let s = s.clone();
     let model_dir = env("RIPPLE_SEARCH_MODEL_DIR")
         .map(PathBuf::from)
         .or(s.model_dir);

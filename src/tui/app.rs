@@ -1292,10 +1292,11 @@ impl App {
             return;
         }
         let root = &snap.index.root;
-        // Measured against the files before they are written.
-        let broken = crate::migrate::syntax_regressions(root, &hunks);
-        match edits::apply(root, &hunks, &edits::default_journal_dir(root)) {
-            Ok(report) => {
+        match crate::migrate::apply_accepted(root, &hunks) {
+            Ok(crate::migrate::ApplyOutcome {
+                report,
+                regressions: broken,
+            }) => {
                 let ids: Vec<HunkId> = hunks.iter().map(|h| h.id.clone()).collect();
                 let files: Vec<&str> = report.files.iter().map(|f| f.path.as_str()).collect();
                 self.message = Some(if broken.is_empty() {

@@ -20,9 +20,8 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::conventions::{Class, Conventions};
 use crate::edits::{self, DiscardedBlock, Hunk, HunkId, HunkState, OutsidePolicy, Resolution};
-use crate::llm::trust::{self, LlmFlags};
+use crate::llm::trust::LlmFlags;
 use crate::llm::{CancelToken, LlmError};
 use crate::migrate::{self, MigrateEvent, MigrateRequest, SyntaxRegression};
 use crate::resolve::DeclId;
@@ -92,48 +91,31 @@ pub fn run_migration(
     send: &mut dyn FnMut(MigrateMsg),
 ) {
     let index = &snap.index;
-    let conventions = match Conventions::load(&index.root) {
-        Ok(c) => c,
-        Err(e) => return send(MigrateMsg::Failed(format!("cannot read ripple.toml: {e}"))),
-    };
-    let decl = &index.res.decls[target as usize];
-    let path = index
-        .file_of(target)
-        .map(|f| f.path.clone())
-        .unwrap_or_default();
-    if conventions.class_of_path(&path) == Some(Class::OffLimits)
-        || conventions.class_of_symbol(&decl.name, &path) == Some(Class::OffLimits)
-    {
-        return send(MigrateMsg::Failed(format!(
-            "{} is off-limits in ripple.toml: ripple never sends it to a model or edits it",
-            decl.name
-        )));
-    }
-    let config = match trust::config_for_repo(&index.root, conventions.llm_table(), flags) {
-        Ok(c) => c,
-        Err(e) => return send(MigrateMsg::Failed(e.to_string())),
-    };
-    let similar = match crate::context::ContextSettings::load(&index.root) {
-        Ok(s) => s.similar,
-        Err(e) => return send(MigrateMsg::Failed(format!("cannot read ripple.toml: {e}"))),
+    let migrate::Settings {
+        conventions,
+        llm: config,
+        context,
+    } = match migrate::settings(index, target, flags) {
+        Ok(s) => s,
+        Err(e) => return send(MigrateMsg::Failed(error_text(&e))),
     };
     let req = MigrateRequest {
         target,
         change,
         depth: PACK_DEPTH,
         budget: PACK_BUDGET,
-        similar,
+        similar: context.similar,
         outside: OutsidePolicy::Review,
     };
-    let (pack, _) = migrate::prepare(index, &conventions, &req);
-    send(MigrateMsg::Pack {
+    let pack_msg = |pack: &crate::context::ContextPack| MigrateMsg::Pack {
         pack_tokens: pack.tokens,
         repo_tokens: pack.repo_tokens,
         provider: format!("{} at {}", config.provider.label(), config.host()),
         model: config.model.clone(),
-        files: migrate::pack_files(&pack),
-    });
+        files: migrate::pack_files(pack),
+    };
     let mut on_event = |ev: MigrateEvent| match ev {
+        MigrateEvent::Pack(pack) => send(pack_msg(pack)),
         MigrateEvent::Text(t) => send(MigrateMsg::Text(t.to_owned())),
         MigrateEvent::Hunk(h) => send(MigrateMsg::Hunk(Box::new(h.clone()))),
         MigrateEvent::Retrying { attempt, reason } => send(MigrateMsg::Retrying {
@@ -155,6 +137,18 @@ pub fn run_migration(
         Err(LlmError::Cancelled) => MigrateMsg::Cancelled,
         Err(e) => MigrateMsg::Failed(e.to_string()),
     });
+}
+
+/// An error and its causes on one line, as the status line shows them.
+fn error_text(err: &dyn std::error::Error) -> String {
+    let mut text = err.to_string();
+    let mut cause = err.source();
+    while let Some(c) = cause {
+        text.push_str(": ");
+        text.push_str(&c.to_string());
+        cause = c.source();
+    }
+    text
 }
 
 /// Start [`run_migration`] on a thread of its own.

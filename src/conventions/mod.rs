@@ -10,7 +10,9 @@
 //! `[llm]` table is handed to the provider layer untouched, so this module does
 //! not need to know every provider's settings.
 //!
-//! A missing `ripple.toml` means the defaults; a malformed one is an error that
+//! The file is read by [`RippleToml`] (`file.rs`), the one reader of
+//! `ripple.toml`, which also holds the other tables for the modules that use
+//! them. A missing `ripple.toml` means the defaults; a malformed one is an error that
 //! names the line, because silently ignoring a typo in `off_limits` would let a
 //! model edit code the team fenced off.
 
@@ -19,7 +21,13 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
-use serde::Deserialize;
+
+mod file;
+
+pub use file::{
+    ContextSettings, ConventionsTable, RippleToml, SCHEMA, SearchTable, TableSchema, TestCommands,
+    UnknownKey,
+};
 
 /// The file name of the conventions file at the repository root.
 pub const CONVENTIONS_FILE: &str = "ripple.toml";
@@ -100,7 +108,7 @@ pub enum ConventionsError {
     },
 }
 
-/// The `[conventions]` and `[llm]` sections of `ripple.toml`, compiled.
+/// The `[conventions]`, `[tests]` and `[llm]` tables of `ripple.toml`, compiled.
 #[derive(Debug, Clone)]
 pub struct Conventions {
     source: Option<PathBuf>,
@@ -113,83 +121,28 @@ pub struct Conventions {
     tests: TestCommands,
 }
 
-/// `[tests]`: the commands that run selected tests, as templates (see
-/// [`crate::testrun`] for the placeholders). `None` means the default
-/// (`pytest {tests}`, `go test -run '^({names})$' {packages}`).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TestCommands {
-    pub python: Option<String>,
-    pub go: Option<String>,
-}
-
 impl Default for Conventions {
     fn default() -> Conventions {
-        Conventions::from_raw(None, RawFile::default(), "")
+        Conventions::from_file(RippleToml::default())
             .expect("the built-in secret patterns are valid globs")
     }
-}
-
-#[derive(Debug, Default, Deserialize)]
-struct RawFile {
-    #[serde(default)]
-    conventions: RawConventions,
-    llm: Option<toml::Table>,
-    #[serde(default)]
-    tests: TestCommands,
-}
-
-// Unknown keys are an error: `off-limits = [...]` silently ignored would let
-// a model edit fenced-off code.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RawConventions {
-    #[serde(default)]
-    stable: Vec<String>,
-    #[serde(default)]
-    active: Vec<String>,
-    #[serde(default)]
-    off_limits: Vec<String>,
-    #[serde(default)]
-    secrets: Vec<String>,
 }
 
 impl Conventions {
     /// Read `ripple.toml` at `root`. A missing file gives the defaults.
     pub fn load(root: &Path) -> Result<Conventions, ConventionsError> {
-        let path = root.join(CONVENTIONS_FILE);
-        match crate::inventory::read_regular_string(&path) {
-            Ok(text) => Conventions::parse(&text, &path),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(Conventions::default()),
-            Err(source) => Err(ConventionsError::Read { path, source }),
-        }
+        Conventions::from_file(RippleToml::load(root)?)
     }
 
     /// Parse the text of a `ripple.toml`; `path` is only used in messages.
     pub fn parse(text: &str, path: &Path) -> Result<Conventions, ConventionsError> {
-        let raw: RawFile = toml::from_str(text).map_err(|e| {
-            let (line, column) = e
-                .span()
-                .map(|span| line_col(text, span.start))
-                .unwrap_or((1, 1));
-            ConventionsError::Syntax {
-                path: path.to_path_buf(),
-                line,
-                column,
-                message: e.message().trim().to_owned(),
-            }
-        })?;
-        Conventions::from_raw(Some(path.to_path_buf()), raw, text)
+        Conventions::from_file(RippleToml::parse(text, path)?)
     }
 
-    fn from_raw(
-        source: Option<PathBuf>,
-        raw: RawFile,
-        text: &str,
-    ) -> Result<Conventions, ConventionsError> {
-        let path = source
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(CONVENTIONS_FILE));
+    /// Compile the `[conventions]` of a file read by [`RippleToml`].
+    pub fn from_file(file: RippleToml) -> Result<Conventions, ConventionsError> {
+        let path = file.path();
+        let text = file.text.as_str();
         let pattern_error =
             |list: &'static str, pattern: &str, reason: String| ConventionsError::Pattern {
                 path: path.clone(),
@@ -202,7 +155,7 @@ impl Conventions {
             ClassRules::new(entries)
                 .map_err(|(pattern, reason)| pattern_error(list, &pattern, reason))
         };
-        let c = &raw.conventions;
+        let c = &file.conventions;
         let stable = class_rules("stable", &c.stable)?;
         let active = class_rules("active", &c.active)?;
         let off_limits = class_rules("off_limits", &c.off_limits)?;
@@ -221,14 +174,14 @@ impl Conventions {
         let secrets = PathRules::new(&secret_patterns)
             .map_err(|(pattern, reason)| pattern_error("secrets", &pattern, reason))?;
         Ok(Conventions {
-            source,
             stable,
             active,
             off_limits,
             secrets,
             user_secrets: c.secrets.clone(),
-            llm: raw.llm,
-            tests: raw.tests,
+            source: file.source,
+            llm: file.llm,
+            tests: file.tests,
         })
     }
 
