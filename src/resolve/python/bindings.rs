@@ -1,6 +1,6 @@
-//! Names and modules: free names through the module scope and builtins,
-//! `from m import *`, relative and absolute module references, submodules,
-//! module-level `__getattr__`, and the parameters pytest fills by name.
+//! Names and modules: free names (builtins, `from m import *`), relative
+//! and absolute module references, submodules, module-level `__getattr__`,
+//! and the parameters pytest fills by name.
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::{SmallVec, smallvec};

@@ -1,7 +1,7 @@
 //! Models of builtins and the standard library: methods of `str`, `dict`,
 //! `list`, `set` and `tuple`, builtin functions' results, library
-//! callbacks (`sorted(key=…)`, `atexit.register`, …), functools, operator,
-//! heapq, argparse defaults and contextlib.
+//! callbacks (`threading.Thread(target=…)`, `atexit.register`, …),
+//! functools, operator, heapq, argparse defaults and contextlib.
 
 use rustc_hash::FxHashMap as HashMap;
 use smallvec::{SmallVec, smallvec};
