@@ -225,7 +225,7 @@ impl Builder {
 pub fn resolver_fingerprint() -> u64 {
     const SOURCES: &[&str] = &[
         include_str!("mod.rs"),
-        include_str!("python.rs"),
+        python::SOURCES,
         include_str!("go.rs"),
         include_str!("go_std.rs"),
         include_str!("go_std.tsv"),

@@ -1,0 +1,493 @@
+//! The fixpoint: the constraints each file's flow facts become, the seeding
+//! of definitions and imports, and running one constraint (which writes
+//! what it computes and queues the readers of every slot that grew).
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
+
+use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr, PyFlow};
+use crate::model::{DeclKind, Sym};
+use crate::resolve::{Builder, DeclId};
+
+use super::Analysis;
+use super::operators::{INPLACE_OPERATORS, PLAIN_OPERATORS};
+use super::values::{ANY_CLASS, ANY_KEY, GSym, MAX_SET, Slot, Value};
+
+impl Analysis<'_> {
+    /// Facts true before any flow: methods receive their class's instances
+    /// as `self` (or the class as `cls`), parameters are not static, and
+    /// slots written by anything but a definition or an import are dynamic.
+    pub(super) fn seed(&mut self) {
+        for ci in 0..self.files.len() {
+            let facts = self.files[ci].facts;
+            let py = self.files[ci].py;
+            for (local, info) in py.decl_info.iter().enumerate() {
+                let decl = self.gdecl(ci, local as u32);
+                for p in &info.params {
+                    let slot = Slot::Var(decl, self.gsym(ci, p.name));
+                    self.dynamic_slots.insert(slot);
+                    let dict = match p.kind {
+                        ParamKind::VarArgs => false,
+                        ParamKind::VarKwargs => true,
+                        _ => continue,
+                    };
+                    let site = self.packed_site(decl, dict);
+                    if dict {
+                        self.dict_sites.insert(site);
+                    } else {
+                        self.tuple_sites.insert(site);
+                    }
+                    self.add(slot, &[Value::Container(site)]);
+                }
+                let d = &facts.decls[local];
+                if d.kind == DeclKind::Method
+                    && !info.is_staticmethod
+                    && let (Some(first), Some(class)) = (info.params.first(), d.parent)
+                {
+                    let class = self.gdecl(ci, class);
+                    let slot = Slot::Var(decl, self.gsym(ci, first.name));
+                    // Methods run on instances of subclasses too: `self` is the
+                    // whole cone, resolved against subclass overrides on lookup,
+                    // instead of every subclass instance flowing in (which
+                    // saturates sets on real hierarchies such as TestCase).
+                    let v = if info.is_classmethod {
+                        Value::Class(class)
+                    } else {
+                        Value::Cone(class)
+                    };
+                    self.add(slot, &[v]);
+                    // `self` is as good as the class it belongs to.
+                    self.dynamic_slots.remove(&slot);
+                }
+            }
+            for flow in &py.flows {
+                if let PyFlow::Assign { target, .. } = flow
+                    && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
+                    && facts.decls[scope as usize].kind == DeclKind::Class
+                {
+                    let class = self.gdecl(ci, scope);
+                    let name = self.gsym(ci, name);
+                    let list = self.class_definers.entry(name).or_default();
+                    if !list.contains(&class) {
+                        list.push(class);
+                    }
+                }
+                if let PyFlow::Assign { target, value } = flow
+                    && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
+                {
+                    let static_value = matches!(
+                        py.exprs[*value as usize],
+                        PyExpr::Decl(_) | PyExpr::ModuleRef { .. }
+                    ) || matches!(
+                        py.exprs[*value as usize],
+                        PyExpr::Attr { base, .. } if matches!(py.exprs[base as usize], PyExpr::ModuleRef { .. })
+                    );
+                    if !static_value {
+                        let slot = Slot::Var(self.gdecl(ci, scope), self.gsym(ci, name));
+                        self.dynamic_slots.insert(slot);
+                    }
+                }
+            }
+            for (e, expr) in py.exprs.iter().enumerate() {
+                if let PyExpr::Container { items } = expr {
+                    let site = self.site(ci, e as ExprId);
+                    let mut keys: Vec<GSym> = items
+                        .iter()
+                        .map(|(k, _)| k.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY))
+                        .collect();
+                    keys.sort_unstable();
+                    keys.dedup();
+                    self.container_keys.insert(site, keys);
+                }
+            }
+        }
+    }
+
+    /// With `RIPPLE_DEBUG_SATURATED`: every value set that filled its cap,
+    /// with its values, named (how the "string soup" was found).
+    pub(super) fn print_saturated(&self, b: &Builder) {
+        let name = |d: DeclId| {
+            b.res
+                .decls
+                .get(d as usize)
+                .map(|x| x.name.clone())
+                .unwrap_or_else(|| format!("#{d}").into())
+        };
+        let sym = |g: GSym| {
+            self.strings
+                .get(g as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("${g}"))
+        };
+        // A container is named by its literal's file and expression index.
+        let site_name = |site: u32| {
+            self.files
+                .iter()
+                .filter(|f| f.expr_base <= site)
+                .max_by_key(|f| f.expr_base)
+                .map(|f| {
+                    let local = site - f.expr_base;
+                    let expr = f.py.exprs.get(local as usize);
+                    format!("{}#{local} {expr:?}", name(self.module_decl(f.file)))
+                })
+                .unwrap_or_else(|| format!("#{site}"))
+        };
+        let table = self.slots.borrow();
+        for (slot, &id) in &table.ids {
+            let vals = &table.vals[id as usize];
+            if vals.len() < MAX_SET {
+                continue;
+            }
+            let s = match *slot {
+                Slot::Var(d, g) => format!("Var {} {}", name(d), sym(g)),
+                Slot::InstAttr(d, g) => format!(
+                    "InstAttr {} {}",
+                    if d == ANY_CLASS { "*".into() } else { name(d) },
+                    sym(g)
+                ),
+                Slot::Ret(d) => format!("Ret {}", name(d)),
+                Slot::Yield(d) => format!("Yield {}", name(d)),
+                Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
+            };
+            let vs: Vec<String> = vals
+                .iter()
+                .map(|v| match *v {
+                    Value::Func(d) => format!("F:{}", name(d)),
+                    Value::Class(d) => format!("C:{}", name(d)),
+                    Value::Instance(d) => format!("I:{}", name(d)),
+                    Value::Cone(d) => format!("Cone:{}", name(d)),
+                    Value::Bound { func, .. } => format!("B:{}", name(func)),
+                    Value::External(g) => format!("X:{}", sym(g)),
+                    Value::Builtin(g) => format!("b:{}", sym(g)),
+                    Value::Container(site) => format!("Container({})", site_name(site)),
+                    Value::Slice { site, offset } => {
+                        format!("Slice({}, {offset})", site_name(site))
+                    }
+                    other => format!("{other:?}"),
+                })
+                .collect();
+            eprintln!("SAT {s} => {}", vs.join(" "));
+        }
+    }
+
+    /// Find the literals of constants whose name is written through in the
+    /// same file: `b = [None]` then `b[0] = func` or `b.append(func)`.
+    /// Names are compared without their version (`b@1` is `b`).
+    pub(super) fn find_filled_sites(&mut self, ci: usize) {
+        let py = self.files[ci].py;
+        let facts = self.files[ci].facts;
+        let unversioned = |name: Sym| facts.sym(name).split('@').next().unwrap_or("");
+        let var_of = |e: ExprId| match py.exprs.get(e as usize) {
+            Some(&PyExpr::Var { scope, name }) => Some((scope, unversioned(name))),
+            _ => None,
+        };
+        let mut written: HashSet<(u32, &str)> = HashSet::default();
+        for flow in &py.flows {
+            if let PyFlow::Assign { target, .. } = *flow
+                && let Some(PyExpr::Subscript { base, .. }) = py.exprs.get(target as usize)
+                && let Some(v) = var_of(*base)
+            {
+                written.insert(v);
+            }
+        }
+        for call in &py.calls {
+            if let Some(&PyExpr::Attr { base, name }) = py.exprs.get(call.callee as usize)
+                && FILLING_METHODS.contains(&facts.sym(name))
+                && let Some(v) = var_of(base)
+            {
+                written.insert(v);
+            }
+        }
+        if written.is_empty() {
+            return;
+        }
+        for flow in &py.flows {
+            if let PyFlow::Assign { target, value } = *flow
+                && let Some(v) = var_of(target)
+                && written.contains(&v)
+                && matches!(py.exprs.get(value as usize), Some(PyExpr::Container { .. }))
+            {
+                let site = self.site(ci, value);
+                self.filled_sites.insert(site);
+            }
+        }
+    }
+
+    /// Every constraint of a file: its flows, container literals and calls.
+    pub(super) fn constraints_of(&self, ci: usize) -> Vec<Constraint> {
+        let py = self.files[ci].py;
+        let ci = ci as u32;
+        let mut out: Vec<Constraint> = (0..py.flows.len() as u32)
+            .map(|i| Constraint {
+                ci,
+                kind: ConsKind::Flow,
+                idx: i,
+            })
+            .collect();
+        for (e, expr) in py.exprs.iter().enumerate() {
+            if matches!(expr, PyExpr::Container { items } if !items.is_empty()) {
+                out.push(Constraint {
+                    ci,
+                    kind: ConsKind::Container,
+                    idx: e as u32,
+                });
+            }
+        }
+        // Most operator sites bind no arguments while solving: re-evaluating
+        // tens of thousands of `a == b` and `x[i]` receivers on every change
+        // doubled resolution. They are resolved when emitted, and their
+        // results flow wherever an expression uses them. An arithmetic
+        // operator a repository class defines does pass its other operand
+        // on (`-other` in `Vec.__sub__` is a Vec's `__neg__`).
+        let binds = |i: u32| match py.calls[i as usize].kind {
+            PyCallKind::Operator { method, .. } => {
+                let g = self.gsym(ci as usize, method);
+                self.class_definers.contains_key(&g)
+                    && (PLAIN_OPERATORS.contains(&self.strings[g as usize].as_str())
+                        || INPLACE_OPERATORS.contains(&self.strings[g as usize].as_str()))
+            }
+            _ => true,
+        };
+        out.extend(
+            (0..py.calls.len() as u32)
+                .filter(|&i| binds(i))
+                .map(|i| Constraint {
+                    ci,
+                    kind: ConsKind::Call,
+                    idx: i,
+                }),
+        );
+        for (i, &(file_ctx, _, _, _)) in self.fixture_uses.iter().enumerate() {
+            if file_ctx == ci as usize {
+                out.push(Constraint {
+                    ci,
+                    kind: ConsKind::Fixture,
+                    idx: i as u32,
+                });
+            }
+        }
+        for (local, d) in self.files[ci as usize].facts.decls.iter().enumerate() {
+            if d.kind == DeclKind::Class && !py.decl_info[local].bases.is_empty() {
+                out.push(Constraint {
+                    ci,
+                    kind: ConsKind::ClassBases,
+                    idx: local as u32,
+                });
+            }
+        }
+        out
+    }
+
+    /// Evaluate one constraint, recording the slots it reads so that it is
+    /// evaluated again when (and only when) one of them grows.
+    pub(super) fn run(&mut self, id: u32) {
+        let c = self.constraints[id as usize];
+        self.current.set(id);
+        let ci = c.ci as usize;
+        let py = self.files[ci].py;
+        match c.kind {
+            ConsKind::Flow => match py.flows[c.idx as usize] {
+                PyFlow::Assign { target, value } => {
+                    let vals = self.eval(ci, value, 0);
+                    self.write(ci, target, &vals);
+                    self.bind_set_name_owner(ci, target, &vals);
+                }
+                PyFlow::Return { .. } if self.passthrough_flows.contains(&(c.ci, c.idx)) => {}
+                PyFlow::Return { func, value } => {
+                    let vals = self.eval(ci, value, 0);
+                    let f = self.gdecl(ci, func);
+                    self.add(Slot::Ret(f), &vals);
+                }
+                PyFlow::Yield { func, value } => {
+                    let vals = self.eval(ci, value, 0);
+                    let f = self.gdecl(ci, func);
+                    self.add(Slot::Yield(f), &vals);
+                }
+            },
+            ConsKind::Container => {
+                if let PyExpr::Container { items } = &py.exprs[c.idx as usize] {
+                    let site = self.site(ci, c.idx);
+                    for (key, item) in items {
+                        let vals = self.eval(ci, *item, 0);
+                        if vals.is_empty() {
+                            continue;
+                        }
+                        let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
+                        self.add(Slot::Elem(site, key), &vals);
+                    }
+                }
+            }
+            ConsKind::Call => self.bind_call(ci, c.idx as usize),
+            ConsKind::Fixture => {
+                let (_, func, param, fixture) = self.fixture_uses[c.idx as usize];
+                let mut vals = self.ret_values(fixture);
+                vals.extend(self.get(Slot::Yield(fixture)));
+                self.add(Slot::Var(func, param), &vals);
+            }
+            ConsKind::ClassBases => {
+                let class = self.gdecl(ci, c.idx);
+                // In the order the class statement names them, whichever
+                // resolved first (an imported base may resolve later).
+                let mut merged = self.bases(class);
+                let old = self.class_bases.get(&class).cloned().unwrap_or_default();
+                for &b in &old {
+                    if !merged.contains(&b) {
+                        merged.push(b);
+                    }
+                }
+                // Defining a subclass calls the nearest `__init_subclass__`
+                // above it with the new class as `cls` (plugin registries
+                // fill themselves this way).
+                let init_subclass = self.intern("__init_subclass__");
+                for &base in &merged {
+                    for m in self.method_targets(base, init_subclass) {
+                        if let Some((info, fci)) = self.py_info(m)
+                            && let Some(first) = info.params.first()
+                        {
+                            let slot = Slot::Var(m, self.gsym(fci, first.name));
+                            self.add(slot, &[Value::Class(class)]);
+                        }
+                    }
+                }
+                if merged != old {
+                    if merged.len() >= 2 && !self.multi_base.contains(&class) {
+                        self.multi_base.push(class);
+                    }
+                    self.class_bases.insert(class, merged);
+                    // Re-walking every hierarchy user on each change would be
+                    // quadratic; changes are batched into epochs instead.
+                    self.hierarchy_dirty = true;
+                }
+            }
+        }
+        self.current.set(NO_CONSTRAINT);
+    }
+
+    pub(super) fn write(&mut self, ci: usize, target: ExprId, vals: &[Value]) {
+        if vals.is_empty() {
+            return;
+        }
+        let py = self.files[ci].py;
+        match py.exprs[target as usize] {
+            PyExpr::Var { scope, name } => {
+                let id = self.var_slot_id(ci, target, scope, name);
+                self.add_id(id, vals);
+            }
+            PyExpr::Attr { base, name } => {
+                let name = self.gsym(ci, name);
+                for b in self.eval(ci, base, 0) {
+                    match b {
+                        Value::Instance(c) | Value::Cone(c) => {
+                            let definers = self.inst_definers.entry(name).or_default();
+                            if !definers.contains(&c) {
+                                definers.push(c);
+                                self.notify(Slot::InstAttr(ANY_CLASS, name));
+                            }
+                            self.add(Slot::InstAttr(c, name), vals)
+                        }
+                        Value::Class(c) => self.add(Slot::Var(c, name), vals),
+                        Value::Func(f) => self.add(Slot::InstAttr(f, name), vals),
+                        // Tests monkeypatch other modules (`os.path.join = fake`);
+                        // letting that flow would reroute every real call.
+                        Value::Module(f) if self.files[ci].is_test && f != self.files[ci].file => {}
+                        Value::Module(f) => {
+                            let m = self.module_decl(f);
+                            self.add(Slot::Var(m, name), vals);
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            PyExpr::Subscript { base, key } => {
+                let key = key.map(|k| self.gsym(ci, k)).unwrap_or(ANY_KEY);
+                for b in self.eval(ci, base, 0) {
+                    if let Value::Container(site) = b {
+                        self.add_elem(site, key, vals);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Find functions that return one of their parameters unchanged: a
+    /// `return p` where `p` is a parameter nothing in the file rebinds.
+    pub(super) fn find_passthrough_returns(&mut self) {
+        for ci in 0..self.files.len() {
+            let py = self.files[ci].py;
+            // A parameter's default is no rebinding: `def step(self,
+            // fn=None): … return fn` hands back what each call passed, and
+            // the default where it passes none.
+            let default_flows: HashSet<u32> = py
+                .decl_info
+                .iter()
+                .flat_map(|info| info.default_flows.iter().copied())
+                .collect();
+            let mut defaults: HashMap<(u32, Sym), ExprId> = HashMap::default();
+            let mut rebound: HashSet<(u32, Sym)> = HashSet::default();
+            for (fi, flow) in py.flows.iter().enumerate() {
+                let PyFlow::Assign { target, value } = *flow else {
+                    continue;
+                };
+                let Some(&PyExpr::Var { scope, name }) = py.exprs.get(target as usize) else {
+                    continue;
+                };
+                if default_flows.contains(&(fi as u32)) {
+                    defaults.insert((scope, name), value);
+                } else {
+                    rebound.insert((scope, name));
+                }
+            }
+            for (fi, flow) in py.flows.iter().enumerate() {
+                let PyFlow::Return { func, value } = *flow else {
+                    continue;
+                };
+                let Some(&PyExpr::Var { scope, name }) = py.exprs.get(value as usize) else {
+                    continue;
+                };
+                let Some(info) = py.decl_info.get(func as usize) else {
+                    continue;
+                };
+                let is_param = info.params.iter().any(|p| {
+                    p.name == name && !matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKwargs)
+                });
+                if scope != func || !is_param || rebound.contains(&(scope, name)) {
+                    continue;
+                }
+                let f = self.gdecl(ci, func);
+                let g = self.gsym(ci, name);
+                let params = self.passthrough.entry(f).or_default();
+                if !params.contains(&g) {
+                    params.push(g);
+                }
+                self.passthrough_flows.insert((ci as u32, fi as u32));
+                if let Some(&default) = defaults.get(&(scope, name)) {
+                    self.passthrough_defaults.insert((f, g), default);
+                }
+            }
+        }
+    }
+}
+
+pub(super) const NO_CONSTRAINT: u32 = u32::MAX;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ConsKind {
+    Flow,
+    Container,
+    Call,
+    /// Resolve a class's bases; a change reshapes the hierarchy.
+    ClassBases,
+    /// A test (or fixture) parameter named like a pytest fixture receives its value.
+    Fixture,
+}
+
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Constraint {
+    pub(super) ci: u32,
+    pub(super) kind: ConsKind,
+    pub(super) idx: u32,
+}
+
+/// Methods that put values into a list, set or dict.
+pub(super) const FILLING_METHODS: &[&str] =
+    &["append", "insert", "extend", "add", "update", "setdefault"];
