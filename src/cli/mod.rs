@@ -6,9 +6,10 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+mod json;
+
 use anyhow::{Context, Result};
 use clap::{Parser, Subcommand, ValueEnum};
-use serde_json::{Value, json};
 
 use ripple::blast::{self, DeclRef, ReachedRef};
 use ripple::graph::Direction;
@@ -634,7 +635,14 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
     let kind = error_kind(err);
     let message = format!("{err:#}");
     if json_requested() {
-        println!("{}", json!({"error": {"kind": kind, "message": message}}));
+        let doc = json::ErrorDoc {
+            error: json::ErrorBody {
+                kind,
+                message,
+                candidates: None,
+            },
+        };
+        println!("{}", compact_json(&doc));
     } else {
         // Messages quote paths and names from the repository.
         eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
@@ -764,10 +772,14 @@ fn with_decl(
                 LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
             };
             if json {
-                println!(
-                    "{}",
-                    json!({"error": {"kind": kind, "message": err.to_string(), "candidates": list}})
-                );
+                let doc = json::ErrorDoc {
+                    error: json::ErrorBody {
+                        kind,
+                        message: err.to_string(),
+                        candidates: Some(list),
+                    },
+                };
+                println!("{}", compact_json(&doc));
             } else {
                 eprintln!("ripple: {err}");
                 if !list.is_empty() {
@@ -790,10 +802,20 @@ fn with_decl(
     }
 }
 
-fn print_json(out: &mut impl Write, v: &Value) -> Result<()> {
-    serde_json::to_writer_pretty(&mut *out, v)?;
+/// A command's JSON answer, pretty-printed. Going through `serde_json::Value` sorts
+/// every object's keys, the order the documents have always had.
+fn print_json(out: &mut impl Write, doc: &impl serde::Serialize) -> Result<()> {
+    let v = serde_json::to_value(doc)?;
+    serde_json::to_writer_pretty(&mut *out, &v)?;
     writeln!(out)?;
     Ok(())
+}
+
+/// One line of JSON, keys sorted as in [`print_json`].
+fn compact_json(doc: &impl serde::Serialize) -> String {
+    serde_json::to_value(doc)
+        .map(|v| v.to_string())
+        .unwrap_or_else(|e| format!("{{\"error\":{{\"kind\":\"error\",\"message\":\"{e}\"}}}}"))
 }
 
 fn location(d: &DeclRef) -> String {
@@ -815,15 +837,31 @@ fn heading_location(d: &DeclRef) -> String {
 fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode> {
     let s = &index.stats;
     if json {
-        let v = json!({
-            "root": index.root.display().to_string(),
-            "files": s.files, "parsed": s.parsed, "touched": s.touched, "reused": s.reused, "removed": s.removed,
-            "lines": s.lines, "declarations": s.declarations, "edges": s.edges, "unresolved": s.unresolved,
-            "skipped": s.skipped, "other_files": s.other_files,
-            "syntax_errors": s.files_with_syntax_errors.iter().map(|(p, n)| json!({"path": p, "errors": n})).collect::<Vec<_>>(),
-            "rebuilt": s.rebuilt, "timings_ms": s.timings_ms,
-        });
-        print_json(out, &v)?;
+        let doc = json::IndexDoc {
+            root: index.root.display().to_string(),
+            files: s.files,
+            parsed: s.parsed,
+            touched: s.touched,
+            reused: s.reused,
+            removed: s.removed,
+            lines: s.lines,
+            declarations: s.declarations,
+            edges: s.edges,
+            unresolved: s.unresolved,
+            skipped: &s.skipped,
+            other_files: s.other_files,
+            syntax_errors: s
+                .files_with_syntax_errors
+                .iter()
+                .map(|(path, errors)| json::PathErrors {
+                    path,
+                    errors: *errors,
+                })
+                .collect(),
+            rebuilt: &s.rebuilt,
+            timings_ms: &s.timings_ms,
+        };
+        print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -917,14 +955,20 @@ fn cmd_find(
 ) -> Result<ExitCode> {
     let hits = lookup::fuzzy(&index.res, query, limit);
     if json {
-        let results: Vec<Value> = hits
+        let results: Vec<json::FoundDecl> = hits
             .iter()
             .map(|&(d, score)| {
                 let r = DeclRef::of(index, d);
-                json!({"name": r.name, "kind": r.kind, "file": r.file, "line": r.line, "score": score})
+                json::FoundDecl {
+                    name: r.name,
+                    kind: r.kind,
+                    file: r.file,
+                    line: r.line,
+                    score,
+                }
             })
             .collect();
-        print_json(out, &json!({"query": query, "results": results}))?;
+        print_json(out, &json::QueryResults { query, results })?;
         return Ok(ExitCode::SUCCESS);
     }
     if hits.is_empty() {
@@ -953,14 +997,26 @@ fn cmd_show(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Re
     };
     let d = &index.res.decls[decl as usize];
     if json {
-        let v = json!({
-            "name": r.name, "kind": r.kind, "lang": d.lang.name(), "file": r.file, "line": r.line,
-            "end_line": d.span.end_line, "signature": local.map(|l| l.signature.clone()),
-            "doc": local.and_then(|l| l.doc.clone()), "is_test": r.is_test,
-            "callers": {"total": callers.len(), "certain": count(&callers, Confidence::Certain), "likely": count(&callers, Confidence::Likely), "possible": count(&callers, Confidence::Possible)},
-            "callees": {"total": callees.len(), "certain": count(&callees, Confidence::Certain), "likely": count(&callees, Confidence::Likely), "possible": count(&callees, Confidence::Possible)},
-        });
-        print_json(out, &v)?;
+        let counts = |list: &[(DeclId, Confidence, u32)]| json::EdgeCounts {
+            total: list.len(),
+            certain: count(list, Confidence::Certain),
+            likely: count(list, Confidence::Likely),
+            possible: count(list, Confidence::Possible),
+        };
+        let doc = json::ShowDoc {
+            name: r.name.clone(),
+            kind: r.kind,
+            lang: d.lang.name(),
+            file: r.file.clone(),
+            line: r.line,
+            end_line: d.span.end_line,
+            signature: local.map(|l| l.signature.clone()),
+            doc: local.and_then(|l| l.doc.clone()),
+            is_test: r.is_test,
+            callers: counts(&callers),
+            callees: counts(&callees),
+        };
+        print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "{} {}", r.kind, r.name)?;
@@ -1007,13 +1063,19 @@ fn cmd_walk(
     let reached = index.graph.traverse(&index.res, decl, dir, depth, min);
     let refs: Vec<ReachedRef> = reached.iter().map(|r| ReachedRef::of(index, r)).collect();
     if json {
-        let mut hops: Vec<Value> = Vec::new();
-        for h in 1..=refs.iter().map(|r| r.hop).max().unwrap_or(0) {
-            let decls: Vec<&ReachedRef> = refs.iter().filter(|r| r.hop == h).collect();
-            hops.push(json!({"hop": h, "decls": decls}));
-        }
-        let v = json!({"root": DeclRef::of(index, decl), "direction": dir, "depth": depth, "hops": hops});
-        print_json(out, &v)?;
+        let hops = (1..=refs.iter().map(|r| r.hop).max().unwrap_or(0))
+            .map(|hop| json::Hop {
+                hop,
+                decls: refs.iter().filter(|r| r.hop == hop).collect(),
+            })
+            .collect();
+        let doc = json::WalkDoc {
+            root: DeclRef::of(index, decl),
+            direction: dir,
+            depth,
+            hops,
+        };
+        print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
     let root = DeclRef::of(index, decl);
@@ -1101,9 +1163,7 @@ fn cmd_blast(
         })
         .unwrap_or_default();
     if json {
-        let mut v = serde_json::to_value(&b)?;
-        v["owners"] = json!(owners);
-        print_json(out, &v)?;
+        print_json(out, &json::BlastDoc { radius: &b, owners })?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
@@ -1329,15 +1389,21 @@ fn cmd_migrate(
         }
     }
     if json {
-        let v = json!({
-            "target": DeclRef::of(index, decl),
-            "outcome": outcome,
-            "applied": applied,
-            "patch": patch_written,
-            "owners": owners,
-            "syntax_errors_introduced": syntax_problems.iter().map(|r| json!({"path": r.path, "errors": r.errors})).collect::<Vec<_>>(),
-        });
-        print_json(out, &v)?;
+        let doc = json::MigrateDoc {
+            target: DeclRef::of(index, decl),
+            outcome: &outcome,
+            applied,
+            patch: patch_written,
+            owners,
+            syntax_errors_introduced: syntax_problems
+                .iter()
+                .map(|r| json::PathErrors {
+                    path: &r.path,
+                    errors: r.errors,
+                })
+                .collect(),
+        };
+        print_json(out, &doc)?;
     } else {
         writeln!(out)?;
         if !outcome.redactions.is_empty() {
@@ -1435,7 +1501,10 @@ fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Result<ExitCod
     if revoke {
         let removed = trust::revoke(&root)?;
         if json {
-            print_json(&mut std::io::stdout(), &json!({"revoked": removed}))?;
+            print_json(
+                &mut std::io::stdout(),
+                &json::RevokeDoc { revoked: removed },
+            )?;
         } else if removed == 0 {
             println!("{} was not trusted", root.display());
         } else {
@@ -1449,7 +1518,13 @@ fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Result<ExitCod
         if json {
             print_json(
                 &mut std::io::stdout(),
-                &json!({"trusted": false, "needed": false}),
+                &json::TrustDoc {
+                    trusted: false,
+                    needed: false,
+                    base_url: None,
+                    api_key_env: None,
+                    record: None,
+                },
             )?;
         } else {
             println!(
@@ -1465,13 +1540,13 @@ fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Result<ExitCod
     if json {
         print_json(
             &mut std::io::stdout(),
-            &json!({
-                "trusted": true,
-                "needed": true,
-                "base_url": base_url,
-                "api_key_env": key_env,
-                "record": record.display().to_string(),
-            }),
+            &json::TrustDoc {
+                trusted: true,
+                needed: true,
+                base_url: Some(base_url.clone()),
+                api_key_env: Some(key_env.clone()),
+                record: Some(record.display().to_string()),
+            },
         )?;
     } else {
         println!("trusted {}/ripple.toml [llm]:", root.display());
@@ -1494,12 +1569,7 @@ fn cmd_undo(repo: &std::path::Path, json: bool) -> Result<ExitCode> {
         .with_context(|| format!("{} does not exist", repo.display()))?;
     let report = ripple::edits::undo(&root, &ripple::edits::default_journal_dir(&root))?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(
-                &json!({"batch": report.batch, "restored": report.restored, "removed": report.removed})
-            )?
-        );
+        print_json(&mut std::io::stdout(), &json::UndoDoc::of(&report))?;
     } else {
         println!(
             "undid batch {}: restored {} files, removed {}",
@@ -1585,7 +1655,10 @@ fn cmd_tests(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> R
     if json {
         print_json(
             out,
-            &json!({"root": DeclRef::of(index, decl), "tests": refs}),
+            &json::TestsDoc {
+                root: DeclRef::of(index, decl),
+                tests: &refs,
+            },
         )?;
         return Ok(ExitCode::SUCCESS);
     }
@@ -1634,11 +1707,12 @@ fn cmd_unresolved(
         .map(|u| blast::unresolved_ref(index, u))
         .collect();
     if json {
-        let scope_name = decl.map(|d| index.res.decls[d as usize].name.clone());
-        print_json(
-            out,
-            &json!({"scope": scope_name, "count": list.len(), "calls": list}),
-        )?;
+        let doc = json::UnresolvedDoc {
+            scope: decl.map(|d| index.res.decls[d as usize].name.clone()),
+            count: list.len(),
+            calls: &list,
+        };
+        print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "{} unresolved call sites", list.len())?;
@@ -1681,11 +1755,8 @@ fn cmd_edges(
     edges.dedup_by(|x, y| x.0 == y.0 && x.1 == y.1);
     match format {
         EdgeFormat::Json => {
-            let v: serde_json::Map<String, Value> = map
-                .into_iter()
-                .map(|(k, v)| (k.to_owned(), Value::from(v.into_iter().collect::<Vec<_>>())))
-                .collect();
-            print_json(out, &Value::Object(v))?;
+            // Each function with the sorted names it calls (PyCG's format).
+            print_json(out, &map)?;
         }
         EdgeFormat::Dot => {
             writeln!(out, "digraph calls {{")?;
@@ -2120,19 +2191,24 @@ fn bench(path: &std::path::Path, runs: usize, json: bool) -> Result<ExitCode> {
 }
 
 /// One search result as JSON: where it is, its score, and why it matched.
-fn hit_json(index: &Index, h: &Hit) -> Value {
+fn hit_json<'a>(index: &Index, h: &'a Hit) -> json::HitDoc<'a> {
     let r = DeclRef::of(index, h.decl);
-    let why: Vec<Value> = h
-        .matched
-        .iter()
-        .map(|m| json!({"term": m.term, "fields": m.fields.iter().map(|f| f.name()).collect::<Vec<_>>()}))
-        .collect();
-    let mut v = json!({"name": r.name, "kind": r.kind, "file": r.file, "line": r.line,
-           "score": round3(h.score), "why": why});
-    if let Some(c) = h.cosine {
-        v["cosine"] = json!(round3(c));
+    json::HitDoc {
+        name: r.name,
+        kind: r.kind,
+        file: r.file,
+        line: r.line,
+        score: round3(h.score),
+        why: h
+            .matched
+            .iter()
+            .map(|m| json::Why {
+                term: &m.term,
+                fields: m.fields.iter().map(|f| f.name()).collect(),
+            })
+            .collect(),
+        cosine: h.cosine.map(round3),
     }
-    v
 }
 
 fn round3(x: f32) -> f64 {
@@ -2215,8 +2291,8 @@ fn cmd_search(
 ) -> Result<ExitCode> {
     let hits = search.search(query, top)?;
     if json {
-        let results: Vec<Value> = hits.iter().map(|h| hit_json(index, h)).collect();
-        print_json(out, &json!({"query": query, "results": results}))?;
+        let results: Vec<json::HitDoc> = hits.iter().map(|h| hit_json(index, h)).collect();
+        print_json(out, &json::QueryResults { query, results })?;
         return Ok(ExitCode::SUCCESS);
     }
     print_hits(index, &hits, out)?;
@@ -2233,12 +2309,13 @@ fn cmd_search_stdin(
     for line in std::io::stdin().lines() {
         let query = line.context("cannot read a query from standard input")?;
         let query = query.trim_end_matches('\r');
-        let results: Vec<Value> = search
-            .search(query, top)?
-            .iter()
-            .map(|h| hit_json(index, h))
-            .collect();
-        serde_json::to_writer(&mut *out, &json!({"query": query, "results": results}))?;
+        let hits = search.search(query, top)?;
+        let results: Vec<json::HitDoc> = hits.iter().map(|h| hit_json(index, h)).collect();
+        write!(
+            out,
+            "{}",
+            compact_json(&json::QueryResults { query, results })
+        )?;
         writeln!(out)?;
         out.flush()?;
     }
@@ -2256,8 +2333,14 @@ fn cmd_similar(
     let hits = search.similar(index, decl, top);
     let root = DeclRef::of(index, decl);
     if json {
-        let results: Vec<Value> = hits.iter().map(|h| hit_json(index, h)).collect();
-        print_json(out, &json!({"root": root, "results": results}))?;
+        let results: Vec<json::HitDoc> = hits.iter().map(|h| hit_json(index, h)).collect();
+        print_json(
+            out,
+            &json::SimilarDoc {
+                root: root.clone(),
+                results,
+            },
+        )?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(out, "similar to {} ({})", root.name, location(&root))?;

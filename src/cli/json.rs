@@ -1,0 +1,213 @@
+//! The JSON documents the commands print, as typed records: one place that
+//! says what each `--json` answer holds (docs/manual.md lists the shapes).
+//! They are printed through `serde_json::Value`, whose maps sort their keys,
+//! so a document's key order is alphabetical whatever the field order here.
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use ripple::blast::UnresolvedRef;
+use ripple::blast::{DeclRef, ReachedRef};
+use ripple::edits::{ApplyReport, UndoReport};
+use ripple::graph::Direction;
+use ripple::index::Timings;
+use ripple::inventory::Skipped;
+use ripple::migrate::MigrateOutcome;
+
+/// `{"error": {"kind", "message"}}`, with the candidates of a name lookup.
+#[derive(Serialize)]
+pub struct ErrorDoc<'a> {
+    pub error: ErrorBody<'a>,
+}
+
+#[derive(Serialize)]
+pub struct ErrorBody<'a> {
+    pub kind: &'a str,
+    pub message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<&'a [String]>,
+}
+
+/// A file and how many syntax errors it has.
+#[derive(Serialize)]
+pub struct PathErrors<'a> {
+    pub path: &'a str,
+    pub errors: u32,
+}
+
+/// `ripple index`.
+#[derive(Serialize)]
+pub struct IndexDoc<'a> {
+    pub root: String,
+    pub files: usize,
+    pub parsed: usize,
+    pub touched: usize,
+    pub reused: usize,
+    pub removed: usize,
+    pub lines: u64,
+    pub declarations: usize,
+    pub edges: usize,
+    pub unresolved: usize,
+    pub skipped: &'a [Skipped],
+    pub other_files: usize,
+    pub syntax_errors: Vec<PathErrors<'a>>,
+    pub rebuilt: &'a Option<String>,
+    pub timings_ms: &'a Timings,
+}
+
+/// One declaration found by name, with its match score.
+#[derive(Serialize)]
+pub struct FoundDecl {
+    pub name: Arc<str>,
+    pub kind: &'static str,
+    pub file: Option<Arc<str>>,
+    pub line: u32,
+    pub score: i64,
+}
+
+/// `ripple find` and the query-and-results answers of `search`.
+#[derive(Serialize)]
+pub struct QueryResults<'a, T> {
+    pub query: &'a str,
+    pub results: Vec<T>,
+}
+
+/// Callers or callees of a declaration by confidence.
+#[derive(Serialize)]
+pub struct EdgeCounts {
+    pub total: usize,
+    pub certain: usize,
+    pub likely: usize,
+    pub possible: usize,
+}
+
+/// `ripple show`.
+#[derive(Serialize)]
+pub struct ShowDoc {
+    pub name: Arc<str>,
+    pub kind: &'static str,
+    pub lang: &'static str,
+    pub file: Option<Arc<str>>,
+    pub line: u32,
+    pub end_line: u32,
+    pub signature: Option<String>,
+    pub doc: Option<String>,
+    pub is_test: bool,
+    pub callers: EdgeCounts,
+    pub callees: EdgeCounts,
+}
+
+/// One hop of a walk: the declarations reached in it.
+#[derive(Serialize)]
+pub struct Hop<'a> {
+    pub hop: u32,
+    pub decls: Vec<&'a ReachedRef>,
+}
+
+/// `ripple callers` and `ripple callees`.
+#[derive(Serialize)]
+pub struct WalkDoc<'a> {
+    pub root: DeclRef,
+    pub direction: Direction,
+    pub depth: u32,
+    pub hops: Vec<Hop<'a>>,
+}
+
+/// `ripple blast`: the radius with the owners of its files.
+#[derive(Serialize)]
+pub struct BlastDoc<'a, B: Serialize> {
+    #[serde(flatten)]
+    pub radius: &'a B,
+    pub owners: Vec<String>,
+}
+
+/// `ripple migrate`: the target, the outcome, and what was written.
+#[derive(Serialize)]
+pub struct MigrateDoc<'a> {
+    pub target: DeclRef,
+    pub outcome: &'a MigrateOutcome,
+    pub applied: Option<ApplyReport>,
+    pub patch: Option<String>,
+    pub owners: Vec<String>,
+    pub syntax_errors_introduced: Vec<PathErrors<'a>>,
+}
+
+/// `ripple undo`.
+#[derive(Serialize)]
+pub struct UndoDoc<'a> {
+    pub batch: &'a str,
+    pub restored: &'a [String],
+    pub removed: &'a [String],
+}
+
+impl<'a> UndoDoc<'a> {
+    pub fn of(report: &'a UndoReport) -> UndoDoc<'a> {
+        UndoDoc {
+            batch: &report.batch,
+            restored: &report.restored,
+            removed: &report.removed,
+        }
+    }
+}
+
+/// `ripple trust --revoke`.
+#[derive(Serialize)]
+pub struct RevokeDoc {
+    pub revoked: usize,
+}
+
+/// `ripple trust`.
+#[derive(Serialize)]
+pub struct TrustDoc {
+    pub trusted: bool,
+    pub needed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_url: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub api_key_env: Option<Option<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub record: Option<String>,
+}
+
+/// `ripple tests`.
+#[derive(Serialize)]
+pub struct TestsDoc<'a> {
+    pub root: DeclRef,
+    pub tests: &'a [ReachedRef],
+}
+
+/// `ripple unresolved`.
+#[derive(Serialize)]
+pub struct UnresolvedDoc<'a> {
+    pub scope: Option<Arc<str>>,
+    pub count: usize,
+    pub calls: &'a [UnresolvedRef],
+}
+
+/// Which query terms matched in which fields of a search result.
+#[derive(Serialize)]
+pub struct Why<'a> {
+    pub term: &'a str,
+    pub fields: Vec<&'static str>,
+}
+
+/// One search result.
+#[derive(Serialize)]
+pub struct HitDoc<'a> {
+    pub name: Arc<str>,
+    pub kind: &'static str,
+    pub file: Option<Arc<str>>,
+    pub line: u32,
+    pub score: f64,
+    pub why: Vec<Why<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cosine: Option<f64>,
+}
+
+/// `ripple similar`.
+#[derive(Serialize)]
+pub struct SimilarDoc<'a> {
+    pub root: DeclRef,
+    pub results: Vec<HitDoc<'a>>,
+}
