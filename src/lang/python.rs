@@ -2084,6 +2084,82 @@ impl<'s> Extractor<'s> {
         let g = &*GRAMMAR;
         let start = frame.start;
         match frame.kind {
+            K::Identifier
+            | K::Passthrough
+            | K::String
+            | K::Integer
+            | K::DottedName
+            | K::Attribute
+            | K::Subscript
+            | K::BinaryOp
+            | K::UnaryOp
+            | K::Compare
+            | K::Sequence
+            | K::Dictionary
+            | K::Pair
+            | K::Conditional
+            | K::BoolOp
+            | K::KeywordArgument
+            | K::ListSplat
+            | K::DictionarySplat
+            | K::ArgumentList => self.lower_expression(node, frame),
+            K::Comprehension
+            | K::DictComprehension
+            | K::ForInClause
+            | K::For
+            | K::Assignment
+            | K::AugAssignment
+            | K::NamedExpr
+            | K::Return
+            | K::Raise
+            | K::Yield
+            | K::AsPattern
+            | K::WithItem
+            | K::ExceptClause
+            | K::Global
+            | K::Nonlocal => self.lower_statement(node, frame),
+            K::Call => self.lower_call(node, start),
+            K::Lambda
+            | K::Parameters
+            | K::DefaultParameter
+            | K::TypedParameter
+            | K::ListSplatPattern
+            | K::DictSplatPattern
+            | K::KeywordSeparator
+            | K::PositionalSeparator => self.lower_definition(node, frame),
+            K::FunctionDef | K::ClassDef => self.lower_def(node, frame),
+            K::DecoratedDef => self.lower_decorated(node, start),
+            K::AliasedImport
+            | K::RelativeImport
+            | K::WildcardImport
+            | K::Import
+            | K::ImportFrom => self.lower_import(node, frame),
+            K::Error
+            | K::Other
+            | K::ExpressionStatement
+            | K::Module
+            | K::Block
+            | K::Decorator
+            | K::Comment => {
+                // Unknown wrappers (expression_statement, not_operator, …) pass a
+                // single value child up so `f(x) or g` style nesting still flows.
+                let _ = (
+                    g.f_consequence,
+                    g.f_alternative,
+                    g.f_condition,
+                    g.f_return_type,
+                );
+                Lowered::None
+            }
+        }
+    }
+
+    /// Expressions: names, literals, attributes, subscripts, operators,
+    /// containers and argument lists.
+    fn lower_expression(&mut self, node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let start = frame.start;
+        match frame.kind {
             K::Identifier => {
                 let sym = self.intern_node(&node);
                 Lowered::Ident(sym, self.scope())
@@ -2406,41 +2482,6 @@ impl<'s> Extractor<'s> {
                 let val = val.map(|v| self.as_expr(&v)).unwrap_or(UNKNOWN);
                 Lowered::Pair(key, val)
             }
-            K::Comprehension | K::DictComprehension => {
-                let body = Self::field(self.children(start), g.f_body).cloned();
-                let item = match body {
-                    Some(Lowered::Pair(k, v)) => (k, v),
-                    Some(v) => (None, self.as_expr(&v)),
-                    None => (None, UNKNOWN),
-                };
-                let e = self.push_expr(PyExpr::Container {
-                    items: vec![item].into(),
-                });
-                match node.kind() {
-                    "set_comprehension" => self.facts.set_sites.push(e),
-                    // `{id(i): i for i in items}` is a dict: `.values()`
-                    // and `.get()` give what it holds.
-                    "dictionary_comprehension" => self.facts.dict_sites.push(e),
-                    _ => {}
-                }
-                Lowered::Expr(e)
-            }
-            K::ForInClause => {
-                let left = Self::field(self.children(start), g.f_left).cloned();
-                let right = Self::field(self.children(start), g.f_right).cloned();
-                if let (Some(left), Some(right)) = (left, right) {
-                    self.iterate(&node, &left, &right);
-                }
-                Lowered::None
-            }
-            K::For => {
-                let left = Self::field(self.children(start), g.f_left).cloned();
-                let right = Self::field(self.children(start), g.f_right).cloned();
-                if let (Some(left), Some(right)) = (left, right) {
-                    self.iterate(&node, &left, &right);
-                }
-                Lowered::None
-            }
             K::Conditional => {
                 let vals: Vec<Lowered> = self
                     .children(start)
@@ -2541,25 +2582,53 @@ impl<'s> Extractor<'s> {
                 self.arg_lists.push(list);
                 Lowered::Args(self.arg_lists.len() as u32 - 1)
             }
-            K::Call => self.lower_call(node, start),
-            // Folded into the enclosing lambda (see MAX_LAMBDA_NESTING):
-            // its calls are the enclosing one's, and it stands for it.
-            K::Lambda if frame.decl.is_none() => Lowered::Decl(self.scope()),
-            K::Lambda => {
-                let decl = frame.decl.unwrap_or(0);
+            // `lower` routes only the kinds above here.
+            _ => Lowered::None,
+        }
+    }
+
+    /// Statements that bind or hand on values: assignments, loops and
+    /// comprehensions, `return`/`yield`/`raise`, `with` items, `except`
+    /// clauses and `global`/`nonlocal`.
+    fn lower_statement(&mut self, node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let start = frame.start;
+        match frame.kind {
+            K::Comprehension | K::DictComprehension => {
                 let body = Self::field(self.children(start), g.f_body).cloned();
-                if let Some(body) = body {
-                    let value = self.as_expr(&body);
-                    self.facts.flows.push(PyFlow::Return { func: decl, value });
+                let item = match body {
+                    Some(Lowered::Pair(k, v)) => (k, v),
+                    Some(v) => (None, self.as_expr(&v)),
+                    None => (None, UNKNOWN),
+                };
+                let e = self.push_expr(PyExpr::Container {
+                    items: vec![item].into(),
+                });
+                match node.kind() {
+                    "set_comprehension" => self.facts.set_sites.push(e),
+                    // `{id(i): i for i in items}` is a dict: `.values()`
+                    // and `.get()` give what it holds.
+                    "dictionary_comprehension" => self.facts.dict_sites.push(e),
+                    _ => {}
                 }
-                if let Some(Lowered::Params(p)) = Self::field(self.children(start), g.f_parameters)
-                {
-                    self.set_params(decl, *p);
-                }
-                Lowered::Decl(decl)
+                Lowered::Expr(e)
             }
-            K::FunctionDef | K::ClassDef => self.lower_def(node, frame),
-            K::DecoratedDef => self.lower_decorated(node, start),
+            K::ForInClause => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                if let (Some(left), Some(right)) = (left, right) {
+                    self.iterate(&node, &left, &right);
+                }
+                Lowered::None
+            }
+            K::For => {
+                let left = Self::field(self.children(start), g.f_left).cloned();
+                let right = Self::field(self.children(start), g.f_right).cloned();
+                if let (Some(left), Some(right)) = (left, right) {
+                    self.iterate(&node, &left, &right);
+                }
+                Lowered::None
+            }
             K::Assignment | K::AugAssignment => {
                 let left = Self::field(self.children(start), g.f_left).cloned();
                 let right = Self::field(self.children(start), g.f_right).cloned();
@@ -2851,6 +2920,175 @@ impl<'s> Extractor<'s> {
                 }
                 Lowered::None
             }
+            K::Global | K::Nonlocal => {
+                let scope = self.scope();
+                let names: Vec<Sym> = self
+                    .children(start)
+                    .iter()
+                    .filter_map(|c| match c.val {
+                        Lowered::Ident(s, _) => Some(s),
+                        _ => None,
+                    })
+                    .collect();
+                for name in names {
+                    if frame.kind == K::Global {
+                        self.globals.insert((scope, name));
+                        self.bindings.insert((0, name));
+                    } else {
+                        self.nonlocals.insert((scope, name));
+                    }
+                }
+                Lowered::None
+            }
+            // `lower` routes only the kinds above here.
+            _ => Lowered::None,
+        }
+    }
+
+    /// Lambdas and the parameter lists of functions and lambdas.
+    fn lower_definition(&mut self, node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let start = frame.start;
+        match frame.kind {
+            // Folded into the enclosing lambda (see MAX_LAMBDA_NESTING):
+            // its calls are the enclosing one's, and it stands for it.
+            K::Lambda if frame.decl.is_none() => Lowered::Decl(self.scope()),
+            K::Lambda => {
+                let decl = frame.decl.unwrap_or(0);
+                let body = Self::field(self.children(start), g.f_body).cloned();
+                if let Some(body) = body {
+                    let value = self.as_expr(&body);
+                    self.facts.flows.push(PyFlow::Return { func: decl, value });
+                }
+                if let Some(Lowered::Params(p)) = Self::field(self.children(start), g.f_parameters)
+                {
+                    self.set_params(decl, *p);
+                }
+                Lowered::Decl(decl)
+            }
+            K::Parameters => {
+                let mut params = Vec::new();
+                let mut mode = ParamKind::Positional;
+                let vals: Vec<Lowered> =
+                    self.children(start).iter().map(|c| c.val.clone()).collect();
+                let mut saw_positional_only = false;
+                for v in vals {
+                    match v {
+                        Lowered::Ident(name, _) => params.push((Param { name, kind: mode }, None)),
+                        Lowered::Param(p, default) => {
+                            let kind = match p.kind {
+                                ParamKind::VarArgs | ParamKind::VarKwargs => p.kind,
+                                _ => mode,
+                            };
+                            if p.kind == ParamKind::VarArgs {
+                                mode = ParamKind::KeywordOnly;
+                            }
+                            params.push((Param { name: p.name, kind }, default));
+                        }
+                        Lowered::Separator(ParamKind::KeywordOnly) => mode = ParamKind::KeywordOnly,
+                        Lowered::Separator(ParamKind::PositionalOnly) => saw_positional_only = true,
+                        _ => {}
+                    }
+                }
+                if saw_positional_only {
+                    // Everything before `/` is positional-only.
+                    let sep = walk::text(&node, self.source);
+                    let before = sep.split('/').next().unwrap_or("").matches(',').count();
+                    for (p, _) in params.iter_mut().take(before) {
+                        if p.kind == ParamKind::Positional {
+                            p.kind = ParamKind::PositionalOnly;
+                        }
+                    }
+                }
+                self.param_lists.push(params);
+                Lowered::Params(self.param_lists.len() as u32 - 1)
+            }
+            K::DefaultParameter => {
+                let name = Self::field(self.children(start), g.f_name).cloned();
+                let value = Self::field(self.children(start), g.f_value).cloned();
+                match name {
+                    Some(Lowered::Ident(name, _)) => {
+                        let default = value.map(|v| self.as_expr(&v));
+                        let annotated = node
+                            .child_by_field_id(GRAMMAR.f_type)
+                            .and_then(|t| self.annotation(t, true, 0));
+                        let default = match (default, annotated) {
+                            (Some(d), Some(a)) => {
+                                Some(self.push_expr(PyExpr::Union(vec![d, a].into())))
+                            }
+                            (d, a) => d.or(a),
+                        };
+                        Lowered::Param(
+                            Param {
+                                name,
+                                kind: ParamKind::Positional,
+                            },
+                            default,
+                        )
+                    }
+                    _ => Lowered::None,
+                }
+            }
+            K::TypedParameter => {
+                let inner = self
+                    .children(start)
+                    .iter()
+                    .find(|c| c.field != g.f_type && !matches!(c.val, Lowered::None))
+                    .map(|c| c.val.clone());
+                match inner {
+                    // The annotation is what the parameter holds when no
+                    // caller in the repository passes it (a framework does).
+                    Some(Lowered::Ident(name, _)) => Lowered::Param(
+                        Param {
+                            name,
+                            kind: ParamKind::Positional,
+                        },
+                        node.child_by_field_id(GRAMMAR.f_type)
+                            .and_then(|t| self.annotation(t, true, 0)),
+                    ),
+                    // `*args: T` holds a tuple of Ts, `**kwargs: T` a dict of them.
+                    Some(Lowered::Param(p, None))
+                        if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKwargs) =>
+                    {
+                        let packed = node
+                            .child_by_field_id(GRAMMAR.f_type)
+                            .and_then(|t| self.annotation(t, true, 0))
+                            .map(|elem| {
+                                self.declared_container(elem, p.kind == ParamKind::VarKwargs)
+                            });
+                        Lowered::Param(p, packed)
+                    }
+                    Some(p @ Lowered::Param(..)) => p,
+                    _ => Lowered::None,
+                }
+            }
+            K::ListSplatPattern | K::DictSplatPattern => {
+                let name = self.children(start).iter().find_map(|c| match c.val {
+                    Lowered::Ident(s, _) => Some(s),
+                    _ => None,
+                });
+                let kind = if frame.kind == K::ListSplatPattern {
+                    ParamKind::VarArgs
+                } else {
+                    ParamKind::VarKwargs
+                };
+                match name {
+                    Some(name) => Lowered::Param(Param { name, kind }, None),
+                    None => Lowered::None,
+                }
+            }
+            K::KeywordSeparator => Lowered::Separator(ParamKind::KeywordOnly),
+            K::PositionalSeparator => Lowered::Separator(ParamKind::PositionalOnly),
+            // `lower` routes only the kinds above here.
+            _ => Lowered::None,
+        }
+    }
+
+    /// Imports: `import a.b as c`, `from . import x`, `from m import *`.
+    fn lower_import(&mut self, node: Node, frame: &Frame) -> Lowered {
+        let g = &*GRAMMAR;
+        let start = frame.start;
+        match frame.kind {
             K::AliasedImport => {
                 let name = Self::field(self.children(start), g.f_name).cloned();
                 let alias = Self::field(self.children(start), g.f_alias).cloned();
@@ -2974,156 +3212,8 @@ impl<'s> Extractor<'s> {
                 }
                 Lowered::None
             }
-            K::Global | K::Nonlocal => {
-                let scope = self.scope();
-                let names: Vec<Sym> = self
-                    .children(start)
-                    .iter()
-                    .filter_map(|c| match c.val {
-                        Lowered::Ident(s, _) => Some(s),
-                        _ => None,
-                    })
-                    .collect();
-                for name in names {
-                    if frame.kind == K::Global {
-                        self.globals.insert((scope, name));
-                        self.bindings.insert((0, name));
-                    } else {
-                        self.nonlocals.insert((scope, name));
-                    }
-                }
-                Lowered::None
-            }
-            K::Parameters => {
-                let mut params = Vec::new();
-                let mut mode = ParamKind::Positional;
-                let vals: Vec<Lowered> =
-                    self.children(start).iter().map(|c| c.val.clone()).collect();
-                let mut saw_positional_only = false;
-                for v in vals {
-                    match v {
-                        Lowered::Ident(name, _) => params.push((Param { name, kind: mode }, None)),
-                        Lowered::Param(p, default) => {
-                            let kind = match p.kind {
-                                ParamKind::VarArgs | ParamKind::VarKwargs => p.kind,
-                                _ => mode,
-                            };
-                            if p.kind == ParamKind::VarArgs {
-                                mode = ParamKind::KeywordOnly;
-                            }
-                            params.push((Param { name: p.name, kind }, default));
-                        }
-                        Lowered::Separator(ParamKind::KeywordOnly) => mode = ParamKind::KeywordOnly,
-                        Lowered::Separator(ParamKind::PositionalOnly) => saw_positional_only = true,
-                        _ => {}
-                    }
-                }
-                if saw_positional_only {
-                    // Everything before `/` is positional-only.
-                    let sep = walk::text(&node, self.source);
-                    let before = sep.split('/').next().unwrap_or("").matches(',').count();
-                    for (p, _) in params.iter_mut().take(before) {
-                        if p.kind == ParamKind::Positional {
-                            p.kind = ParamKind::PositionalOnly;
-                        }
-                    }
-                }
-                self.param_lists.push(params);
-                Lowered::Params(self.param_lists.len() as u32 - 1)
-            }
-            K::DefaultParameter => {
-                let name = Self::field(self.children(start), g.f_name).cloned();
-                let value = Self::field(self.children(start), g.f_value).cloned();
-                match name {
-                    Some(Lowered::Ident(name, _)) => {
-                        let default = value.map(|v| self.as_expr(&v));
-                        let annotated = node
-                            .child_by_field_id(GRAMMAR.f_type)
-                            .and_then(|t| self.annotation(t, true, 0));
-                        let default = match (default, annotated) {
-                            (Some(d), Some(a)) => {
-                                Some(self.push_expr(PyExpr::Union(vec![d, a].into())))
-                            }
-                            (d, a) => d.or(a),
-                        };
-                        Lowered::Param(
-                            Param {
-                                name,
-                                kind: ParamKind::Positional,
-                            },
-                            default,
-                        )
-                    }
-                    _ => Lowered::None,
-                }
-            }
-            K::TypedParameter => {
-                let inner = self
-                    .children(start)
-                    .iter()
-                    .find(|c| c.field != g.f_type && !matches!(c.val, Lowered::None))
-                    .map(|c| c.val.clone());
-                match inner {
-                    // The annotation is what the parameter holds when no
-                    // caller in the repository passes it (a framework does).
-                    Some(Lowered::Ident(name, _)) => Lowered::Param(
-                        Param {
-                            name,
-                            kind: ParamKind::Positional,
-                        },
-                        node.child_by_field_id(GRAMMAR.f_type)
-                            .and_then(|t| self.annotation(t, true, 0)),
-                    ),
-                    // `*args: T` holds a tuple of Ts, `**kwargs: T` a dict of them.
-                    Some(Lowered::Param(p, None))
-                        if matches!(p.kind, ParamKind::VarArgs | ParamKind::VarKwargs) =>
-                    {
-                        let packed = node
-                            .child_by_field_id(GRAMMAR.f_type)
-                            .and_then(|t| self.annotation(t, true, 0))
-                            .map(|elem| {
-                                self.declared_container(elem, p.kind == ParamKind::VarKwargs)
-                            });
-                        Lowered::Param(p, packed)
-                    }
-                    Some(p @ Lowered::Param(..)) => p,
-                    _ => Lowered::None,
-                }
-            }
-            K::ListSplatPattern | K::DictSplatPattern => {
-                let name = self.children(start).iter().find_map(|c| match c.val {
-                    Lowered::Ident(s, _) => Some(s),
-                    _ => None,
-                });
-                let kind = if frame.kind == K::ListSplatPattern {
-                    ParamKind::VarArgs
-                } else {
-                    ParamKind::VarKwargs
-                };
-                match name {
-                    Some(name) => Lowered::Param(Param { name, kind }, None),
-                    None => Lowered::None,
-                }
-            }
-            K::KeywordSeparator => Lowered::Separator(ParamKind::KeywordOnly),
-            K::PositionalSeparator => Lowered::Separator(ParamKind::PositionalOnly),
-            K::Error
-            | K::Other
-            | K::ExpressionStatement
-            | K::Module
-            | K::Block
-            | K::Decorator
-            | K::Comment => {
-                // Unknown wrappers (expression_statement, not_operator, …) pass a
-                // single value child up so `f(x) or g` style nesting still flows.
-                let _ = (
-                    g.f_consequence,
-                    g.f_alternative,
-                    g.f_condition,
-                    g.f_return_type,
-                );
-                Lowered::None
-            }
+            // `lower` routes only the kinds above here.
+            _ => Lowered::None,
         }
     }
 
