@@ -24,7 +24,12 @@ pub fn extractor_fingerprint() -> u64 {
         include_str!("mod.rs"),
         include_str!("facts.rs"),
         include_str!("walk.rs"),
-        include_str!("python.rs"),
+        include_str!("python/mod.rs"),
+        include_str!("python/defs.rs"),
+        include_str!("python/imports.rs"),
+        include_str!("python/statements.rs"),
+        include_str!("python/expressions.rs"),
+        include_str!("python/flow.rs"),
         include_str!("go.rs"),
         include_str!("../model.rs"),
     ];

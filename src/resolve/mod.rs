@@ -226,7 +226,15 @@ pub fn resolver_fingerprint() -> u64 {
     const SOURCES: &[&str] = &[
         include_str!("mod.rs"),
         python::SOURCES,
-        include_str!("go.rs"),
+        include_str!("go/mod.rs"),
+        include_str!("go/packages.rs"),
+        include_str!("go/types.rs"),
+        include_str!("go/methods.rs"),
+        include_str!("go/values.rs"),
+        include_str!("go/flow.rs"),
+        include_str!("go/calls.rs"),
+        include_str!("go/library.rs"),
+        include_str!("go/emit.rs"),
         include_str!("go_std.rs"),
         include_str!("go_std.tsv"),
     ];
