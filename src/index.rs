@@ -121,8 +121,27 @@ pub struct RefreshStats {
     pub rebuilt: Option<String>,
     /// True when the resolved graph came from the cache (nothing changed).
     pub snapshot: bool,
+    /// Whether the graph was resolved again, why, and how much work it took.
+    pub graph: GraphRefresh,
     pub timings_ms: Timings,
 }
+
+/// What a refresh did to the resolved graph.
+#[derive(Debug, Default, Clone, Serialize)]
+pub struct GraphRefresh {
+    /// `reused`: no file's shape changed, so the cached graph stands (with
+    /// positions moved in the re-parsed files); `resolved`: the whole
+    /// repository was resolved again.
+    pub action: &'static str,
+    /// Why it was resolved: which files changed what resolution reads of
+    /// them (at most [`MAX_REASONS`] named, then a count), or that no graph
+    /// was cached for this resolver.
+    pub why: Vec<String>,
+    pub work: resolve::ResolveWork,
+}
+
+/// How many changed files a refresh names in [`GraphRefresh::why`].
+const MAX_REASONS: usize = 8;
 
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct Timings {
@@ -306,6 +325,20 @@ impl Index {
             .filter(|p| !present.contains(p.as_str()))
             .cloned()
             .collect();
+        let mut shape_changes: Vec<String> = Vec::new();
+        if stored.is_empty() && !upserts.is_empty() {
+            shape_changes.push("no index existed: every file was parsed".to_owned());
+        }
+        for (path, meta, _) in upserts.iter().filter(|_| !stored.is_empty()) {
+            match stored.get(path) {
+                None => shape_changes.push(format!("{path} is new")),
+                Some(old) if old.shape != meta.shape => {
+                    shape_changes.push(format!("{path} changed what it declares, imports or calls"))
+                }
+                Some(_) => {}
+            }
+        }
+        shape_changes.extend(removed.iter().map(|p| format!("{p} was removed")));
         // What is known of every file now: stored, updated by this refresh.
         let mut metas: HashMap<&str, &StoredMeta> =
             stored.iter().map(|(p, m)| (p.as_str(), m)).collect();
@@ -470,6 +503,7 @@ impl Index {
             Some((resolved_from, mut res)) => {
                 stats.timings_ms.store = prepare_ms + commit(&mut store)?;
                 stats.snapshot = true;
+                stats.graph.action = "reused";
                 *source.store.lock().unwrap_or_else(|e| e.into_inner()) = Some(store);
                 // Same shapes, but lines may have moved (a comment added
                 // above) in the files whose content changed since the
@@ -491,6 +525,21 @@ impl Index {
                 res
             }
             None => {
+                stats.graph.action = "resolved";
+                let named = shape_changes.len().min(MAX_REASONS);
+                stats.graph.why = shape_changes.drain(..named).collect();
+                if !shape_changes.is_empty() {
+                    stats
+                        .graph
+                        .why
+                        .push(format!("and {} more files", shape_changes.len()));
+                }
+                if stats.graph.why.is_empty() {
+                    stats.graph.why.push(
+                        "no resolved graph was cached for these files and this version of ripple"
+                            .to_owned(),
+                    );
+                }
                 let sources: Vec<SourceFile> = files
                     .iter()
                     .map(|f| SourceFile {
@@ -504,6 +553,7 @@ impl Index {
                     (res, writer.join())
                 });
                 let written = written.unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+                stats.graph.work = res.work;
                 stats.timings_ms.store = prepare_ms + written?;
                 crate::memory::trace("resolve");
                 // Flow facts only serve resolution; declarations and call sites stay.

@@ -11,7 +11,7 @@ use ripple::blast::UnresolvedRef;
 use ripple::blast::{DeclRef, ReachedRef};
 use ripple::edits::{ApplyReport, UndoReport};
 use ripple::graph::Direction;
-use ripple::index::Timings;
+use ripple::index::{GraphRefresh, Timings};
 use ripple::inventory::Skipped;
 use ripple::migrate::MigrateOutcome;
 
@@ -53,6 +53,7 @@ pub struct IndexDoc<'a> {
     pub other_files: usize,
     pub syntax_errors: Vec<PathErrors<'a>>,
     pub rebuilt: &'a Option<String>,
+    pub graph: &'a GraphRefresh,
     pub timings_ms: &'a Timings,
 }
 

@@ -859,6 +859,7 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
                 })
                 .collect(),
             rebuilt: &s.rebuilt,
+            graph: &s.graph,
             timings_ms: &s.timings_ms,
         };
         print_json(out, &doc)?;
@@ -882,6 +883,25 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
         "  {} declarations · {} call edges · {} unresolved call sites",
         s.declarations, s.edges, s.unresolved
     )?;
+    match s.graph.action {
+        "resolved" => {
+            let w = &s.graph.work;
+            writeln!(
+                out,
+                "  graph resolved in {:.0} ms ({} Python files, {} constraints, {} worklist steps; {} Go files), because:",
+                s.timings_ms.resolve,
+                w.python_files,
+                w.python_constraints,
+                w.python_worklist_steps,
+                w.go_files
+            )?;
+            for why in &s.graph.why {
+                writeln!(out, "    {}", ripple::terminal_text::strip(why))?;
+            }
+        }
+        "reused" => writeln!(out, "  graph reused: no file changed what resolution reads")?,
+        _ => {}
+    }
     if !s.skipped.is_empty() {
         let mut by_reason: std::collections::BTreeMap<_, usize> = Default::default();
         for sk in &s.skipped {

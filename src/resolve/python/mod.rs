@@ -551,6 +551,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     if std::env::var_os("RIPPLE_DEBUG_SATURATED").is_some() {
         a.print_saturated(b);
     }
+    b.res.work.python_constraints = a.constraints.len();
+    b.res.work.python_worklist_steps = steps;
+    b.res.work.python_hierarchy_epochs = epochs;
     a.mro_cache.clear();
     a.mixin_hosts.clear();
     a.definers_below.clear();
