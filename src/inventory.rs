@@ -410,8 +410,9 @@ pub fn is_generated(rel: &str, bytes: &[u8]) -> bool {
                 || l.contains("@generated"))
     });
     // Minified or machine-written: very long average lines.
-    let lines = bytes.iter().filter(|&&b| b == b'\n').count().max(1);
-    marked || (bytes.len() > 64 * 1024 && bytes.len() / lines > 1000)
+    marked
+        || (bytes.len() > 64 * 1024
+            && bytes.len() / bytes.iter().filter(|&&b| b == b'\n').count().max(1) > 1000)
 }
 
 /// Content checks made when a file is read for parsing: the reasons to
