@@ -21,6 +21,10 @@ pub struct DeclRef {
     pub file: Option<Arc<str>>,
     pub line: u32,
     pub is_test: bool,
+    /// Declared in generated code; serialized only when true, so records
+    /// of hand-written code read as before.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub generated: bool,
 }
 
 impl DeclRef {
@@ -52,6 +56,10 @@ impl DeclRef {
             file,
             line: d.span.start_line,
             is_test: d.is_test,
+            generated: d
+                .file
+                .and_then(|f| index.files.get(f as usize))
+                .is_some_and(|f| f.generated),
         }
     }
 }

@@ -37,6 +37,9 @@ pub struct IndexedFile {
     pub hash: u64,
     pub lines: u32,
     pub syntax_errors: u32,
+    /// Generated code ([`inventory::is_generated`]): its declarations are
+    /// in the graph like any other, and marked `generated`.
+    pub generated: bool,
     /// Declarations and call sites, decoded on first use: a refresh that
     /// reuses the resolved graph needs none of them, and a command reads
     /// those of a few files (their flow facts are gone once resolved).
@@ -116,6 +119,8 @@ pub struct RefreshStats {
     pub edges: usize,
     pub unresolved: usize,
     pub skipped: Vec<Skipped>,
+    /// Indexed files that are generated code (counted in `files`).
+    pub generated_files: usize,
     pub other_files: usize,
     pub files_with_syntax_errors: Vec<(String, u32)>,
     pub rebuilt: Option<String>,
@@ -297,7 +302,7 @@ impl Index {
                 Outcome::Touched { meta } => touched.push((path, meta)),
                 Outcome::Skipped(reason) => {
                     // Unreadable may pass; the content will not change by itself.
-                    if matches!(reason, SkipReason::Generated | SkipReason::Binary) {
+                    if matches!(reason, SkipReason::Binary) {
                         let skip = store::StoredSkip {
                             size: inv.files[i].size,
                             mtime_ns: inv.files[i].mtime_ns,
@@ -429,6 +434,7 @@ impl Index {
             hash: m.hash,
             lines: m.lines,
             syntax_errors: m.syntax_errors,
+            generated: m.generated,
             facts: OnceLock::new(),
             source: Arc::clone(&source),
         };
@@ -465,6 +471,7 @@ impl Index {
                                     file.hash = meta.hash;
                                     file.lines = meta.lines;
                                     file.syntax_errors = meta.syntax_errors;
+                                    file.generated = meta.generated;
                                     damaged.push((f.path.clone(), meta, blob));
                                     *facts
                                 }
@@ -489,6 +496,7 @@ impl Index {
         stats.skipped.extend(inv.skipped.iter().cloned());
         stats.skipped.sort_by(|a, b| a.path.cmp(&b.path));
         stats.other_files = inv.other_files;
+        stats.generated_files = files.iter().filter(|f| f.generated).count();
         for f in &files {
             stats.lines += f.lines as u64;
             if f.syntax_errors > 0 {
@@ -635,6 +643,12 @@ impl Index {
             .collect())
     }
 
+    /// Whether a declaration is generated code (declared in a generated
+    /// file). External leaves are not.
+    pub fn is_generated(&self, decl: u32) -> bool {
+        self.file_of(decl).is_some_and(|f| f.generated)
+    }
+
     /// The file a declaration lives in.
     pub fn file_of(&self, decl: u32) -> Option<&IndexedFile> {
         let f = self.res.decls.get(decl as usize)?.file?;
@@ -700,6 +714,7 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
         shape: 0,
         lines: 0,
         syntax_errors: 0,
+        generated: false,
     };
     if let Some(s) = stored
         && s.hash == hash
@@ -707,6 +722,7 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
         meta.shape = s.shape;
         meta.lines = s.lines;
         meta.syntax_errors = s.syntax_errors;
+        meta.generated = s.generated;
         return Outcome::Touched { meta };
     }
     if let Some(reason) = inventory::classify_content(f.lang, &bytes) {
@@ -717,6 +733,7 @@ fn check_file(root: &Path, f: &inventory::SourceFileMeta, stored: Option<&Stored
     meta.shape = blob.shape;
     meta.lines = facts.lines;
     meta.syntax_errors = facts.syntax_errors;
+    meta.generated = inventory::is_generated(&f.path, &bytes);
     Outcome::Parsed {
         meta,
         facts: Box::new(facts),
@@ -893,9 +910,9 @@ mod tests {
     fn files_skipped_for_their_content_are_read_again_only_once_changed() {
         let repo = tempfile::tempdir().unwrap();
         std::fs::write(repo.path().join("m.py"), "def f():\n    pass\n").unwrap();
-        let gen_path = repo.path().join("g.py");
-        let generated = "# @generated\ndef g():\n    pass\n";
-        std::fs::write(&gen_path, generated).unwrap();
+        let bin_path = repo.path().join("g.py");
+        let binary = "#\0binary\ndef g():\n    pass\n";
+        std::fs::write(&bin_path, binary).unwrap();
         let skipped = |index: &Index| -> Vec<(String, SkipReason)> {
             index
                 .stats
@@ -904,19 +921,19 @@ mod tests {
                 .map(|s| (s.path.clone(), s.reason))
                 .collect()
         };
-        let want = vec![("g.py".to_owned(), SkipReason::Generated)];
+        let want = vec![("g.py".to_owned(), SkipReason::Binary)];
         let first = Index::open(repo.path(), &NoProgress).unwrap();
         assert_eq!(skipped(&first), want);
         assert_eq!(first.stats.files, 1);
-        let mtime = std::fs::metadata(&gen_path).unwrap().modified().unwrap();
+        let mtime = std::fs::metadata(&bin_path).unwrap().modified().unwrap();
         drop(first);
-        // Same size and mtime: taken as unchanged, not read (the marker is gone).
-        let plain = "# ordinary  \ndef g():\n    pass\n";
-        assert_eq!(plain.len(), generated.len());
-        std::fs::write(&gen_path, plain).unwrap();
+        // Same size and mtime: taken as unchanged, not read (the NUL is gone).
+        let plain = "# plain \ndef g():\n    pass\n";
+        assert_eq!(plain.len(), binary.len());
+        std::fs::write(&bin_path, plain).unwrap();
         let file = std::fs::File::options()
             .write(true)
-            .open(&gen_path)
+            .open(&bin_path)
             .unwrap();
         file.set_modified(mtime).unwrap();
         drop(file);
@@ -926,7 +943,7 @@ mod tests {
         drop(cached);
         let file = std::fs::File::options()
             .write(true)
-            .open(&gen_path)
+            .open(&bin_path)
             .unwrap();
         file.set_modified(mtime + std::time::Duration::from_secs(2))
             .unwrap();
@@ -938,11 +955,11 @@ mod tests {
         let store = Store::open(repo.path()).unwrap();
         assert!(store.skips().unwrap().is_empty());
         drop(store);
-        std::fs::write(&gen_path, generated).unwrap();
+        std::fs::write(&bin_path, binary).unwrap();
         let again = Index::open(repo.path(), &NoProgress).unwrap();
         assert_eq!(skipped(&again), want);
         drop(again);
-        std::fs::remove_file(&gen_path).unwrap();
+        std::fs::remove_file(&bin_path).unwrap();
         let gone = Index::open(repo.path(), &NoProgress).unwrap();
         assert!(skipped(&gone).is_empty());
         drop(gone);
@@ -952,6 +969,68 @@ mod tests {
                 .skips()
                 .unwrap()
                 .is_empty()
+        );
+    }
+
+    #[test]
+    fn generated_files_are_indexed_and_marked_across_refreshes() {
+        let repo = tempfile::tempdir().unwrap();
+        std::fs::write(
+            repo.path().join("m.py"),
+            "from g import g\n\ndef f():\n    g()\n",
+        )
+        .unwrap();
+        let gen_path = repo.path().join("g.py");
+        std::fs::write(&gen_path, "# @generated\ndef g():\n    pass\n").unwrap();
+        std::fs::write(repo.path().join("api_pb2.py"), "def h():\n    pass\n").unwrap();
+        let marked = |index: &Index| -> Vec<(String, bool)> {
+            index
+                .files
+                .iter()
+                .map(|f| (f.path.clone(), f.generated))
+                .collect()
+        };
+        let want = vec![
+            ("api_pb2.py".to_owned(), true),
+            ("g.py".to_owned(), true),
+            ("m.py".to_owned(), false),
+        ];
+        let first = Index::open(repo.path(), &NoProgress).unwrap();
+        assert!(first.stats.skipped.is_empty(), "{:?}", first.stats.skipped);
+        assert_eq!(marked(&first), want);
+        assert_eq!(first.stats.generated_files, 2);
+        let g = first
+            .res
+            .decls
+            .iter()
+            .position(|d| &*d.name == "g.g")
+            .unwrap() as u32;
+        assert!(first.is_generated(g));
+        assert!(first.res.edges.iter().any(|e| e.callee == g));
+        drop(first);
+        // Read from the store, and kept when the file is touched unchanged.
+        let file = std::fs::File::options()
+            .write(true)
+            .open(&gen_path)
+            .unwrap();
+        file.set_modified(std::time::SystemTime::now() + std::time::Duration::from_secs(2))
+            .unwrap();
+        drop(file);
+        let touched = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(touched.stats.touched, 1);
+        assert_eq!(marked(&touched), want);
+        drop(touched);
+        // The marker removed: the same file, no longer generated.
+        std::fs::write(&gen_path, "# by hand\ndef g():\n    pass\n").unwrap();
+        let edited = Index::open(repo.path(), &NoProgress).unwrap();
+        assert_eq!(edited.stats.generated_files, 1);
+        assert!(
+            !edited
+                .files
+                .iter()
+                .find(|f| f.path == "g.py")
+                .unwrap()
+                .generated
         );
     }
 

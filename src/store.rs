@@ -19,7 +19,7 @@ use crate::lang::{FileFacts, LangFacts};
 use crate::model::{CallSite, Lang, LocalDecl, content_hash};
 
 /// Bump when the schema or the encoding of [`FileFacts`] changes.
-pub const SCHEMA_VERSION: i64 = 20;
+pub const SCHEMA_VERSION: i64 = 21;
 const APPLICATION_ID: i64 = 0x5249_5050; // "RIPP"
 /// How long to wait for another ripple process holding the database.
 const BUSY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10);
@@ -68,6 +68,9 @@ pub struct StoredMeta {
     /// resolved graph can report them without decoding any facts.
     pub lines: u32,
     pub syntax_errors: u32,
+    /// Generated code ([`crate::inventory::is_generated`]): in the graph,
+    /// out of review and search.
+    pub generated: bool,
 }
 
 /// A file skipped for its content, and the size and mtime it had then.
@@ -312,7 +315,8 @@ impl Store {
                 hash INTEGER NOT NULL,
                 shape INTEGER NOT NULL,
                 lines INTEGER NOT NULL,
-                syntax_errors INTEGER NOT NULL
+                syntax_errors INTEGER NOT NULL,
+                generated INTEGER NOT NULL
             );
             -- `hash` is the content the blobs were extracted from: facts
             -- are decoded lazily, and a row another refresh has replaced
@@ -323,7 +327,7 @@ impl Store {
                 facts BLOB NOT NULL,
                 flow BLOB NOT NULL
             );
-            -- Files skipped for their content (generated, binary), so that
+            -- Files skipped for their content (binary), so that
             -- a refresh does not read them again while they are unchanged
             -- (279 files, some of them megabytes, in Go's `src`).
             CREATE TABLE IF NOT EXISTS skips (
@@ -363,7 +367,9 @@ impl Store {
     pub fn metas(&self) -> Result<HashMap<String, StoredMeta>, StoreError> {
         let mut stmt = self
             .conn
-            .prepare("SELECT path, size, mtime, hash, shape, lines, syntax_errors FROM files")
+            .prepare(
+                "SELECT path, size, mtime, hash, shape, lines, syntax_errors, generated FROM files",
+            )
             .map_err(|e| self.err(e))?;
         let rows = stmt
             .query_map([], |r| {
@@ -376,6 +382,7 @@ impl Store {
                         shape: r.get::<_, i64>(4)? as u64,
                         lines: r.get(5)?,
                         syntax_errors: r.get(6)?,
+                        generated: r.get(7)?,
                     },
                 ))
             })
@@ -510,7 +517,7 @@ impl Store {
         let tx = self.conn.transaction().map_err(err)?;
         {
             let mut up = tx
-                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape, lines, syntax_errors) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)")
+                .prepare("INSERT OR REPLACE INTO files (path, size, mtime, hash, shape, lines, syntax_errors, generated) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)")
                 .map_err(err)?;
             let mut up_facts = tx
                 .prepare("INSERT OR REPLACE INTO facts (path, hash, facts, flow) VALUES (?1, ?2, ?3, ?4)")
@@ -524,6 +531,7 @@ impl Store {
                     m.shape as i64,
                     m.lines,
                     m.syntax_errors,
+                    m.generated,
                 ])
                 .map_err(err)?;
                 up_facts

@@ -50,6 +50,7 @@ pub struct IndexDoc<'a> {
     pub edges: usize,
     pub unresolved: usize,
     pub skipped: &'a [Skipped],
+    pub generated_files: usize,
     pub other_files: usize,
     pub syntax_errors: Vec<PathErrors<'a>>,
     pub rebuilt: &'a Option<String>,
@@ -95,6 +96,9 @@ pub struct ShowDoc {
     pub signature: Option<String>,
     pub doc: Option<String>,
     pub is_test: bool,
+    /// Present only when true, as on every declaration record.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub generated: bool,
     pub callers: EdgeCounts,
     pub callees: EdgeCounts,
 }
@@ -204,6 +208,8 @@ pub struct HitDoc<'a> {
     pub why: Vec<Why<'a>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cosine: Option<f64>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub generated: bool,
 }
 
 /// `ripple similar`.

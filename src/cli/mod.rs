@@ -234,12 +234,18 @@ enum Command {
         /// Read one query per line from standard input; print one JSON line per query, in order.
         #[arg(long, conflicts_with = "query")]
         stdin: bool,
+        /// Search generated code too (protobuf stubs, `Code generated … DO NOT EDIT` files).
+        #[arg(long)]
+        include_generated: bool,
     },
     /// Declarations most similar to NAME: duplicates and parallel implementations.
     Similar {
         name: String,
         #[arg(long, default_value_t = 10)]
         top: usize,
+        /// Compare with generated code too (and let NAME be generated).
+        #[arg(long)]
+        include_generated: bool,
     },
     /// Measure search quality (recall@1/@10, MRR) and speed on a Python repository, docstrings held out.
     BenchSearch {
@@ -571,8 +577,13 @@ pub fn run() -> Result<ExitCode> {
             format,
             min_confidence,
         } => cmd_edges(&index, format, min_confidence.into(), &mut out),
-        Command::Search { query, top, stdin } => {
-            let search = build_search(&index, model_dir.as_deref())?;
+        Command::Search {
+            query,
+            top,
+            stdin,
+            include_generated,
+        } => {
+            let search = build_search(&index, model_dir.as_deref(), include_generated)?;
             if stdin {
                 cmd_search_stdin(&index, &search, top, &mut out)
             } else {
@@ -586,8 +597,18 @@ pub fn run() -> Result<ExitCode> {
                 )
             }
         }
-        Command::Similar { name, top } => with_decl(&index, &name, json, |d| {
-            let search = build_search(&index, model_dir.as_deref())?;
+        Command::Similar {
+            name,
+            top,
+            include_generated,
+        } => with_decl(&index, &name, json, |d| {
+            if index.is_generated(d) && !include_generated {
+                eprintln!(
+                    "ripple: {} is generated code, left out of search; pass --include-generated",
+                    index.res.decls[d as usize].name
+                );
+            }
+            let search = build_search(&index, model_dir.as_deref(), include_generated)?;
             cmd_similar(&index, &search, d, top, json, &mut out)
         }),
         Command::Hook { .. }
@@ -849,6 +870,7 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
             edges: s.edges,
             unresolved: s.unresolved,
             skipped: &s.skipped,
+            generated_files: s.generated_files,
             other_files: s.other_files,
             syntax_errors: s
                 .files_with_syntax_errors
@@ -883,6 +905,13 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
         "  {} declarations · {} call edges · {} unresolved call sites",
         s.declarations, s.edges, s.unresolved
     )?;
+    if s.generated_files > 0 {
+        writeln!(
+            out,
+            "  {} generated files in the graph (marked; not reviewed or searched)",
+            s.generated_files
+        )?;
+    }
     match s.graph.action {
         "resolved" => {
             let w = &s.graph.work;
@@ -1033,6 +1062,7 @@ fn cmd_show(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Re
             signature: local.map(|l| l.signature.clone()),
             doc: local.and_then(|l| l.doc.clone()),
             is_test: r.is_test,
+            generated: r.generated,
             callers: counts(&callers),
             callees: counts(&callees),
         };
@@ -1120,7 +1150,13 @@ fn cmd_walk(
             Confidence::Possible => "?",
         };
         let test = if r.decl.is_test { " [test]" } else { "" };
-        writeln!(out, "  {mark} {}{test}  {}", r.decl.name, location(&r.decl))?;
+        let generated = if r.decl.generated { " [generated]" } else { "" };
+        writeln!(
+            out,
+            "  {mark} {}{test}{generated}  {}",
+            r.decl.name,
+            location(&r.decl)
+        )?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -2228,6 +2264,7 @@ fn hit_json<'a>(index: &Index, h: &'a Hit) -> json::HitDoc<'a> {
             })
             .collect(),
         cosine: h.cosine.map(round3),
+        generated: r.generated,
     }
 }
 
@@ -2237,8 +2274,15 @@ fn round3(x: f32) -> f64 {
 
 /// The search index: lexical, plus the configured embedding provider's
 /// vectors (embedding only declarations the index does not hold yet).
-fn build_search(index: &Index, model_dir: Option<&std::path::Path>) -> Result<SearchIndex> {
-    let opts = CorpusOptions::default();
+fn build_search(
+    index: &Index,
+    model_dir: Option<&std::path::Path>,
+    include_generated: bool,
+) -> Result<SearchIndex> {
+    let opts = CorpusOptions {
+        include_generated,
+        ..CorpusOptions::default()
+    };
     let Some(cfg) = embed_config(index, model_dir)? else {
         return Ok(SearchIndex::build(index, opts));
     };

@@ -3,7 +3,8 @@
 //! silently.
 //!
 //! The list starts from the index's inventory (gitignore, vendored trees,
-//! generated code, binaries, oversized files) and adds the team's fences from
+//! binaries, oversized files), adds the generated files the index holds
+//! (in the graph, but nobody edits them by hand) and the team's fences from
 //! `ripple.toml`: `[conventions] off_limits` (globs or `symbol:NAME`) and
 //! `secrets` (globs added to a built-in list). Off-limits and secret code is
 //! never sent to a model. Only the indexed languages (Python, Go) are
@@ -166,6 +167,15 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
         if let Some(s) = fenced(&f.path) {
             fenced_files.insert(i as u32);
             skipped.push(s);
+        } else if f.generated {
+            // Indexed for the graph; a finding in code nobody edits by hand
+            // is no use. Its signatures may still be related context.
+            skipped.push(SkippedFile {
+                file: f.path.clone(),
+                reason: SkipReason::Generated.into(),
+                lines: None,
+                detail: None,
+            });
         } else if let Some(sym) = symbol_files.get(&(i as u32)) {
             fenced_files.insert(i as u32);
             // A fenced symbol keeps its whole file out: cutting the

@@ -136,6 +136,7 @@ pub fn run(
     let qs = sample(&all, sample_size);
     let opts = CorpusOptions {
         strip_docstrings: true,
+        ..CorpusOptions::default()
     };
     let t = Instant::now();
     let docs = corpus::documents(index, opts);
@@ -563,6 +564,7 @@ fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedEr
             index,
             CorpusOptions {
                 strip_docstrings: true,
+                ..CorpusOptions::default()
             },
         );
         let body_lines: rustc_hash::FxHashMap<DeclId, usize> = docs

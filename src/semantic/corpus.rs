@@ -82,6 +82,9 @@ pub struct CorpusOptions {
     /// Leave every docstring out (doc field and body): the held-out setting
     /// of the benchmark, where queries are the removed docstrings.
     pub strip_docstrings: bool,
+    /// Make documents of generated code too. Left out by default: a
+    /// protobuf stub or a mock outranks the code a reader can change.
+    pub include_generated: bool,
 }
 
 /// One declaration's text, field by field.
@@ -122,7 +125,11 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
         .map(|fi| {
             let base = res.file_base[fi] as usize;
             let facts = index.files[fi].facts();
-            let count = facts.decls.len();
+            let count = if index.files[fi].generated && !opts.include_generated {
+                0
+            } else {
+                facts.decls.len()
+            };
             let ids: Vec<DeclId> = (base..base + count)
                 .filter(|&d| is_searchable(res.decls[d].kind))
                 .map(|d| d as DeclId)

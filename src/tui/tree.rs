@@ -315,6 +315,9 @@ impl CallTree {
             if d.is_test {
                 spans.push(Span::styled(" [test]", theme.test_badge()));
             }
+            if snap.index.is_generated(node.decl) {
+                spans.push(Span::styled(" [generated]", theme.test_badge()));
+            }
             if let Some(class) = snap.class(node.decl) {
                 let style = match class {
                     Class::Stable => theme.stable(),
