@@ -187,9 +187,22 @@ pub fn excluded_by(conventions: &Conventions) -> impl Fn(&str) -> bool + '_ {
 }
 
 /// The files of the change: those the pack sent to the model, whose code it
-/// saw (cut items were not sent).
-pub fn pack_files(pack: &ContextPack) -> Vec<String> {
-    let mut files: Vec<String> = pack.items.iter().filter_map(|i| i.file.clone()).collect();
+/// saw (cut items were not sent). A generated file is never one of them:
+/// what changes it is its generator, so an edit to it counts as outside the
+/// change, refused headless and left unaccepted in the explorer.
+pub fn pack_files(index: &Index, pack: &ContextPack) -> Vec<String> {
+    let generated: std::collections::HashSet<&str> = index
+        .files
+        .iter()
+        .filter(|f| f.generated)
+        .map(|f| f.path.as_str())
+        .collect();
+    let mut files: Vec<String> = pack
+        .items
+        .iter()
+        .filter_map(|i| i.file.clone())
+        .filter(|f| !generated.contains(f.as_str()))
+        .collect();
     files.sort();
     files.dedup();
     files
@@ -242,8 +255,8 @@ pub fn run(
     let prompt_tokens = crate::tokens::count(&chat.system) + crate::tokens::count(&chat.user);
     let root: &Path = &index.root;
     let mut parser = EditStreamParser::new();
-    let mut planner =
-        Planner::new(root, Snapshot::new(), conventions).with_pack(pack_files(&pack), req.outside);
+    let mut planner = Planner::new(root, Snapshot::new(), conventions)
+        .with_pack(pack_files(index, &pack), req.outside);
     let mut hunks: Vec<Hunk> = Vec::new();
     let mut plan_blocks =
         |blocks: Vec<EditBlock>, hunks: &mut Vec<Hunk>, on_event: &mut dyn FnMut(MigrateEvent)| {

@@ -261,3 +261,58 @@ fn the_explorer_marks_generated_callers_in_the_tree() {
     );
     assert!(!row("codec.encode").contains("[generated]"), "{screen}");
 }
+
+/// A model's edit to a generated file is outside the change: the file's
+/// generator is what to change, so `--apply` refuses it while the
+/// hand-written caller's edit applies.
+#[test]
+fn a_migration_never_edits_a_generated_file() {
+    use common::fake_llm::{FakeLlm, Reply};
+    let (_dir, repo) = fixture("python");
+    let reply = "## Impact\nBoth callers pass a prefix.\n\n\
+app/service_pb2.py\n```python\n<<<<<<< SEARCH\n        return codec.encode(self.text)\n=======\n        return codec.encode(self.text, prefix='')\n>>>>>>> REPLACE\n```\n\n\
+app/client.py\n```python\n<<<<<<< SEARCH\n    return service_pb2.serialize(text)\n=======\n    return service_pb2.serialize(text)  # unchanged call\n>>>>>>> REPLACE\n```\n";
+    let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": reply}});
+    let stream = format!(
+        "event: message_start\ndata: {{\"type\":\"message_start\",\"message\":{{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{{\"input_tokens\":10,\"output_tokens\":1}}}}}}\n\n\
+         event: content_block_delta\ndata: {delta}\n\n\
+         event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"end_turn\",\"stop_sequence\":null}},\"usage\":{{\"output_tokens\":5}}}}\n\n\
+         event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n"
+    );
+    let server = FakeLlm::start(vec![Reply::sse(&stream)]);
+    let stub = repo.join("app/service_pb2.py");
+    let before = std::fs::read(&stub).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_ripple"))
+        .arg("--repo")
+        .arg(&repo)
+        .args([
+            "migrate",
+            "codec.encode",
+            "--change",
+            "add a prefix parameter",
+        ])
+        .args(["--provider", "anthropic", "--base-url", &server.base_url()])
+        .args(["--apply", "--json"])
+        .env("ANTHROPIC_API_KEY", "test-key")
+        .env("XDG_CONFIG_HOME", repo.join("no-config"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{text}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let hunks = doc["outcome"]["hunks"].as_array().unwrap();
+    let stub_hunk = hunks
+        .iter()
+        .find(|h| h["path"] == "app/service_pb2.py")
+        .unwrap();
+    assert!(
+        stub_hunk["resolution"].get("Refused").is_some(),
+        "the generated file's hunk was not refused: {stub_hunk}"
+    );
+    assert_eq!(std::fs::read(&stub).unwrap(), before);
+}

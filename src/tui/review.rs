@@ -112,7 +112,7 @@ pub fn run_migration(
         repo_tokens: pack.repo_tokens,
         provider: format!("{} at {}", config.provider.label(), config.host()),
         model: config.model.clone(),
-        files: migrate::pack_files(pack),
+        files: migrate::pack_files(index, pack),
     };
     let mut on_event = |ev: MigrateEvent| match ev {
         MigrateEvent::Pack(pack) => send(pack_msg(pack)),
