@@ -30,7 +30,13 @@ pub fn extractor_fingerprint() -> u64 {
         include_str!("python/statements.rs"),
         include_str!("python/expressions.rs"),
         include_str!("python/flow.rs"),
-        include_str!("go.rs"),
+        include_str!("go/mod.rs"),
+        include_str!("go/defs.rs"),
+        include_str!("go/expressions.rs"),
+        include_str!("go/imports.rs"),
+        include_str!("go/scopes.rs"),
+        include_str!("go/statements.rs"),
+        include_str!("go/types.rs"),
         include_str!("../model.rs"),
     ];
     // Every refresh asks (twice): hashed once per process, streamed rather
