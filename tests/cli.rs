@@ -708,3 +708,26 @@ fn unknown_ripple_toml_keys_are_warned_about_once() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("unknown"), "{err}");
 }
+
+#[test]
+fn index_json_lists_a_virtual_environment_and_indexes_a_package_named_venv() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("venv")).unwrap();
+    std::fs::write(root.join("venv/__init__.py"), "class EnvBuilder: pass\n").unwrap();
+    std::fs::create_dir_all(root.join("env/lib")).unwrap();
+    std::fs::write(root.join("env/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+    std::fs::write(root.join("env/lib/six.py"), "x = 1\n").unwrap();
+    let v = json(&["--repo", root.to_str().unwrap(), "index", "--json"]);
+    assert_eq!(v["files"], 1, "{v}");
+    let skipped = v["skipped"].as_array().unwrap();
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["path"] == "env/" && s["reason"] == "virtual_env"),
+        "{skipped:?}"
+    );
+    let (code, out, err) = ripple(&["--repo", root.to_str().unwrap(), "show", "EnvBuilder"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("venv/__init__.py"), "{out}");
+}
