@@ -170,3 +170,36 @@ fn an_index_error_is_shown_not_fatal() {
     press(&mut app, "j/x");
     assert!(!app.should_quit());
 }
+
+#[test]
+fn back_and_forward_restore_the_whole_view() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    let name = |app: &App| snap.name(app.selected().unwrap()).to_owned();
+    // A view worth keeping: callees of main, ping expanded, pong selected
+    // (a row that exists only while ping is expanded), depth 4.
+    press(&mut app, "/pkg.rec.main\nc");
+    while name(&app) != "pkg.rec.ping" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "lj+");
+    assert_eq!(name(&app), "pkg.rec.pong");
+    let rows = app.tree_rows();
+    assert_eq!(app.depth(), 4);
+    // Somewhere else: pong as the root, its callers, depth 2.
+    press(&mut app, "\nc--");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.pong");
+    press(&mut app, "[");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.main");
+    assert_eq!(name(&app), "pkg.rec.pong", "the selected row");
+    assert_eq!(app.tree_rows(), rows, "the expanded branches");
+    assert_eq!(app.depth(), 4);
+    let s = screen(&app);
+    assert!(s.contains("callees of rec.main"), "{s}");
+    press(&mut app, "]");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.pong");
+    assert_eq!(app.depth(), 2);
+    let s = screen(&app);
+    assert!(s.contains("callers of rec.pong"), "{s}");
+}

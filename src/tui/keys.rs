@@ -653,7 +653,7 @@ pub const BINDINGS: &[Binding] = &[
         Global,
         &[Code(KeyCode::Backspace), Char('[')],
         Back,
-        "back to the previous root",
+        "back to the previous view, as it was",
         false,
     ),
     bind(Global, &[Char(']')], Forward, "forward again", false),
