@@ -203,3 +203,50 @@ fn back_and_forward_restore_the_whole_view() {
     let s = screen(&app);
     assert!(s.contains("callers of rec.pong"), "{s}");
 }
+
+fn screen_at(app: &App, width: u16, height: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(width, height)).unwrap();
+    term.draw(|f| app.draw(f)).unwrap();
+    let buf = term.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_source_pane_keeps_the_declaration_in_view_when_the_terminal_shrinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    // The declaration at line 41 of a 60-line file: a tall pane shows the
+    // file's end, which starts well above it.
+    let mut text = String::new();
+    for i in 1..=40 {
+        text.push_str(&format!("PAD_{i} = {i}\n"));
+    }
+    text.push_str("def target():\n    return PAD_1\n\n\ndef caller():\n    target()\n");
+    while text.lines().count() < 60 {
+        text.push_str("# tail\n");
+    }
+    std::fs::write(dir.path().join("mod.py"), text).unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = App::new(
+        dir.path().to_path_buf(),
+        Jobs::inline(),
+        Theme { color: false },
+    );
+    app.resize(200, 50);
+    app.handle(Event::indexed(snap));
+    press(&mut app, "/mod.target\n");
+    assert!(screen_at(&app, 200, 50).contains("def target():"));
+    app.resize(80, 24);
+    let s = screen_at(&app, 80, 24);
+    assert!(s.contains("41 │ def target():"), "{s}");
+    // And back again.
+    app.resize(200, 50);
+    assert!(screen_at(&app, 200, 50).contains("def target():"));
+}

@@ -116,7 +116,9 @@ struct ViewState {
     /// Name path of the selected node.
     selected: Vec<String>,
     tree_offset: usize,
-    source_scroll: usize,
+    /// Where the user scrolled the source to; `None` while it follows the
+    /// selected declaration.
+    source_scroll: Option<usize>,
     blast_scroll: usize,
 }
 
@@ -849,7 +851,7 @@ impl App {
             t.scroll_into_view(th);
         }
         let sh = self.source_height();
-        self.source.scroll_by(0, sh);
+        self.source.refit(sh);
         self.request_highlight();
         let main = self.areas().main;
         self.overview.scroll_into_view(main);
@@ -892,7 +894,7 @@ impl App {
             expanded: tree.expanded_paths(snap),
             selected: tree.name_path(snap, tree.selected_index()),
             tree_offset: tree.offset,
-            source_scroll: self.source.scroll,
+            source_scroll: self.source.free_scroll(),
             blast_scroll: self.blast_scroll,
         })
     }
@@ -921,9 +923,8 @@ impl App {
         self.blast_scroll = view.blast_scroll;
         self.request_blast();
         self.sync_source();
-        if same_selection {
-            self.source.scroll = view.source_scroll;
-            self.source.scroll_by(0, self.source_height());
+        if same_selection && let Some(scroll) = view.source_scroll {
+            self.source.restore_scroll(scroll, self.source_height());
             self.request_highlight();
         }
         true
