@@ -19,7 +19,7 @@ use ripple::resolve::DeclId;
 use ripple::semantic::SearchIndex;
 use ripple::semantic::corpus::CorpusOptions;
 use ripple::semantic::lexical::Hit;
-use ripple::terminal_text::TerminalWriter;
+use ripple::terminal_text::{TerminalWriter, counted};
 
 const EXIT_LOOKUP: u8 = 2;
 
@@ -110,7 +110,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
     },
-    /// Blast radius: callers by hop, files, packages and tests reached, and what may be missing.
+    /// Blast radius: callers by hop, files, packages, tests within the depth and at any depth, and what may be missing.
     Blast {
         #[arg(help = NAME_HELP)]
         name: String,
@@ -1127,10 +1127,12 @@ fn cmd_blast(
     )?;
     writeln!(
         out,
-        "  {} files, {} packages, {} tests reached",
-        b.files.len(),
-        b.packages.len(),
-        b.tests.len()
+        "  {}, {}, tests ≤ depth {}: {} (all depths: {})",
+        counted(b.files.len(), "file", "files"),
+        counted(b.packages.len(), "package", "packages"),
+        depth,
+        b.tests.len(),
+        b.tests_any_depth
     )?;
     // What a reviewer of the change opens next: the files it reaches and
     // the tests to run, longest lists cut (`--json` has them all).
@@ -1580,7 +1582,7 @@ fn cmd_context(
 }
 
 fn cmd_tests(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Result<ExitCode> {
-    let tests = index.graph.tests_reaching(&index.res, decl);
+    let tests = index.graph.tests_reaching(&index.res, decl, 0);
     let refs: Vec<ReachedRef> = tests.iter().map(|r| ReachedRef::of(index, r)).collect();
     if json {
         print_json(

@@ -157,7 +157,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
             candidates.push(item);
         }
     }
-    let mut tests: Vec<Reached> = index.graph.tests_reaching(res, target);
+    let mut tests: Vec<Reached> = index.graph.tests_reaching(res, target, 0);
     tests.sort_by_key(|r| (r.hop, r.confidence, r.decl));
     for r in tests.iter().take(20) {
         if !seen.insert(r.decl) {

@@ -168,7 +168,7 @@ fn find_expand_depth_toggle_and_quit_in_a_real_terminal() {
     // Tree first; source highlighting and the blast radius arrive from the worker.
     t.wait_for("callers of tokens.validate_token");
     t.wait("source and blast radius", |s| {
-        s.contains("def validate_token") && s.contains("hop 1") && s.contains("tests reached")
+        s.contains("def validate_token") && s.contains("hop 1") && s.contains("tests ≤ depth")
     });
 
     // Expand the callers of the first caller that has any.
