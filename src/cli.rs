@@ -1366,6 +1366,8 @@ fn cmd_migrate(
                 Resolution::Resolved { rule, stable, .. } => {
                     if *stable && !o.allow_stable {
                         format!("needs --allow-stable (stable interface), {}", rule.name())
+                    } else if *stable {
+                        format!("ok ({}, stable interface)", rule.name())
                     } else {
                         format!("ok ({})", rule.name())
                     }
@@ -1378,7 +1380,7 @@ fn cmd_migrate(
                 .label()
                 .map(|l| format!(" [{l}]"))
                 .unwrap_or_default();
-            writeln!(out, "  {}  {status}{scope}", h.header())?;
+            writeln!(out, "  {}  {status}{scope}", h.location())?;
         }
         for d in &outcome.discarded {
             writeln!(out, "  dropped a malformed block: {}", d.describe())?;

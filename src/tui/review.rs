@@ -628,8 +628,11 @@ impl Review {
                 _ => {}
             }
             if h.is_stable() {
+                let decided = self.written.contains(&h.id) || h.state == HunkState::Accepted;
                 badge.push(Span::styled(
-                    if self.confirm.as_ref() == Some(&h.id) {
+                    if decided {
+                        " STABLE interface — confirmed"
+                    } else if self.confirm.as_ref() == Some(&h.id) {
                         " STABLE interface — press y again to confirm"
                     } else {
                         " STABLE interface — needs a second confirmation"
