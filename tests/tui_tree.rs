@@ -250,3 +250,80 @@ fn the_source_pane_keeps_the_declaration_in_view_when_the_terminal_shrinks() {
     app.resize(200, 50);
     assert!(screen_at(&app, 200, 50).contains("def target():"));
 }
+
+#[test]
+fn the_header_names_the_repository_it_was_started_in() {
+    // Tests run in the package's directory.
+    let here = std::env::current_dir().unwrap().canonicalize().unwrap();
+    let name = here.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(ripple::tui::display_root(&here), name);
+    assert_eq!(
+        ripple::tui::display_root(&here.join("assets/demo")),
+        "assets/demo"
+    );
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "def f():\n    pass\n\n\ndef g():\n    f()\n",
+    )
+    .unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = open(snap, dir.path());
+    let s = screen(&app);
+    assert!(s.lines().next().unwrap().ends_with("· 1 edge"), "{s}");
+    assert!(s.contains("1 file · 6 lines"), "{s}");
+    press(&mut app, "/m.g");
+    let s = screen(&app);
+    assert!(s.contains("1 match"), "{s}");
+    assert!(!s.contains("1 matches"), "{s}");
+}
+
+#[test]
+fn ctrl_u_clears_the_finder() {
+    let repo = Repo::new();
+    let mut app = open(repo.load(), repo.root());
+    press(&mut app, "/qqq");
+    let s = screen(&app);
+    assert!(s.contains("qqq") && s.contains("0 matches"), "{s}");
+    app.handle(Event::Input(Input::Key(KeyEvent::new(
+        KeyCode::Char('u'),
+        KeyModifiers::CONTROL,
+    ))));
+    let s = screen(&app);
+    assert!(!s.contains("qqq"), "{s}");
+    assert!(!s.contains("0 matches"), "{s}");
+}
+
+#[test]
+fn a_row_too_wide_cuts_the_name_and_keeps_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    let long = "a_function_with_a_name_long_enough_to_fill_any_tree_pane_on_its_own";
+    std::fs::write(
+        dir.path().join("m.py"),
+        format!("def f():\n    pass\n\n\ndef {long}():\n    f()\n"),
+    )
+    .unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = App::new(
+        dir.path().to_path_buf(),
+        Jobs::inline(),
+        Theme { color: false },
+    );
+    app.resize(80, 24);
+    app.handle(Event::indexed(snap));
+    press(&mut app, "/m.f\n");
+    let s = screen_at(&app, 80, 24);
+    let row = s
+        .lines()
+        .find(|l| l.starts_with("│ 1 "))
+        .unwrap_or_else(|| panic!("{s}"));
+    let row = row.split("││").next().unwrap();
+    assert!(row.contains("…"), "{row}");
+    assert!(row.contains("on_its_own  m.py:5"), "{row}");
+}

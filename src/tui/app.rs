@@ -24,6 +24,7 @@ use crate::llm::CancelToken;
 use crate::llm::trust::LlmFlags;
 use crate::resolve::DeclId;
 use crate::semantic::SearchIndex;
+use crate::terminal_text::counted;
 
 use super::Event;
 use super::finder::Finder;
@@ -576,6 +577,10 @@ impl App {
         let Some(f) = &mut self.finder else { return };
         match action {
             Some(Action::Close) => self.finder = None,
+            Some(Action::ClearQuery) => {
+                f.query.clear();
+                self.run_finder();
+            }
             Some(Action::Up) => f.move_by(-1, height),
             Some(Action::Down) => f.move_by(1, height),
             Some(Action::Focus) => {
@@ -1585,6 +1590,10 @@ impl App {
                 }
             }
             _ if p.kind != SearchKind::Query => {}
+            Some(Action::ClearQuery) => {
+                p.query.clear();
+                self.run_search();
+            }
             _ => match key.code {
                 KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                     p.query.push(c);
@@ -1750,10 +1759,10 @@ impl App {
         match &self.snap {
             Some(s) => spans.push(Span::styled(
                 format!(
-                    "{} · {} declarations · {} edges ",
+                    "{} · {} · {} ",
                     super::display_root(&s.index.root),
-                    s.index.stats.declarations,
-                    s.index.stats.edges
+                    counted(s.index.stats.declarations, "declaration", "declarations"),
+                    counted(s.index.stats.edges, "edge", "edges")
                 ),
                 theme.dim(),
             )),

@@ -14,6 +14,7 @@ use crate::blast::{BlastRadius, Counts};
 use crate::graph::Direction;
 use crate::model::Confidence;
 use crate::resolve::DeclId;
+use crate::terminal_text::counted;
 
 use super::snapshot::Snapshot;
 use super::theme::Theme;
@@ -117,8 +118,12 @@ impl BlastView {
             out.push(Line::styled("⚠ a lower bound, because:", theme.warning()));
             if r.unresolved_inside > 0 {
                 out.push(Line::from(format!(
-                    "  {} unresolved call sites inside",
-                    r.unresolved_inside
+                    "  {} inside",
+                    counted(
+                        r.unresolved_inside,
+                        "unresolved call site",
+                        "unresolved call sites"
+                    )
                 )));
                 out.push(Line::styled(
                     "    the radius may hide more paths",
