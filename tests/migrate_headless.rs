@@ -353,5 +353,5 @@ shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    try:\n        validate_toke
         out.contains("dropped a malformed block: reply line 15 (shop/auth/session.py): the reply ended before `>>>>>>> REPLACE`"),
         "{out}"
     );
-    assert!(out.contains("applied 1 hunks to 1 files"), "{out}");
+    assert!(out.contains("applied 1 hunk to 1 file "), "{out}");
 }
