@@ -137,7 +137,11 @@ pub struct BlastRadius {
     pub total: Counts,
     pub files: Vec<String>,
     pub packages: Vec<String>,
+    /// Tests that reach the root within `depth` hops.
     pub tests: Vec<DeclRef>,
+    /// Tests that reach it at any depth (what `ripple tests` lists and
+    /// the explorer's `t` runs); `tests` is a part of them.
+    pub tests_any_depth: usize,
     /// Unresolved call sites whose callee name matches the root's: each may be a missing caller.
     pub possibly_missing_callers: Vec<UnresolvedRef>,
     /// Unresolved call sites inside the radius (they may hide further paths).
@@ -205,7 +209,6 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
             file_ids.push(f);
         }
     };
-    let mut tests = Vec::new();
     if let Some(f) = res.decls[root as usize].file {
         note_file(f);
     }
@@ -236,14 +239,18 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         if let Some(f) = d.file {
             note_file(f);
         }
-        if d.is_test {
-            tests.push((i, reached_ref.decl.clone()));
-        }
         h.decls.push(reached_ref);
     }
-    // Tests in the order they were reached, as before the sort.
-    tests.sort_unstable_by_key(|&(i, _)| i);
-    let tests: Vec<DeclRef> = tests.into_iter().map(|(_, t)| t).collect();
+    // Through the one definition of the tests that reach a declaration,
+    // so the count within the depth is always a part of the one at any
+    // depth; a breadth-first walk reaches the first `depth` hops in the
+    // same order with or without a limit.
+    let all_tests = index.graph.tests_reaching(res, root, 0);
+    let tests: Vec<DeclRef> = all_tests
+        .iter()
+        .filter(|r| depth == 0 || r.hop <= depth)
+        .map(|r| DeclRef::sharing_paths(index, r.decl, &mut paths))
+        .collect();
     let mut files = BTreeSet::new();
     let mut packages = BTreeSet::new();
     for f in file_ids {
@@ -296,6 +303,7 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         files: files.into_iter().collect(),
         packages: packages.into_iter().collect(),
         tests,
+        tests_any_depth: all_tests.len(),
         possibly_missing_callers: possibly_missing,
         unresolved_inside,
         handed_out,

@@ -53,6 +53,20 @@ pub struct PackItem {
     /// The text the model sees (omitted from cut items).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub text: String,
+    /// Why a cut item was left out; `None` for the items sent.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub left_out: Option<LeftOut>,
+}
+
+/// Why a declaration related to the change was not sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LeftOut {
+    /// In a file the conventions put off-limits, or one holding secrets:
+    /// never sent, whatever the budget.
+    OffLimits,
+    /// Did not fit the token budget.
+    Budget,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -109,6 +123,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
         confidence: None,
         tokens: tokens::count(&summary),
         text: summary,
+        left_out: None,
     });
 
     let callers = index.graph.traverse(
@@ -157,7 +172,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
             candidates.push(item);
         }
     }
-    let mut tests: Vec<Reached> = index.graph.tests_reaching(res, target);
+    let mut tests: Vec<Reached> = index.graph.tests_reaching(res, target, 0);
     tests.sort_by_key(|r| (r.hop, r.confidence, r.decl));
     for r in tests.iter().take(20) {
         if !seen.insert(r.decl) {
@@ -203,6 +218,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
         if excluded {
             item.why = format!("{} — excluded (off-limits or secret)", item.why);
             item.text.clear();
+            item.left_out = Some(LeftOut::OffLimits);
             cut.push(item);
             continue;
         }
@@ -211,6 +227,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
             items.push(item);
         } else {
             item.text.clear();
+            item.left_out = Some(LeftOut::Budget);
             cut.push(item);
         }
     }
@@ -279,6 +296,7 @@ fn decl_item(
         confidence,
         tokens: tokens::count(&text),
         text,
+        left_out: None,
     })
 }
 
@@ -350,6 +368,7 @@ fn caller_line_item(index: &Index, r: &Reached) -> Option<PackItem> {
         confidence: Some(r.confidence),
         tokens: tokens::count(&text),
         text,
+        left_out: None,
     })
 }
 
@@ -481,14 +500,31 @@ pub fn render(pack: &ContextPack) -> String {
             out.push('\n');
         }
     }
-    if !pack.cut.is_empty() {
+    // Each left-out declaration under the reason it was left out, so the
+    // model does not take an off-limits caller for one it may ask to see.
+    for (reason, heading) in [
+        (
+            LeftOut::OffLimits,
+            "## Not shown (off-limits or secret: never sent; do not edit)",
+        ),
+        (LeftOut::Budget, "## Not shown (token budget)"),
+    ] {
+        let names: Vec<&str> = pack
+            .cut
+            .iter()
+            .filter(|i| i.left_out == Some(reason))
+            .map(|i| i.name.as_str())
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
         out.push_str(&format!(
-            "## Not shown (token budget)\n{} more related declarations: {}\n",
-            pack.cut.len(),
-            pack.cut
+            "{heading}\n{} related declarations: {}\n",
+            names.len(),
+            names
                 .iter()
                 .take(30)
-                .map(|i| i.name.as_str())
+                .copied()
                 .collect::<Vec<_>>()
                 .join(", ")
         ));

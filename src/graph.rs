@@ -279,9 +279,13 @@ impl Graph {
         out
     }
 
-    /// Test declarations that reach `root` through callers at any depth.
-    pub fn tests_reaching(&self, res: &Resolution, root: DeclId) -> Vec<Reached> {
-        self.traverse(res, root, Direction::Callers, 0, Confidence::Possible)
+    /// Test declarations that reach `root` through callers within `depth`
+    /// hops (0: at any depth), in the order reached. The one definition of
+    /// "the tests that reach it": the blast radius counts them within its
+    /// depth and at any depth, `t` and `ripple tests` run and list them at
+    /// any depth, context packs include them.
+    pub fn tests_reaching(&self, res: &Resolution, root: DeclId, depth: u32) -> Vec<Reached> {
+        self.traverse(res, root, Direction::Callers, depth, Confidence::Possible)
             .into_iter()
             .filter(|r| res.decls[r.decl as usize].is_test)
             .collect()

@@ -24,9 +24,9 @@ const VENDORED_DIRS: &[&str] = &[
     "site-packages",
     "__pycache__",
 ];
-const ENV_DIRS: &[&str] = &[
-    ".venv", "venv", ".tox", ".nox", ".ripple", ".git", ".hg", ".svn",
-];
+/// Version-control metadata and ripple's own state: never source, never
+/// walked, and not listed among the skips (every repository has one).
+const METADATA_DIRS: &[&str] = &[".git", ".hg", ".svn", ".ripple"];
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct SourceFileMeta {
@@ -59,6 +59,12 @@ pub enum SkipReason {
     NotRegular,
     /// A name that is not UTF-8 (its path is reported escaped, `\xHH`).
     NonUtf8Name,
+    /// A Python virtual environment (a `pyvenv.cfg` in it) or a conda
+    /// environment (a `conda-meta/` in it), whatever its name: installed
+    /// packages, not the repository's code.
+    VirtualEnv,
+    /// A directory whose name starts with `.` (`.tox`, `.mypy_cache`).
+    Hidden,
     /// A Go file under a directory the go tool leaves out of every
     /// package (`_examples/`, `testdata/`): no build sees it.
     GoIgnoredDir,
@@ -80,6 +86,8 @@ impl SkipReason {
             SkipReason::Symlink => "symlink",
             SkipReason::NotRegular => "not_regular",
             SkipReason::NonUtf8Name => "non_utf8_name",
+            SkipReason::VirtualEnv => "virtual_env",
+            SkipReason::Hidden => "hidden",
             SkipReason::GoIgnoredDir => "go_ignored_dir",
             SkipReason::GoBuildConstraint => "go_build_constraint",
         }
@@ -95,6 +103,8 @@ impl SkipReason {
             SkipReason::Symlink,
             SkipReason::NotRegular,
             SkipReason::NonUtf8Name,
+            SkipReason::VirtualEnv,
+            SkipReason::Hidden,
             SkipReason::GoIgnoredDir,
             SkipReason::GoBuildConstraint,
         ]
@@ -112,6 +122,8 @@ impl SkipReason {
             SkipReason::Symlink => "symbolic link (not followed)",
             SkipReason::NotRegular => "not a regular file (FIFO, socket or device; never opened)",
             SkipReason::NonUtf8Name => "name is not UTF-8 (shown with \\xHH escapes)",
+            SkipReason::VirtualEnv => "virtual environment (pyvenv.cfg or conda-meta/ in it)",
+            SkipReason::Hidden => "hidden directory (name starts with '.')",
             SkipReason::GoIgnoredDir => "Go file in a directory the go tool ignores (_*, testdata)",
             SkipReason::GoBuildConstraint => {
                 "Go file its name or //go:build line leaves out of this platform's build"
@@ -154,9 +166,7 @@ pub fn scan(root: &Path) -> Inventory {
         .filter_entry(|entry| {
             let name = entry.file_name().to_string_lossy();
             let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-            !(is_dir
-                && (ENV_DIRS.contains(&name.as_ref())
-                    || (name.starts_with('.') && entry.depth() > 0)))
+            !(is_dir && entry.depth() > 0 && METADATA_DIRS.contains(&name.as_ref()))
         })
         .build_parallel();
     walker.run(|| {
@@ -194,12 +204,21 @@ pub fn scan(root: &Path) -> Inventory {
             };
             let rel = relative(&root, entry.path());
             if ft.is_dir() {
-                let name = entry.file_name().to_string_lossy();
-                if entry.depth() > 0 && VENDORED_DIRS.contains(&name.as_ref()) {
-                    skip(format!("{rel}/"), SkipReason::Vendored);
-                    return ignore::WalkState::Skip;
+                if entry.depth() == 0 {
+                    return ignore::WalkState::Continue;
                 }
-                return ignore::WalkState::Continue;
+                let name = entry.file_name().to_string_lossy();
+                let reason = if is_virtual_env(entry.path()) {
+                    SkipReason::VirtualEnv
+                } else if name.starts_with('.') {
+                    SkipReason::Hidden
+                } else if VENDORED_DIRS.contains(&name.as_ref()) {
+                    SkipReason::Vendored
+                } else {
+                    return ignore::WalkState::Continue;
+                };
+                skip(format!("{rel}/"), reason);
+                return ignore::WalkState::Skip;
             }
             if entry.file_name() == "go.mod" && ft.is_file() {
                 go_mods
@@ -370,6 +389,14 @@ pub fn escape_path_bytes(path: &Path) -> String {
         }
     }
     out
+}
+
+/// A virtual environment is known by what it holds, not by its name: `venv`
+/// and `env` are also names of ordinary packages (CPython's `Lib/venv`).
+/// `python -m venv` and virtualenv write `pyvenv.cfg` at its top (PEP 405);
+/// conda keeps its metadata in `conda-meta/`.
+fn is_virtual_env(dir: &Path) -> bool {
+    dir.join("pyvenv.cfg").is_file() || dir.join("conda-meta").is_dir()
 }
 
 /// Whether a directory on `rel`'s path is one the go tool never builds:
@@ -837,6 +864,49 @@ mod tests {
         assert!(err.to_string().contains("not a regular file"), "{err}");
         std::fs::write(dir.path().join("a.py"), "x = 1\n").unwrap();
         assert_eq!(read_regular(dir.path().join("a.py")).unwrap(), b"x = 1\n");
+    }
+
+    #[test]
+    fn virtual_environments_are_skipped_by_what_they_hold_not_their_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let write = |rel: &str, text: &str| {
+            let path = root.join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        };
+        // Packages that happen to be called `venv` and `env`.
+        write("venv/__init__.py", "class EnvBuilder: pass\n");
+        write("lib/env/__init__.py", "x = 1\n");
+        // Environments under any name.
+        write("build-env/pyvenv.cfg", "home = /usr/bin\n");
+        write("build-env/lib/site.py", "x = 1\n");
+        write(".venv/pyvenv.cfg", "home = /usr/bin\n");
+        write(".venv/lib/m.py", "x = 1\n");
+        write("conda/conda-meta/history", "\n");
+        write("conda/lib/m.py", "x = 1\n");
+        write(".tox/py3/m.py", "x = 1\n");
+        write(".git/hooks/h.py", "x = 1\n");
+        let inv = scan(root);
+        let paths: Vec<&str> = inv.files.iter().map(|f| f.path.as_str()).collect();
+        assert_eq!(paths, vec!["lib/env/__init__.py", "venv/__init__.py"]);
+        let reasons: Vec<(&str, SkipReason)> = inv
+            .skipped
+            .iter()
+            .map(|s| (s.path.as_str(), s.reason))
+            .collect();
+        assert_eq!(
+            reasons,
+            vec![
+                (".tox/", SkipReason::Hidden),
+                (".venv/", SkipReason::VirtualEnv),
+                ("build-env/", SkipReason::VirtualEnv),
+                ("conda/", SkipReason::VirtualEnv),
+            ]
+        );
+        for r in [SkipReason::VirtualEnv, SkipReason::Hidden] {
+            assert_eq!(SkipReason::from_name(r.name()), Some(r));
+        }
     }
 
     #[test]

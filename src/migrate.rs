@@ -24,6 +24,11 @@ use crate::llm::{self, CancelToken, ChatRequest, Completion, LlmConfig, LlmError
 use crate::resolve::DeclId;
 use crate::tokens::TokenCount;
 
+/// The token budget of a context pack unless told otherwise: `context`,
+/// `migrate` and the explorer's migrations all default to it, so the pack
+/// `context` shows is the one a migration sends.
+pub const PACK_BUDGET: TokenCount = TokenCount(12_000);
+
 /// The instructions every migration request carries (the edit protocol of
 /// llm-wire-formats.md §5).
 pub const SYSTEM_PROMPT: &str = "You are ripple's migration assistant. A developer is changing one function in a large codebase; you assess the impact on the code that calls it and write the edits that migrate those callers.

@@ -9,6 +9,9 @@
 //! one complete text. The explorer draws through ratatui, whose buffer
 //! drops every grapheme holding a control character; this is the same
 //! policy for text written to the terminal directly.
+//!
+//! [`counted`] writes a count with its noun in the right number, for the
+//! CLI and the explorer alike.
 
 use std::borrow::Cow;
 use std::io::{self, Write};
@@ -193,6 +196,12 @@ impl<W: Write> Write for TerminalWriter<W> {
     fn flush(&mut self) -> io::Result<()> {
         self.inner.flush()
     }
+}
+
+/// `n` and its noun, singular for exactly one: `counted(1, "match",
+/// "matches")` is "1 match", `counted(0, …)` "0 matches".
+pub fn counted(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[cfg(test)]

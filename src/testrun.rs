@@ -72,6 +72,10 @@ pub struct TestPlan {
     /// Test declarations the graph found that no runner can select by name
     /// (helpers and fixtures in test files).
     pub not_selectable: usize,
+    /// Every test declaration that reaches the target, at any depth
+    /// ([`crate::graph::Graph::tests_reaching`]): the blast radius's
+    /// "all depths" count.
+    pub reaching: usize,
 }
 
 impl TestPlan {
@@ -96,7 +100,8 @@ pub fn plan(
     let mut python: Vec<String> = Vec::new();
     let mut go: Vec<GoTest> = Vec::new();
     let mut not_selectable = 0;
-    for r in index.graph.tests_reaching(res, decl) {
+    let reaching = index.graph.tests_reaching(res, decl, 0);
+    for r in &reaching {
         let d = &res.decls[r.decl as usize];
         let (Some(file), Some(fid)) = (index.file_of(r.decl), d.file) else {
             continue;
@@ -171,6 +176,7 @@ pub fn plan(
     Ok(TestPlan {
         invocations,
         not_selectable,
+        reaching: reaching.len(),
     })
 }
 

@@ -710,3 +710,75 @@ fn unknown_ripple_toml_keys_are_warned_about_once() {
     assert_eq!(code, 0, "{err}");
     assert!(!err.contains("unknown"), "{err}");
 }
+
+#[test]
+fn index_json_lists_a_virtual_environment_and_indexes_a_package_named_venv() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join("venv")).unwrap();
+    std::fs::write(root.join("venv/__init__.py"), "class EnvBuilder: pass\n").unwrap();
+    std::fs::create_dir_all(root.join("env/lib")).unwrap();
+    std::fs::write(root.join("env/pyvenv.cfg"), "home = /usr/bin\n").unwrap();
+    std::fs::write(root.join("env/lib/six.py"), "x = 1\n").unwrap();
+    let v = json(&["--repo", root.to_str().unwrap(), "index", "--json"]);
+    assert_eq!(v["files"], 1, "{v}");
+    let skipped = v["skipped"].as_array().unwrap();
+    assert!(
+        skipped
+            .iter()
+            .any(|s| s["path"] == "env/" && s["reason"] == "virtual_env"),
+        "{skipped:?}"
+    );
+    let (code, out, err) = ripple(&["--repo", root.to_str().unwrap(), "show", "EnvBuilder"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("venv/__init__.py"), "{out}");
+}
+
+#[test]
+fn depth_zero_and_edges_dot_with_json_are_refused_with_a_reason() {
+    let demo = demo();
+    let (code, _, err) = ripple(&["--repo", &demo, "blast", "validate_token", "--depth", "0"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("starts at 1"), "{err}");
+    let (code, out, _) = ripple(&["--repo", &demo, "edges", "--format", "dot", "--json"]);
+    assert_eq!(code, 2, "{out}");
+    let v: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["error"]["kind"], "usage");
+    assert!(
+        v["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("--format dot"),
+        "{v}"
+    );
+}
+
+#[test]
+fn path_with_json_prints_the_overview() {
+    let v = json(&[&demo(), "--json"]);
+    assert!(v["index"]["files"].as_u64().unwrap() > 10, "{v}");
+    let hot = v["hotspots"].as_array().unwrap();
+    assert!(!hot.is_empty());
+    assert!(hot[0]["callers"].as_u64().unwrap() > 0, "{v}");
+    assert!(hot[0]["name"].is_string());
+    assert!(v["import_cycles"].is_array());
+}
+
+#[test]
+fn help_lists_model_dir_only_where_it_is_used_and_explains_every_argument() {
+    let help = |args: &[&str]| {
+        let (code, out, err) = ripple(args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    assert!(!help(&["undo", "--help"]).contains("--model-dir"));
+    assert!(!help(&["hook", "--help"]).contains("--model-dir"));
+    assert!(help(&["search", "--help"]).contains("--model-dir"));
+    assert!(help(&["similar", "--help"]).contains("--model-dir"));
+    let context = help(&["context", "--help"]);
+    assert!(context.contains("unique dotted suffix"), "{context}");
+    assert!(context.contains("12000]"), "{context}");
+    assert!(help(&["find", "--help"]).contains("matched fuzzily"));
+    assert!(help(&["blast", "--help"]).contains("1: direct callers only"));
+    assert!(help(&["migrate", "--help"]).contains("Model id"));
+}

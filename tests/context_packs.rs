@@ -100,6 +100,47 @@ fn excluded_files_never_reach_the_pack() {
 }
 
 #[test]
+fn the_model_is_told_why_each_declaration_was_left_out() {
+    let (_db, index) = demo();
+    let off_limits = |path: &str| path.starts_with("tests/");
+    let p = pack(&index, "validate_token", 900, &off_limits);
+    let excluded = p
+        .cut
+        .iter()
+        .find(|i| i.file.as_deref().is_some_and(off_limits))
+        .expect("an off-limits declaration is cut");
+    let over_budget = p
+        .cut
+        .iter()
+        .find(|i| !i.file.as_deref().is_some_and(off_limits))
+        .expect("a declaration is cut for the budget");
+    let text = context::render(&p);
+    let (off, budget) = text
+        .split_once("## Not shown (token budget)")
+        .unwrap_or_else(|| panic!("{text}"));
+    let off = off
+        .split_once("## Not shown (off-limits")
+        .unwrap_or_else(|| panic!("{text}"))
+        .1;
+    let listed = |section: &str| -> Vec<String> {
+        let line = section.lines().nth(1).unwrap_or("");
+        let names = line.split_once(": ").map_or("", |(_, n)| n);
+        names.split(", ").map(str::to_owned).collect()
+    };
+    assert!(listed(off).contains(&excluded.name), "{text}");
+    assert!(!listed(budget).contains(&excluded.name), "{text}");
+    assert!(listed(budget).contains(&over_budget.name), "{text}");
+    let v = serde_json::to_value(&p).unwrap();
+    let reasons: Vec<&str> = v["cut"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["left_out"].as_str().unwrap())
+        .collect();
+    assert!(reasons.contains(&"off_limits") && reasons.contains(&"budget"));
+}
+
+#[test]
 fn similar_declarations_are_offered_on_request_below_every_caller() {
     let (_db, index) = demo();
     let plain = pack(&index, "validate_token", 100_000, &|_| false);

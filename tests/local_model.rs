@@ -86,9 +86,10 @@ fn search_fuses_the_local_model_with_the_offline_ranker() {
         let out = Command::new(env!("CARGO_BIN_EXE_ripple"))
             .arg("--repo")
             .arg(&repo)
+            .arg(args[0])
             .arg("--model-dir")
             .arg(&dir)
-            .args(args)
+            .args(&args[1..])
             .output()
             .unwrap();
         let stderr = String::from_utf8_lossy(&out.stderr).into_owned();

@@ -149,6 +149,21 @@ fn patch_mode_writes_a_diff_and_leaves_files_alone() {
         before
     );
     assert!(out.contains("## Impact"));
+    // One status per hunk, each said once.
+    let conflict = out
+        .lines()
+        .find(|l| l.contains("SEARCH not found"))
+        .unwrap_or_else(|| panic!("no conflict line: {out}"));
+    assert_eq!(
+        conflict.matches("SEARCH not found").count(),
+        1,
+        "{conflict}"
+    );
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with("shop/auth/session.py:") && l.contains("  ok (")),
+        "{out}"
+    );
 }
 
 #[test]
@@ -338,5 +353,5 @@ shop/auth/session.py\n```python\n<<<<<<< SEARCH\n    try:\n        validate_toke
         out.contains("dropped a malformed block: reply line 15 (shop/auth/session.py): the reply ended before `>>>>>>> REPLACE`"),
         "{out}"
     );
-    assert!(out.contains("applied 1 hunks to 1 files"), "{out}");
+    assert!(out.contains("applied 1 hunk to 1 file "), "{out}");
 }

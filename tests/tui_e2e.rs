@@ -162,13 +162,13 @@ fn find_expand_depth_toggle_and_quit_in_a_real_terminal() {
     t.wait_for("find a declaration");
     t.type_text("validate_token");
     t.wait("finder results", |s| {
-        s.contains("tokens.validate_token") && s.contains("matches")
+        s.contains("tokens.validate_token") && s.contains(" match")
     });
     t.send(&["Enter"]);
     // Tree first; source highlighting and the blast radius arrive from the worker.
     t.wait_for("callers of tokens.validate_token");
     t.wait("source and blast radius", |s| {
-        s.contains("def validate_token") && s.contains("hop 1") && s.contains("tests reached")
+        s.contains("def validate_token") && s.contains("hop 1") && s.contains("tests ≤ depth")
     });
 
     // Expand the callers of the first caller that has any.
@@ -352,7 +352,7 @@ fn migrate_review_write_and_undo_in_a_real_terminal() {
     t.wait_for("find a declaration");
     t.type_text("validate_token");
     t.wait("finder results", |s| {
-        s.contains("tokens.validate_token") && s.contains("matches")
+        s.contains("tokens.validate_token") && s.contains(" match")
     });
     t.send(&["Enter"]);
     t.wait_for("callers of tokens.validate_token");

@@ -236,6 +236,14 @@ fn decisions_jump_to_the_next_hunk_stable_needs_a_second_y_and_the_tree_marks_ac
         "{screen}"
     );
     assert!(screen.contains("1 rejected"), "{screen}");
+    // Confirmed, it no longer asks for a confirmation.
+    ui.keys("k");
+    let screen = ui.screen();
+    assert!(
+        screen.contains("[accepted] STABLE interface — confirmed"),
+        "{screen}"
+    );
+    assert!(!screen.contains("needs a second confirmation"), "{screen}");
     // u undoes the last decision (the stable acceptance).
     ui.keys("u");
     assert!(ui.screen().contains("1 accepted · 1 rejected"));

@@ -186,7 +186,7 @@ fn t_runs_the_reaching_python_tests_by_node_id_and_shows_the_failure() {
     );
     // Since session 12 the API's route table reaches all its handlers, so
     // every API test reaches force_refund through `dispatch` (13 in all).
-    assert!(screen.contains("13 test(s) in 1 command(s)"), "{screen}");
+    assert!(screen.contains("13 run in 1 command "), "{screen}");
     assert!(screen.contains("FAILED (exit 1)"), "{screen}");
     insta::assert_snapshot!("tests_failed", screen);
     ui.key(KeyCode::Esc);
@@ -214,7 +214,7 @@ fn t_runs_go_tests_once_per_package_and_shows_the_pass() {
         screen.contains("go TestRunIssuesToken in ./cmd/shipd"),
         "{screen}"
     );
-    assert!(screen.contains("8 test(s) in 3 command(s)"), "{screen}");
+    assert!(screen.contains("8 run in 3 commands"), "{screen}");
     assert!(screen.contains("PASSED"), "{screen}");
     insta::assert_snapshot!("tests_passed", screen);
 }
@@ -532,4 +532,34 @@ fn search_stays_by_words_when_the_embedding_provider_is_down() {
             "{screen}"
         );
     }
+}
+
+#[test]
+fn the_blast_pane_and_t_count_the_same_tests() {
+    let snap = &fixture().snap;
+    let root = snap.by_name["shop.auth.tokens.validate_token"];
+    let all = snap
+        .index
+        .graph
+        .tests_reaching(&snap.index.res, root, 0)
+        .len();
+    let within = snap
+        .index
+        .graph
+        .tests_reaching(&snap.index.res, root, 1)
+        .len();
+    assert!(within < all, "the fixture must have tests beyond hop 1");
+    let mut ui = Ui::new();
+    ui.root("validate_token").keys("--");
+    let screen = ui.screen();
+    assert!(
+        screen.contains(&format!("tests ≤ depth 1: {within} (all depths: {all})")),
+        "{screen}"
+    );
+    ui.keys("t");
+    let screen = ui.screen();
+    assert!(
+        screen.contains(&format!("all depths: {all} tests reach it;")),
+        "{screen}"
+    );
 }

@@ -170,3 +170,160 @@ fn an_index_error_is_shown_not_fatal() {
     press(&mut app, "j/x");
     assert!(!app.should_quit());
 }
+
+#[test]
+fn back_and_forward_restore_the_whole_view() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    let name = |app: &App| snap.name(app.selected().unwrap()).to_owned();
+    // A view worth keeping: callees of main, ping expanded, pong selected
+    // (a row that exists only while ping is expanded), depth 4.
+    press(&mut app, "/pkg.rec.main\nc");
+    while name(&app) != "pkg.rec.ping" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "lj+");
+    assert_eq!(name(&app), "pkg.rec.pong");
+    let rows = app.tree_rows();
+    assert_eq!(app.depth(), 4);
+    // Somewhere else: pong as the root, its callers, depth 2.
+    press(&mut app, "\nc--");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.pong");
+    press(&mut app, "[");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.main");
+    assert_eq!(name(&app), "pkg.rec.pong", "the selected row");
+    assert_eq!(app.tree_rows(), rows, "the expanded branches");
+    assert_eq!(app.depth(), 4);
+    let s = screen(&app);
+    assert!(s.contains("callees of rec.main"), "{s}");
+    press(&mut app, "]");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.pong");
+    assert_eq!(app.depth(), 2);
+    let s = screen(&app);
+    assert!(s.contains("callers of rec.pong"), "{s}");
+}
+
+fn screen_at(app: &App, width: u16, height: u16) -> String {
+    let mut term = Terminal::new(TestBackend::new(width, height)).unwrap();
+    term.draw(|f| app.draw(f)).unwrap();
+    let buf = term.backend().buffer();
+    (0..buf.area.height)
+        .map(|y| {
+            (0..buf.area.width)
+                .map(|x| buf[(x, y)].symbol())
+                .collect::<String>()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_source_pane_keeps_the_declaration_in_view_when_the_terminal_shrinks() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    // The declaration at line 41 of a 60-line file: a tall pane shows the
+    // file's end, which starts well above it.
+    let mut text = String::new();
+    for i in 1..=40 {
+        text.push_str(&format!("PAD_{i} = {i}\n"));
+    }
+    text.push_str("def target():\n    return PAD_1\n\n\ndef caller():\n    target()\n");
+    while text.lines().count() < 60 {
+        text.push_str("# tail\n");
+    }
+    std::fs::write(dir.path().join("mod.py"), text).unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = App::new(
+        dir.path().to_path_buf(),
+        Jobs::inline(),
+        Theme { color: false },
+    );
+    app.resize(200, 50);
+    app.handle(Event::indexed(snap));
+    press(&mut app, "/mod.target\n");
+    assert!(screen_at(&app, 200, 50).contains("def target():"));
+    app.resize(80, 24);
+    let s = screen_at(&app, 80, 24);
+    assert!(s.contains("41 │ def target():"), "{s}");
+    // And back again.
+    app.resize(200, 50);
+    assert!(screen_at(&app, 200, 50).contains("def target():"));
+}
+
+#[test]
+fn the_header_names_the_repository_it_was_started_in() {
+    // Tests run in the package's directory.
+    let here = std::env::current_dir().unwrap().canonicalize().unwrap();
+    let name = here.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(ripple::tui::display_root(&here), name);
+    assert_eq!(
+        ripple::tui::display_root(&here.join("assets/demo")),
+        "assets/demo"
+    );
+}
+
+#[test]
+fn counts_of_one_are_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "def f():\n    pass\n\n\ndef g():\n    f()\n",
+    )
+    .unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = open(snap, dir.path());
+    let s = screen(&app);
+    assert!(s.lines().next().unwrap().ends_with("· 1 edge"), "{s}");
+    assert!(s.contains("1 file · 6 lines"), "{s}");
+    press(&mut app, "/m.g");
+    let s = screen(&app);
+    assert!(s.contains("1 match"), "{s}");
+    assert!(!s.contains("1 matches"), "{s}");
+}
+
+#[test]
+fn ctrl_u_clears_the_finder() {
+    let repo = Repo::new();
+    let mut app = open(repo.load(), repo.root());
+    press(&mut app, "/qqq");
+    let s = screen(&app);
+    assert!(s.contains("qqq") && s.contains("0 matches"), "{s}");
+    app.handle(Event::Input(Input::Key(KeyEvent::new(
+        KeyCode::Char('u'),
+        KeyModifiers::CONTROL,
+    ))));
+    let s = screen(&app);
+    assert!(!s.contains("qqq"), "{s}");
+    assert!(!s.contains("0 matches"), "{s}");
+}
+
+#[test]
+fn a_row_too_wide_cuts_the_name_and_keeps_file_and_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    let long = "a_function_with_a_name_long_enough_to_fill_any_tree_pane_on_its_own";
+    std::fs::write(
+        dir.path().join("m.py"),
+        format!("def f():\n    pass\n\n\ndef {long}():\n    f()\n"),
+    )
+    .unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = App::new(
+        dir.path().to_path_buf(),
+        Jobs::inline(),
+        Theme { color: false },
+    );
+    app.resize(80, 24);
+    app.handle(Event::indexed(snap));
+    press(&mut app, "/m.f\n");
+    let s = screen_at(&app, 80, 24);
+    let row = s
+        .lines()
+        .find(|l| l.starts_with("│ 1 "))
+        .unwrap_or_else(|| panic!("{s}"));
+    let row = row.split("││").next().unwrap();
+    assert!(row.contains("…"), "{row}");
+    assert!(row.contains("on_its_own  m.py:5"), "{row}");
+}

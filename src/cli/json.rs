@@ -218,3 +218,20 @@ pub struct SimilarDoc<'a> {
     pub root: DeclRef,
     pub results: Vec<HitDoc<'a>>,
 }
+
+/// One of the overview's most-called declarations.
+#[derive(Serialize)]
+pub struct Hotspot {
+    #[serde(flatten)]
+    pub decl: DeclRef,
+    /// Distinct direct callers.
+    pub callers: usize,
+}
+
+/// `ripple PATH --json`: the index, the hotspots and the import cycles.
+#[derive(Serialize)]
+pub struct OverviewDoc<'a> {
+    pub index: IndexDoc<'a>,
+    pub hotspots: Vec<Hotspot>,
+    pub import_cycles: &'a [Vec<String>],
+}

@@ -20,9 +20,36 @@ use ripple::resolve::DeclId;
 use ripple::semantic::SearchIndex;
 use ripple::semantic::corpus::CorpusOptions;
 use ripple::semantic::lexical::Hit;
-use ripple::terminal_text::TerminalWriter;
+use ripple::terminal_text::{TerminalWriter, counted};
 
 const EXIT_LOOKUP: u8 = 2;
+
+/// `--model-dir`, on the commands that search.
+#[derive(clap::Args, Clone, Default)]
+struct ModelDir {
+    /// Search with the sentence-transformers model in DIR, run in-process, fused with the
+    /// offline ranker (needs a build with `--features local-model`; overrides ripple.toml [search]).
+    #[arg(long, value_name = "DIR")]
+    model_dir: Option<PathBuf>,
+}
+
+/// Caller (or callee) hops, 1 and up: 0 is refused rather than taken to
+/// mean "no limit" without saying so.
+fn depth_value(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err(
+            "the depth counts hops from NAME and starts at 1 (1 = direct callers); \
+there is no unlimited depth, give a large number instead"
+                .to_owned(),
+        ),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One token budget for a context pack, whether it is shown (`context`)
+/// or sent (`migrate`, the explorer's migrations).
+const PACK_BUDGET: u64 = ripple::migrate::PACK_BUDGET.0;
 
 /// What NAME may be, for every command that takes one.
 const NAME_HELP: &str = "A qualified name or a unique dotted suffix of one (validate_token, \
@@ -52,11 +79,6 @@ pub struct Cli {
     #[arg(long, global = true)]
     json: bool,
 
-    /// Search with the sentence-transformers model in DIR, run in-process, fused with the
-    /// offline ranker (needs a build with `--features local-model`; overrides ripple.toml [search]).
-    #[arg(long, global = true, value_name = "DIR")]
-    model_dir: Option<PathBuf>,
-
     /// Open the repository at PATH (without a subcommand: the explorer in a terminal, else its overview).
     #[arg(value_name = "PATH")]
     path: Option<PathBuf>,
@@ -65,7 +87,8 @@ pub struct Cli {
     #[arg(long)]
     provider: Option<String>,
 
-    /// The explorer's model id for migrations.
+    /// The explorer's model id for migrations (default: ripple.toml [llm] model, your config,
+    /// else the provider's default).
     #[arg(long)]
     model: Option<String>,
 
@@ -83,6 +106,7 @@ enum Command {
     Index,
     /// Fuzzy-find declarations by name.
     Find {
+        /// Part of a declaration's name, matched fuzzily (vtok finds validate_token).
         query: String,
         /// How many results to show.
         #[arg(long, default_value_t = 20)]
@@ -97,7 +121,8 @@ enum Command {
     Callers {
         #[arg(help = NAME_HELP)]
         name: String,
-        #[arg(long, default_value_t = 1)]
+        /// Hops to follow (1: direct only).
+        #[arg(long, default_value_t = 1, value_parser = depth_value)]
         depth: u32,
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
@@ -106,26 +131,29 @@ enum Command {
     Callees {
         #[arg(help = NAME_HELP)]
         name: String,
-        #[arg(long, default_value_t = 1)]
+        /// Hops to follow (1: direct only).
+        #[arg(long, default_value_t = 1, value_parser = depth_value)]
         depth: u32,
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
     },
-    /// Blast radius: callers by hop, files, packages and tests reached, and what may be missing.
+    /// Blast radius: callers by hop, files, packages, tests within the depth and at any depth, and what may be missing.
     Blast {
         #[arg(help = NAME_HELP)]
         name: String,
-        #[arg(long, default_value_t = 3)]
+        /// Caller hops counted in the radius (1: direct callers only).
+        #[arg(long, default_value_t = 3, value_parser = depth_value)]
         depth: u32,
     },
     /// What a model would see for a change to NAME: the context pack, ranked and cut to a token budget.
     Context {
+        #[arg(help = NAME_HELP)]
         name: String,
-        /// Caller hops to consider.
-        #[arg(long, default_value_t = 2)]
+        /// Caller hops to consider (1: direct callers only).
+        #[arg(long, default_value_t = 2, value_parser = depth_value)]
         depth: u32,
-        /// Token budget of the pack (o200k tokens).
-        #[arg(long, default_value_t = 8000)]
+        /// Token budget of the pack (o200k tokens), as `migrate` sends it.
+        #[arg(long, default_value_t = PACK_BUDGET)]
         budget: u64,
         /// The change you intend to make (sent with the pack).
         #[arg(long)]
@@ -148,6 +176,7 @@ enum Command {
     /// malformed or need --allow-stable; 4 the reply was cut off (nothing
     /// applied); 1 error.
     Migrate {
+        #[arg(help = NAME_HELP)]
         name: String,
         /// The change, in words or as the new signature.
         #[arg(long)]
@@ -155,15 +184,17 @@ enum Command {
         /// anthropic | openai | ollama (default: ripple.toml [llm] provider, else anthropic).
         #[arg(long)]
         provider: Option<String>,
+        /// Model id (default: ripple.toml [llm] model, your config, else the provider's default).
         #[arg(long)]
         model: Option<String>,
         /// API root: https://api.anthropic.com, https://api.openai.com/v1, http://localhost:11434/v1 …
         #[arg(long)]
         base_url: Option<String>,
-        #[arg(long, default_value_t = 2)]
+        /// Caller hops in the context pack (1: direct callers only).
+        #[arg(long, default_value_t = 2, value_parser = depth_value)]
         depth: u32,
-        /// Token budget of the context pack.
-        #[arg(long, default_value_t = 12000)]
+        /// Token budget of the context pack (o200k tokens).
+        #[arg(long, default_value_t = PACK_BUDGET)]
         budget: u64,
         /// Write the edits as a unified diff to FILE (`-` for stdout) instead of applying them.
         #[arg(long, value_name = "FILE", conflicts_with = "apply")]
@@ -207,8 +238,10 @@ enum Command {
     },
     /// Call sites that could not be resolved (whole repo, or inside NAME's blast radius).
     Unresolved {
+        /// Only inside this declaration's blast radius (a name as for `blast`).
         name: Option<String>,
-        #[arg(long, default_value_t = 3)]
+        /// Caller hops of that radius (1: direct callers only).
+        #[arg(long, default_value_t = 3, value_parser = depth_value)]
         depth: u32,
     },
     /// The whole call graph.
@@ -237,15 +270,21 @@ enum Command {
         /// Search generated code too (protobuf stubs, `Code generated … DO NOT EDIT` files).
         #[arg(long)]
         include_generated: bool,
+        #[command(flatten)]
+        model: ModelDir,
     },
     /// Declarations most similar to NAME: duplicates and parallel implementations.
     Similar {
+        #[arg(help = NAME_HELP)]
         name: String,
+        /// How many results to show.
         #[arg(long, default_value_t = 10)]
         top: usize,
         /// Compare with generated code too (and let NAME be generated).
         #[arg(long)]
         include_generated: bool,
+        #[command(flatten)]
+        model: ModelDir,
     },
     /// Measure search quality (recall@1/@10, MRR) and speed on a Python repository, docstrings held out.
     BenchSearch {
@@ -260,6 +299,8 @@ enum Command {
         /// Also measure the configured embedding provider (ripple.toml [search] or --model-dir) and the fused ranking.
         #[arg(long)]
         neural: bool,
+        #[command(flatten)]
+        model: ModelDir,
     },
     /// Review the repository (or a diff) with an LLM, in token-budgeted chunks of related code.
     ///
@@ -395,7 +436,6 @@ pub fn run() -> Result<ExitCode> {
         .or(cli.path.clone())
         .unwrap_or_else(|| PathBuf::from("."));
     let json = cli.json;
-    let model_dir = cli.model_dir.clone();
     let overview = cli.command.is_none();
     let command = cli.command.unwrap_or(Command::Index);
     match &command {
@@ -420,6 +460,7 @@ pub fn run() -> Result<ExitCode> {
         db,
         sample,
         neural,
+        model,
     } = &command
     {
         let path = path.clone().unwrap_or(repo);
@@ -428,7 +469,7 @@ pub fn run() -> Result<ExitCode> {
             db.as_deref(),
             *sample,
             *neural,
-            model_dir.as_deref(),
+            model.model_dir.as_deref(),
             json,
         );
     }
@@ -458,6 +499,16 @@ pub fn run() -> Result<ExitCode> {
             }
         });
     }
+    if json
+        && let Command::Edges { format, .. } = &command
+        && *format != EdgeFormat::Json
+    {
+        return Err(UsageError(
+            "--json prints the edges as JSON, --format dot or mermaid as a graph: give one"
+                .to_owned(),
+        )
+        .into());
+    }
     let index = open(&repo)?;
     // Buffered: a locked stdout is line-buffered, and pretty JSON of a
     // radius with thousands of callers cost a write call per line.
@@ -475,7 +526,7 @@ pub fn run() -> Result<ExitCode> {
         ) || matches!(&command, Command::Migrate { patch: Some(p), .. } if p.as_os_str() == "-");
     let mut out = std::io::BufWriter::new(TerminalWriter::new(std::io::stdout().lock(), !data));
     let result = match command {
-        Command::Index if overview && !json => cmd_overview(&index, &mut out),
+        Command::Index if overview => cmd_overview(&index, json, &mut out),
         Command::Index => cmd_index(&index, json, &mut out),
         Command::Find { query, limit } => cmd_find(&index, &query, limit, json, &mut out),
         Command::Show { name } => {
@@ -582,8 +633,9 @@ pub fn run() -> Result<ExitCode> {
             top,
             stdin,
             include_generated,
+            model,
         } => {
-            let search = build_search(&index, model_dir.as_deref(), include_generated)?;
+            let search = build_search(&index, model.model_dir.as_deref(), include_generated)?;
             if stdin {
                 cmd_search_stdin(&index, &search, top, &mut out)
             } else {
@@ -601,6 +653,7 @@ pub fn run() -> Result<ExitCode> {
             name,
             top,
             include_generated,
+            model,
         } => with_decl(&index, &name, json, |d| {
             if index.is_generated(d) && !include_generated {
                 eprintln!(
@@ -608,7 +661,7 @@ pub fn run() -> Result<ExitCode> {
                     index.res.decls[d as usize].name
                 );
             }
-            let search = build_search(&index, model_dir.as_deref(), include_generated)?;
+            let search = build_search(&index, model.model_dir.as_deref(), include_generated)?;
             cmd_similar(&index, &search, d, top, json, &mut out)
         }),
         Command::Hook { .. }
@@ -855,44 +908,49 @@ fn heading_location(d: &DeclRef) -> String {
     }
 }
 
+/// `index --json`'s document (also the `index` part of the overview's).
+fn index_doc(index: &Index) -> json::IndexDoc<'_> {
+    let s = &index.stats;
+    json::IndexDoc {
+        root: index.root.display().to_string(),
+        files: s.files,
+        parsed: s.parsed,
+        touched: s.touched,
+        reused: s.reused,
+        removed: s.removed,
+        lines: s.lines,
+        declarations: s.declarations,
+        edges: s.edges,
+        unresolved: s.unresolved,
+        skipped: &s.skipped,
+        generated_files: s.generated_files,
+        other_files: s.other_files,
+        syntax_errors: s
+            .files_with_syntax_errors
+            .iter()
+            .map(|(path, errors)| json::PathErrors {
+                path,
+                errors: *errors,
+            })
+            .collect(),
+        rebuilt: &s.rebuilt,
+        graph: &s.graph,
+        timings_ms: &s.timings_ms,
+    }
+}
+
 fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode> {
     let s = &index.stats;
     if json {
-        let doc = json::IndexDoc {
-            root: index.root.display().to_string(),
-            files: s.files,
-            parsed: s.parsed,
-            touched: s.touched,
-            reused: s.reused,
-            removed: s.removed,
-            lines: s.lines,
-            declarations: s.declarations,
-            edges: s.edges,
-            unresolved: s.unresolved,
-            skipped: &s.skipped,
-            generated_files: s.generated_files,
-            other_files: s.other_files,
-            syntax_errors: s
-                .files_with_syntax_errors
-                .iter()
-                .map(|(path, errors)| json::PathErrors {
-                    path,
-                    errors: *errors,
-                })
-                .collect(),
-            rebuilt: &s.rebuilt,
-            graph: &s.graph,
-            timings_ms: &s.timings_ms,
-        };
-        print_json(out, &doc)?;
+        print_json(out, &index_doc(index))?;
         return Ok(ExitCode::SUCCESS);
     }
     writeln!(
         out,
-        "indexed {} ({} files, {} lines) in {:.0} ms",
+        "indexed {} ({}, {}) in {:.0} ms",
         index.root.display(),
-        s.files,
-        s.lines,
+        counted(s.files, "file", "files"),
+        counted(s.lines as usize, "line", "lines"),
         s.timings_ms.total
     )?;
     writeln!(
@@ -902,8 +960,14 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
     )?;
     writeln!(
         out,
-        "  {} declarations · {} call edges · {} unresolved call sites",
-        s.declarations, s.edges, s.unresolved
+        "  {} · {} · {}",
+        counted(s.declarations, "declaration", "declarations"),
+        counted(s.edges, "call edge", "call edges"),
+        counted(
+            s.unresolved,
+            "unresolved call site",
+            "unresolved call sites"
+        )
     )?;
     if s.generated_files > 0 {
         writeln!(
@@ -959,8 +1023,7 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
 
 /// What `ripple PATH` prints when it is not in a terminal (or with --json): the index
 /// summary and the places to start (the most-called declarations).
-fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
-    cmd_index(index, false, out)?;
+fn cmd_overview(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode> {
     let res = &index.res;
     let mut hot: Vec<(usize, DeclId)> = (0..res.decls.len() as DeclId)
         .filter(|&d| {
@@ -970,13 +1033,30 @@ fn cmd_overview(index: &Index, out: &mut impl Write) -> Result<ExitCode> {
         .filter(|(n, _)| *n > 0)
         .collect();
     hot.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
+    let cycles = ripple::graph::Graph::import_cycles(res, &paths);
+    if json {
+        let doc = json::OverviewDoc {
+            index: index_doc(index),
+            hotspots: hot
+                .iter()
+                .take(10)
+                .map(|&(callers, d)| json::Hotspot {
+                    decl: DeclRef::of(index, d),
+                    callers,
+                })
+                .collect(),
+            import_cycles: &cycles,
+        };
+        print_json(out, &doc)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    cmd_index(index, false, out)?;
     writeln!(out, "\nhotspots (most direct callers):")?;
     for (n, d) in hot.iter().take(10) {
         let r = DeclRef::of(index, *d);
         writeln!(out, "  {n:>4}  {}  {}", r.name, location(&r))?;
     }
-    let paths: Vec<&str> = index.files.iter().map(|f| f.path.as_str()).collect();
-    let cycles = ripple::graph::Graph::import_cycles(res, &paths);
     if !cycles.is_empty() {
         writeln!(out, "\nimport cycles between packages:")?;
         for c in cycles.iter().take(10) {
@@ -1243,10 +1323,12 @@ fn cmd_blast(
     )?;
     writeln!(
         out,
-        "  {} files, {} packages, {} tests reached",
-        b.files.len(),
-        b.packages.len(),
-        b.tests.len()
+        "  {}, {}, tests ≤ depth {}: {} (all depths: {})",
+        counted(b.files.len(), "file", "files"),
+        counted(b.packages.len(), "package", "packages"),
+        depth,
+        b.tests.len(),
+        b.tests_any_depth
     )?;
     // What a reviewer of the change opens next: the files it reaches and
     // the tests to run, longest lists cut (`--json` has them all).
@@ -1262,8 +1344,12 @@ fn cmd_blast(
         write_sites(
             out,
             format!(
-                "{} unresolved call sites call something named like it:",
-                b.possibly_missing_callers.len()
+                "{} something named like it:",
+                counted(
+                    b.possibly_missing_callers.len(),
+                    "unresolved call site calls",
+                    "unresolved call sites call"
+                )
             ),
             b.possibly_missing_callers
                 .iter()
@@ -1273,15 +1359,16 @@ fn cmd_blast(
         if b.unresolved_inside > 0 {
             writeln!(
                 out,
-                "    {} call sites inside the radius could not be resolved (`ripple unresolved {}`)",
-                b.unresolved_inside, b.root.name
+                "    {} inside the radius could not be resolved (`ripple unresolved {}`)",
+                counted(b.unresolved_inside, "call site", "call sites"),
+                b.root.name
             )?;
         }
         write_sites(
             out,
             format!(
-                "it is passed to code ripple does not follow at {} call sites, which may call it:",
-                b.handed_out.len()
+                "it is passed to code ripple does not follow at {}, which may call it:",
+                counted(b.handed_out.len(), "call site", "call sites")
             ),
             b.handed_out
                 .iter()
@@ -1486,6 +1573,8 @@ fn cmd_migrate(
                 Resolution::Resolved { rule, stable, .. } => {
                     if *stable && !o.allow_stable {
                         format!("needs --allow-stable (stable interface), {}", rule.name())
+                    } else if *stable {
+                        format!("ok ({}, stable interface)", rule.name())
                     } else {
                         format!("ok ({})", rule.name())
                     }
@@ -1498,7 +1587,7 @@ fn cmd_migrate(
                 .label()
                 .map(|l| format!(" [{l}]"))
                 .unwrap_or_default();
-            writeln!(out, "  {}  {status}{scope}", h.header())?;
+            writeln!(out, "  {}  {status}{scope}", h.location())?;
         }
         for d in &outcome.discarded {
             writeln!(out, "  dropped a malformed block: {}", d.describe())?;
@@ -1526,9 +1615,9 @@ fn cmd_migrate(
         if let Some(r) = &applied {
             writeln!(
                 out,
-                "applied {} hunks to {} files (undo with `ripple undo`)",
-                usable.len(),
-                r.files.len()
+                "applied {} to {} (undo with `ripple undo`)",
+                counted(usable.len(), "hunk", "hunks"),
+                counted(r.files.len(), "file", "files")
             )?;
         }
         for r in &syntax_problems {
@@ -1706,7 +1795,7 @@ fn cmd_context(
 }
 
 fn cmd_tests(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Result<ExitCode> {
-    let tests = index.graph.tests_reaching(&index.res, decl);
+    let tests = index.graph.tests_reaching(&index.res, decl, 0);
     let refs: Vec<ReachedRef> = tests.iter().map(|r| ReachedRef::of(index, r)).collect();
     if json {
         print_json(
@@ -1719,7 +1808,12 @@ fn cmd_tests(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> R
         return Ok(ExitCode::SUCCESS);
     }
     let root = DeclRef::of(index, decl);
-    writeln!(out, "{} tests reach {}", refs.len(), root.name)?;
+    writeln!(
+        out,
+        "{} {} at any depth",
+        counted(refs.len(), "test reaches", "tests reach"),
+        root.name
+    )?;
     for r in refs {
         writeln!(
             out,
@@ -1771,7 +1865,11 @@ fn cmd_unresolved(
         print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "{} unresolved call sites", list.len())?;
+    writeln!(
+        out,
+        "{}",
+        counted(list.len(), "unresolved call site", "unresolved call sites")
+    )?;
     for u in list {
         writeln!(
             out,

@@ -189,6 +189,16 @@ impl Hunk {
         }
     }
 
+    /// `path:12-15` for a placed hunk, `path` otherwise: where it is,
+    /// for a line that says its status apart.
+    pub fn location(&self) -> String {
+        match self.lines() {
+            Some((start, end)) if start == end => format!("{}:{start}", self.path),
+            Some((start, end)) => format!("{}:{start}-{end}", self.path),
+            None => self.path.clone(),
+        }
+    }
+
     /// `path:12-15 (exact)`, `path (conflict: …)` — the hunk header line.
     pub fn header(&self) -> String {
         match &self.resolution {

@@ -24,6 +24,7 @@ use crate::llm::CancelToken;
 use crate::llm::trust::LlmFlags;
 use crate::resolve::DeclId;
 use crate::semantic::SearchIndex;
+use crate::terminal_text::counted;
 
 use super::Event;
 use super::finder::Finder;
@@ -103,6 +104,25 @@ const MAX_DEPTH: u32 = 9;
 const FILE_CACHE: usize = 8;
 const MOUSE_STEP: isize = 3;
 
+/// Everything `[` and `]` bring back, and a refresh keeps. Declarations are
+/// held by qualified name, not id: ids change when the index is refreshed
+/// between leaving a view and returning to it.
+#[derive(Debug, Clone)]
+struct ViewState {
+    root: String,
+    dir: Direction,
+    depth: u32,
+    /// Name paths (root first) of the expanded nodes.
+    expanded: Vec<Vec<String>>,
+    /// Name path of the selected node.
+    selected: Vec<String>,
+    tree_offset: usize,
+    /// Where the user scrolled the source to; `None` while it follows the
+    /// selected declaration.
+    source_scroll: Option<usize>,
+    blast_scroll: usize,
+}
+
 pub struct App {
     root_path: PathBuf,
     theme: Theme,
@@ -125,8 +145,8 @@ pub struct App {
     files: Vec<Arc<FileText>>,
     finder: Option<Finder>,
     help: Option<usize>,
-    back: Vec<String>,
-    forward: Vec<String>,
+    back: Vec<ViewState>,
+    forward: Vec<ViewState>,
     overview: OverviewState,
     jobs: Jobs,
     indexer: Option<Indexer>,
@@ -432,37 +452,13 @@ impl App {
         };
         // A refresh: keep the root, the tree's shape and the selection by name.
         self.files.clear();
-        if let Some(tree) = self.tree.take() {
-            let root_name = old.name(tree.root).to_owned();
-            let expanded = tree.expanded_paths(&old);
-            let selected = tree.name_path(&old, tree.selected_index());
-            let scroll = self.source.scroll;
-            match snap.by_name.get(root_name.as_str()) {
-                Some(&root) => {
-                    let mut t = CallTree::new(&snap, root, self.dir);
-                    for path in &expanded {
-                        let n = t.follow(&snap, path);
-                        t.expand(&snap, n);
-                    }
-                    let n = t.follow(&snap, &selected);
-                    t.select_node(n);
-                    t.scroll_into_view(self.tree_height());
-                    let same = snap.name(t.selected().decl) == selected.last().map_or("", |s| s);
-                    self.tree = Some(t);
-                    self.request_blast();
-                    self.sync_source();
-                    if same {
-                        self.source.scroll = scroll;
-                        self.source.scroll_by(0, self.source_height());
-                        self.request_highlight();
-                    }
-                }
-                None => {
-                    self.message = Some(format!("{root_name} no longer exists"));
-                    self.screen = Screen::Overview;
-                    self.blast = None;
-                }
-            }
+        if let Some(view) = self.view_state(&old)
+            && !self.restore_view(&snap, &view)
+        {
+            self.tree = None;
+            self.message = Some(format!("{} no longer exists", view.root));
+            self.screen = Screen::Overview;
+            self.blast = None;
         }
         if self.finder.is_some() {
             self.run_finder();
@@ -581,6 +577,10 @@ impl App {
         let Some(f) = &mut self.finder else { return };
         match action {
             Some(Action::Close) => self.finder = None,
+            Some(Action::ClearQuery) => {
+                f.query.clear();
+                self.run_finder();
+            }
             Some(Action::Up) => f.move_by(-1, height),
             Some(Action::Down) => f.move_by(1, height),
             Some(Action::Focus) => {
@@ -856,7 +856,7 @@ impl App {
             t.scroll_into_view(th);
         }
         let sh = self.source_height();
-        self.source.scroll_by(0, sh);
+        self.source.refit(sh);
         self.request_highlight();
         let main = self.areas().main;
         self.overview.scroll_into_view(main);
@@ -871,8 +871,9 @@ impl App {
         if record
             && let Some(t) = &self.tree
             && t.root != decl
+            && let Some(view) = self.view_state(&snap)
         {
-            self.back.push(snap.name(t.root).to_owned());
+            self.back.push(view);
             self.forward.clear();
         }
         let same_root = self.tree.as_ref().is_some_and(|t| t.root == decl);
@@ -887,6 +888,53 @@ impl App {
         self.sync_source();
     }
 
+    /// The explorer's view as it stands, by name in `snap` (the snapshot
+    /// the tree was built from).
+    fn view_state(&self, snap: &Snapshot) -> Option<ViewState> {
+        let tree = self.tree.as_ref()?;
+        Some(ViewState {
+            root: snap.name(tree.root).to_owned(),
+            dir: tree.dir,
+            depth: self.depth,
+            expanded: tree.expanded_paths(snap),
+            selected: tree.name_path(snap, tree.selected_index()),
+            tree_offset: tree.offset,
+            source_scroll: self.source.free_scroll(),
+            blast_scroll: self.blast_scroll,
+        })
+    }
+
+    /// Rebuild a view in `snap`: the same root, direction, depth, expanded
+    /// branches, selection and scroll positions, as far as they still
+    /// exist. False when the root itself is gone.
+    fn restore_view(&mut self, snap: &Arc<Snapshot>, view: &ViewState) -> bool {
+        let Some(&root) = snap.by_name.get(view.root.as_str()) else {
+            return false;
+        };
+        self.dir = view.dir;
+        self.depth = view.depth;
+        let mut t = CallTree::new(snap, root, view.dir);
+        for path in &view.expanded {
+            let n = t.follow(snap, path);
+            t.expand(snap, n);
+        }
+        let n = t.follow(snap, &view.selected);
+        t.select_node(n);
+        t.offset = view.tree_offset;
+        t.scroll_into_view(self.tree_height());
+        let same_selection =
+            snap.name(t.selected().decl) == view.selected.last().map_or("", |s| s.as_str());
+        self.tree = Some(t);
+        self.blast_scroll = view.blast_scroll;
+        self.request_blast();
+        self.sync_source();
+        if same_selection && let Some(scroll) = view.source_scroll {
+            self.source.restore_scroll(scroll, self.source_height());
+            self.request_highlight();
+        }
+        true
+    }
+
     fn go_back(&mut self) {
         self.travel(true);
     }
@@ -899,17 +947,29 @@ impl App {
         let Some(snap) = self.snap.clone() else {
             return;
         };
-        let (from, to) = if back {
-            (&mut self.back, &mut self.forward)
-        } else {
-            (&mut self.forward, &mut self.back)
-        };
-        while let Some(name) = from.pop() {
-            if let Some(&d) = snap.by_name.get(name.as_str()) {
-                if let Some(t) = &self.tree {
-                    to.push(snap.name(t.root).to_owned());
+        let here = self.view_state(&snap);
+        let old_root = self.root();
+        loop {
+            let popped = if back {
+                self.back.pop()
+            } else {
+                self.forward.pop()
+            };
+            let Some(view) = popped else { break };
+            // A root deleted since is passed over, as if never visited.
+            if self.restore_view(&snap, &view) {
+                if self.root() != old_root {
+                    self.blast = None;
                 }
-                self.set_root(d, false);
+                self.screen = Screen::Explorer;
+                self.pane = Pane::Tree;
+                if let Some(here) = here {
+                    if back {
+                        self.forward.push(here);
+                    } else {
+                        self.back.push(here);
+                    }
+                }
                 return;
             }
         }
@@ -1530,6 +1590,10 @@ impl App {
                 }
             }
             _ if p.kind != SearchKind::Query => {}
+            Some(Action::ClearQuery) => {
+                p.query.clear();
+                self.run_search();
+            }
             _ => match key.code {
                 KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
                     p.query.push(c);
@@ -1695,10 +1759,10 @@ impl App {
         match &self.snap {
             Some(s) => spans.push(Span::styled(
                 format!(
-                    "{} · {} declarations · {} edges ",
+                    "{} · {} · {} ",
                     super::display_root(&s.index.root),
-                    s.index.stats.declarations,
-                    s.index.stats.edges
+                    counted(s.index.stats.declarations, "declaration", "declarations"),
+                    counted(s.index.stats.edges, "edge", "edges")
                 ),
                 theme.dim(),
             )),

@@ -8,6 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::resolve::DeclId;
+use crate::terminal_text::counted;
 
 use super::snapshot::Snapshot;
 use super::theme::Theme;
@@ -81,7 +82,7 @@ impl Finder {
         let count = if self.pending {
             "…".to_owned()
         } else {
-            format!("{} matches", self.hits.len())
+            counted(self.hits.len(), "match", "matches")
         };
         let block = Block::default()
             .borders(Borders::ALL)

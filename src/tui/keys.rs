@@ -49,6 +49,8 @@ pub enum Action {
     Similar,
     /// List the findings of the last `ripple review`.
     ShowFindings,
+    /// Empty a text field (the finder's or the search's query).
+    ClearQuery,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -214,6 +216,7 @@ pub const BINDINGS: &[Binding] = &[
         "next result",
         true,
     ),
+    bind(Finder, &[Ctrl('u')], ClearQuery, "clear the query", false),
     bind(
         Help,
         &[Code(KeyCode::Esc), Char('?'), Char('q')],
@@ -307,6 +310,7 @@ pub const BINDINGS: &[Binding] = &[
         true,
     ),
     bind(Search, &[Code(KeyCode::Esc)], Close, "close", true),
+    bind(Search, &[Ctrl('u')], ClearQuery, "clear the query", false),
     bind(
         Search,
         &[Code(KeyCode::Up), Ctrl('p')],
@@ -653,7 +657,7 @@ pub const BINDINGS: &[Binding] = &[
         Global,
         &[Code(KeyCode::Backspace), Char('[')],
         Back,
-        "back to the previous root",
+        "back to the previous view, as it was",
         false,
     ),
     bind(Global, &[Char(']')], Forward, "forward again", false),

@@ -318,7 +318,8 @@ fn install_panic_hook() {
 }
 
 /// The repository as the user named it: relative to the working directory
-/// when inside it (`assets/demo`), else with `~` for the home directory.
+/// when inside it (`assets/demo`), its own name when it is the working
+/// directory, else with `~` for the home directory.
 /// Shorter than an absolute path, and the same on every checkout.
 pub fn display_root(root: &std::path::Path) -> String {
     if let Ok(cwd) = std::env::current_dir()
@@ -326,7 +327,14 @@ pub fn display_root(root: &std::path::Path) -> String {
         && let Ok(rel) = root.strip_prefix(&cwd)
     {
         let rel = rel.display().to_string();
-        return if rel.is_empty() { ".".to_owned() } else { rel };
+        if !rel.is_empty() {
+            return rel;
+        }
+        // Started inside the repository: its name says more than `.`.
+        if let Some(name) = root.file_name() {
+            return name.to_string_lossy().into_owned();
+        }
+        return root.display().to_string();
     }
     if let Some(home) = std::env::var_os("HOME").map(std::path::PathBuf::from)
         && let Ok(rel) = root.strip_prefix(&home)

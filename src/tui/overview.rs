@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::resolve::DeclId;
+use crate::terminal_text::counted;
 
 use super::snapshot::Snapshot;
 use super::theme::Theme;
@@ -168,8 +169,16 @@ impl OverviewState {
                 theme.bold(),
             ),
             Span::raw(format!(
-                " {} files · {} lines · {} declarations · {} call edges · {} unresolved call sites",
-                st.files, st.lines, st.declarations, st.edges, st.unresolved
+                " {} · {} · {} · {} · {}",
+                counted(st.files, "file", "files"),
+                counted(st.lines as usize, "line", "lines"),
+                counted(st.declarations, "declaration", "declarations"),
+                counted(st.edges, "call edge", "call edges"),
+                counted(
+                    st.unresolved,
+                    "unresolved call site",
+                    "unresolved call sites"
+                )
             )),
         ])])
         .block(

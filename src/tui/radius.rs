@@ -1,6 +1,6 @@
 //! The blast radius pane: for the root, counts per hop up to the chosen
 //! depth and for all hops, certain/likely/possible, the files, packages and
-//! tests reached, and why the answer may be a lower bound. Computed by
+//! tests reaching it, and why the answer may be a lower bound. Computed by
 //! [`crate::blast::compute`] on the worker; this module only lays it out.
 
 use std::collections::HashMap;
@@ -14,6 +14,7 @@ use crate::blast::{BlastRadius, Counts};
 use crate::graph::Direction;
 use crate::model::Confidence;
 use crate::resolve::DeclId;
+use crate::terminal_text::counted;
 
 use super::snapshot::Snapshot;
 use super::theme::Theme;
@@ -107,18 +108,22 @@ impl BlastView {
         out.push(Line::styled("hop 1 = direct · any = no limit", theme.dim()));
         out.push(Line::raw(""));
         out.push(Line::from(format!(
-            "files {} · packages {} · tests {}",
+            "files {} · packages {}",
             r.files.len(),
             r.packages.len(),
-            r.tests.len()
         )));
+        out.push(Line::from(tests_line(r)));
         if r.lower_bound {
             out.push(Line::raw(""));
             out.push(Line::styled("⚠ a lower bound, because:", theme.warning()));
             if r.unresolved_inside > 0 {
                 out.push(Line::from(format!(
-                    "  {} unresolved call sites inside",
-                    r.unresolved_inside
+                    "  {} inside",
+                    counted(
+                        r.unresolved_inside,
+                        "unresolved call site",
+                        "unresolved call sites"
+                    )
                 )));
                 out.push(Line::styled(
                     "    the radius may hide more paths",
@@ -169,7 +174,7 @@ impl BlastView {
         };
         list(
             &mut out,
-            format!("tests reached ({})", r.tests.len()),
+            format!("tests ≤ depth {} ({})", r.depth, r.tests.len()),
             r.tests
                 .iter()
                 .map(|t| {
@@ -192,6 +197,17 @@ impl BlastView {
         );
         out
     }
+}
+
+/// The tests that reach the root, within the pane's depth and at any
+/// depth (the ones `t` runs), said the same way wherever they are counted.
+pub fn tests_line(r: &BlastRadius) -> String {
+    format!(
+        "tests ≤ depth {}: {} (all depths: {})",
+        r.depth,
+        r.tests.len(),
+        r.tests_any_depth
+    )
 }
 
 pub fn draw(

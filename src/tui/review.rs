@@ -23,6 +23,7 @@ use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 use crate::edits::{self, DiscardedBlock, Hunk, HunkId, HunkState, OutsidePolicy, Resolution};
 use crate::llm::trust::LlmFlags;
 use crate::llm::{CancelToken, LlmError};
+use crate::migrate::PACK_BUDGET;
 use crate::migrate::{self, MigrateEvent, MigrateRequest, SyntaxRegression};
 use crate::resolve::DeclId;
 use crate::tokens::TokenCount;
@@ -32,7 +33,6 @@ use super::theme::Theme;
 
 /// Callers two hops out are in the pack (as `ripple migrate` does by default).
 const PACK_DEPTH: u32 = 2;
-const PACK_BUDGET: TokenCount = TokenCount(12_000);
 
 /// What the migration thread reports, in order.
 #[derive(Debug, Clone)]
@@ -628,8 +628,11 @@ impl Review {
                 _ => {}
             }
             if h.is_stable() {
+                let decided = self.written.contains(&h.id) || h.state == HunkState::Accepted;
                 badge.push(Span::styled(
-                    if self.confirm.as_ref() == Some(&h.id) {
+                    if decided {
+                        " STABLE interface — confirmed"
+                    } else if self.confirm.as_ref() == Some(&h.id) {
                         " STABLE interface — press y again to confirm"
                     } else {
                         " STABLE interface — needs a second confirmation"

@@ -83,6 +83,20 @@ pub struct SourceView {
     /// Top visible line, 0-based.
     pub scroll: usize,
     pub highlights: Option<Highlights>,
+    /// What the view keeps in sight when the pane changes size.
+    anchor: Anchor,
+}
+
+/// What a resize scrolls back into view: the declaration (or its marked
+/// call site) until the user scrolls away, a marked line, or nothing once
+/// the user has chosen where to look.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+enum Anchor {
+    #[default]
+    Declaration,
+    /// A marked line (0-based), kept in the middle.
+    Line(usize),
+    Free,
 }
 
 impl SourceView {
@@ -102,14 +116,41 @@ impl SourceView {
         self.decl_lines = decl_lines;
         self.call = call;
         self.note = note;
-        self.scroll = self.home();
+        self.anchor = Anchor::Declaration;
+        self.refit(height);
+    }
+
+    /// Scroll back to the anchor for a pane of `height` inner rows (after
+    /// a resize, or once something new is shown); a free view is only
+    /// kept inside the file.
+    pub fn refit(&mut self, height: usize) {
         let height = self.code_height(height);
-        if let Some(c) = call
-            && c.line > self.scroll + height
-        {
-            self.scroll = c.line.saturating_sub(height / 2);
+        match self.anchor {
+            Anchor::Declaration => {
+                self.scroll = self.home();
+                if let Some(c) = self.call
+                    && c.line > self.scroll + height
+                {
+                    self.scroll = c.line.saturating_sub(height / 2);
+                }
+            }
+            Anchor::Line(i) => self.scroll = i.saturating_sub(height / 2),
+            Anchor::Free => {}
         }
         self.clamp(height);
+    }
+
+    /// The scroll position to remember for this view: `None` while it
+    /// follows its anchor (so that a different pane size refits it).
+    pub fn free_scroll(&self) -> Option<usize> {
+        (self.anchor == Anchor::Free).then_some(self.scroll)
+    }
+
+    /// Put back a scroll position the user had chosen.
+    pub fn restore_scroll(&mut self, scroll: usize, height: usize) {
+        self.scroll = scroll;
+        self.anchor = Anchor::Free;
+        self.clamp(self.code_height(height));
     }
 
     /// Mark one line of the shown file (a review finding) with a note
@@ -122,9 +163,8 @@ impl SourceView {
         let bytes = (file.line_start(i), file.line_start(i + 1));
         self.call = Some(CallMark { line: i + 1, bytes });
         self.note = Some(note);
-        let height = self.code_height(height);
-        self.scroll = i.saturating_sub(height / 2);
-        self.clamp(height);
+        self.anchor = Anchor::Line(i);
+        self.refit(height);
     }
 
     fn home(&self) -> usize {
@@ -142,6 +182,9 @@ impl SourceView {
     }
 
     pub fn scroll_by(&mut self, delta: isize, height: usize) {
+        if delta != 0 {
+            self.anchor = Anchor::Free;
+        }
         let height = self.code_height(height);
         self.scroll = (self.scroll as isize + delta).max(0) as usize;
         self.clamp(height);
@@ -149,10 +192,12 @@ impl SourceView {
 
     pub fn scroll_home(&mut self, height: usize) {
         self.scroll = self.home();
+        self.anchor = Anchor::Declaration;
         self.clamp(self.code_height(height));
     }
 
     pub fn scroll_end(&mut self, height: usize) {
+        self.anchor = Anchor::Free;
         self.scroll = usize::MAX / 2;
         self.clamp(self.code_height(height));
     }

@@ -14,6 +14,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::llm::CancelToken;
+use crate::terminal_text::counted;
 use crate::testrun::{self, RunEvent, RunOutcome, TestPlan};
 
 use super::Event;
@@ -180,8 +181,8 @@ impl TestRun {
         let mut lines = Vec::new();
         let skipped = if self.plan.not_selectable > 0 {
             format!(
-                " ({} helper(s) in test files reach it too; they run through these)",
-                self.plan.not_selectable
+                " ({} in test files run through these)",
+                counted(self.plan.not_selectable, "helper", "helpers")
             )
         } else {
             String::new()
@@ -189,9 +190,10 @@ impl TestRun {
         lines.push(Line::from(vec![
             Span::styled(
                 format!(
-                    "{} test(s) in {} command(s){skipped} · ",
-                    self.plan.test_count(),
-                    self.plan.invocations.len()
+                    "all depths: {} reach it; {} in {}{skipped} · ",
+                    counted(self.plan.reaching, "test", "tests"),
+                    counted(self.plan.test_count(), "runs", "run"),
+                    counted(self.plan.invocations.len(), "command", "commands")
                 ),
                 theme.dim(),
             ),

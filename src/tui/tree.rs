@@ -295,6 +295,7 @@ impl CallTree {
                         theme.plain()
                     }
                 });
+            // The name is span NAME_SPAN: the one cut when the row is too wide.
             let mut spans = vec![
                 Span::styled(format!("{:>2} ", node.depth), theme.dim()),
                 Span::raw("  ".repeat(node.depth as usize)),
@@ -351,6 +352,7 @@ impl CallTree {
                 format!("  {}", snap.location(node.decl)),
                 theme.dim(),
             ));
+            fit_row(&mut spans, NAME_SPAN, inner.width as usize);
             let mut line = Line::from(spans);
             if i == self.cursor {
                 line = line.patch_style(if view.focused {
@@ -363,6 +365,48 @@ impl CallTree {
         }
         frame.render_widget(Paragraph::new(lines).block(block), area);
     }
+}
+
+/// Where a row's name is among its spans.
+const NAME_SPAN: usize = 3;
+
+/// Make a row fit `width` columns, cutting with an ellipsis so that the
+/// badges and the line number stay visible: first the directories of the
+/// `file:line` that ends the row (`…/session.py:43`; the source pane's
+/// title has the whole path), then the front of the name (`…Gateway.balance`:
+/// its last part names the function). Only when the name is down to one
+/// character is the end of the row cut.
+fn fit_row(spans: &mut [Span<'static>], name: usize, width: usize) {
+    let total = |spans: &[Span]| spans.iter().map(Span::width).sum::<usize>();
+    if total(spans) <= width {
+        return;
+    }
+    if let Some(location) = spans.last_mut()
+        && let Some((_, file)) = location.content.rsplit_once('/')
+    {
+        location.content = format!("  …/{file}").into();
+    }
+    let total = total(spans);
+    let Some(span) = spans.get_mut(name) else {
+        return;
+    };
+    if total <= width {
+        return;
+    }
+    let excess = total - width;
+    let keep = span.width().saturating_sub(excess + 1).max(1);
+    let mut tail = Vec::new();
+    let mut used = 0;
+    for c in span.content.chars().rev() {
+        let w = Span::raw(c.to_string()).width();
+        if used + w > keep {
+            break;
+        }
+        used += w;
+        tail.push(c);
+    }
+    let cut: String = std::iter::once('…').chain(tail.into_iter().rev()).collect();
+    span.content = cut.into();
 }
 
 /// What drawing the tree needs besides the tree.
