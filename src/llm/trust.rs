@@ -76,7 +76,8 @@ pub fn needs_trust(llm: &toml::Table) -> bool {
 /// SHA-256 over the repository's canonical path and its `[llm]` table as
 /// TOML (keys sorted, so formatting and comments do not matter).
 pub fn fingerprint(root: &Path, llm: &toml::Table) -> String {
-    let table = toml::to_string(llm).unwrap_or_default();
+    // A table TOML cannot print must still differ from every other one.
+    let table = toml::to_string(llm).unwrap_or_else(|_| format!("{llm:?}"));
     let mut ctx = ring::digest::Context::new(&ring::digest::SHA256);
     ctx.update(root.as_os_str().as_encoded_bytes());
     ctx.update(b"\0");
