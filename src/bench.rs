@@ -247,8 +247,9 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
 
     // Blast radius of the declaration with the most callers.
     let res = &index.res;
-    let root = (0..res.decls.len() as u32)
-        .filter(|&d| !res.decls[d as usize].is_external())
+    let root = res
+        .decl_ids()
+        .filter(|&d| !res.decls[d].is_external())
         .max_by_key(|&d| {
             index
                 .graph
@@ -271,12 +272,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
                 n = b.total.total;
             }
             let first = times.first().copied().unwrap_or(0.0);
-            (
-                res.decls[root as usize].name.to_string(),
-                median(times),
-                first,
-                n,
-            )
+            (res.decls[root].name.to_string(), median(times), first, n)
         }
         None => (String::new(), 0.0, 0.0, 0),
     };

@@ -11,7 +11,7 @@ use serde::Serialize;
 use crate::graph::{Direction, Graph, Reached};
 use crate::index::Index;
 use crate::model::Confidence;
-use crate::resolve::DeclId;
+use crate::resolve::{DeclId, FileId};
 
 #[derive(Debug, Clone, Serialize)]
 pub struct DeclRef {
@@ -35,9 +35,9 @@ impl DeclRef {
     /// [`DeclRef::of`], its file's path made once per file in `paths`
     /// (by file index) however many declarations of a radius it holds.
     fn sharing_paths(index: &Index, decl: DeclId, paths: &mut Vec<Option<Arc<str>>>) -> DeclRef {
-        let d = &index.res.decls[decl as usize];
+        let d = &index.res.decls[decl];
         let file = d.file.and_then(|f| {
-            let i = f as usize;
+            let i = f.index();
             if paths.len() <= i {
                 paths.resize(i + 1, None);
             }
@@ -58,7 +58,7 @@ impl DeclRef {
             is_test: d.is_test,
             generated: d
                 .file
-                .and_then(|f| index.files.get(f as usize))
+                .and_then(|f| index.files.get(f.index()))
                 .is_some_and(|f| f.generated),
         }
     }
@@ -88,7 +88,7 @@ impl ReachedRef {
             decl: DeclRef::sharing_paths(index, r.decl, paths),
             hop: r.hop,
             confidence: r.confidence,
-            via: index.res.decls[r.via as usize].name.clone(),
+            via: index.res.decls[r.via].name.clone(),
             call_line,
         }
     }
@@ -171,7 +171,7 @@ pub struct HandedOutRef {
 pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> UnresolvedRef {
     let (file, line, text) = site_of(index, u.file, u.call);
     UnresolvedRef {
-        caller: index.res.decls[u.caller as usize].name.to_string(),
+        caller: index.res.decls[u.caller].name.to_string(),
         file,
         line,
         text,
@@ -181,7 +181,7 @@ pub fn unresolved_ref(index: &Index, u: &crate::resolve::Unresolved) -> Unresolv
 
 /// A call site's path, line and callee text (empty and 0 when the index
 /// no longer has it).
-fn site_of(index: &Index, file: u32, call: u32) -> (String, u32, String) {
+fn site_of(index: &Index, file: FileId, call: u32) -> (String, u32, String) {
     index
         .call_site(file, call)
         .map(|(p, c)| (p.to_owned(), c.span.start_line, c.callee_text.clone()))
@@ -201,15 +201,15 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
     // and naming each file (and its package) once is most of the work.
     let mut in_files = vec![false; index.files.len()];
     let mut file_ids = Vec::new();
-    let mut note_file = |f: u32| {
-        if let Some(seen) = in_files.get_mut(f as usize)
+    let mut note_file = |f: FileId| {
+        if let Some(seen) = in_files.get_mut(f.index())
             && !*seen
         {
             *seen = true;
             file_ids.push(f);
         }
     };
-    if let Some(f) = res.decls[root as usize].file {
+    if let Some(f) = res.decls[root].file {
         note_file(f);
     }
     // Each hop in (confidence, name) order, ties in the order reached:
@@ -235,7 +235,7 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         h.counts.add(r.confidence);
         total.add(r.confidence);
         let reached_ref = ReachedRef::sharing_paths(index, r, &mut paths);
-        let d = &res.decls[r.decl as usize];
+        let d = &res.decls[r.decl];
         if let Some(f) = d.file {
             note_file(f);
         }
@@ -254,18 +254,18 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
     let mut files = BTreeSet::new();
     let mut packages = BTreeSet::new();
     for f in file_ids {
-        let path = &index.files[f as usize].path;
+        let path = &index.files[f.index()].path;
         packages.insert(Graph::package_of_file(res, f, path));
         files.insert(path.clone());
     }
     let mut in_radius = vec![false; res.decls.len()];
     for d in reached.iter().map(|r| r.decl).chain(std::iter::once(root)) {
-        if let Some(slot) = in_radius.get_mut(d as usize) {
+        if let Some(slot) = in_radius.get_mut(d.index()) {
             *slot = true;
         }
     }
-    let in_radius = |d: DeclId| in_radius.get(d as usize).copied().unwrap_or(false);
-    let root_short = short_name(&res.decls[root as usize].name).to_owned();
+    let in_radius = |d: DeclId| in_radius.get(d.index()).copied().unwrap_or(false);
+    let root_short = short_name(&res.decls[root].name).to_owned();
     let mut possibly_missing = Vec::new();
     let mut unresolved_inside = 0;
     for u in &res.unresolved {
@@ -282,7 +282,7 @@ pub fn compute(index: &Index, root: DeclId, depth: u32) -> BlastRadius {
         if h.func == root {
             let (file, line, text) = site_of(index, h.file, h.call);
             handed_out.push(HandedOutRef {
-                caller: res.decls[h.caller as usize].name.to_string(),
+                caller: res.decls[h.caller].name.to_string(),
                 file,
                 line,
                 text,

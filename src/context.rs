@@ -21,7 +21,7 @@ use crate::blast::DeclRef;
 use crate::graph::{Direction, Graph, Reached};
 use crate::index::Index;
 use crate::model::Confidence;
-use crate::resolve::DeclId;
+use crate::resolve::{DeclId, FileId};
 use crate::semantic::SearchIndex;
 use crate::semantic::corpus::CorpusOptions;
 use crate::tokens::{self, TokenCount};
@@ -135,7 +135,7 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
     );
     let mut direct: Vec<&Reached> = callers.iter().filter(|r| r.hop == 1).collect();
     // Certain callers first, tests after the code they exercise.
-    direct.sort_by_key(|r| (r.confidence, res.decls[r.decl as usize].is_test, r.decl));
+    direct.sort_by_key(|r| (r.confidence, res.decls[r.decl].is_test, r.decl));
     for r in direct {
         if !seen.insert(r.decl) {
             continue;
@@ -143,13 +143,13 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
         let why = format!(
             "direct caller ({}){}",
             r.confidence.name(),
-            if res.decls[r.decl as usize].is_test {
+            if res.decls[r.decl].is_test {
                 ", a test"
             } else {
                 ""
             }
         );
-        let kind = if res.decls[r.decl as usize].is_test {
+        let kind = if res.decls[r.decl].is_test {
             ItemKind::Test
         } else {
             ItemKind::DirectCaller
@@ -254,8 +254,8 @@ pub fn build(index: &Index, target: DeclId, opts: &PackOptions) -> ContextPack {
 
 /// The source text of a declaration, read from disk.
 fn decl_text(index: &Index, decl: DeclId) -> Option<(String, String)> {
-    let d = &index.res.decls[decl as usize];
-    let file = index.files.get(d.file? as usize)?;
+    let d = &index.res.decls[decl];
+    let file = index.files.get(d.file?.index())?;
     let bytes = crate::inventory::read_regular(index.root.join(&file.path)).ok()?;
     let start = (d.span.start_byte as usize).min(bytes.len());
     let end = (d.span.end_byte as usize).min(bytes.len()).max(start);
@@ -279,7 +279,7 @@ fn decl_item(
     hop: Option<u32>,
     confidence: Option<Confidence>,
 ) -> Option<PackItem> {
-    let d = &index.res.decls[decl as usize];
+    let d = &index.res.decls[decl];
     let (path, text) = decl_text(index, decl)?;
     let text = format!(
         "# {path}:{}-{}  {}\n{text}\n",
@@ -328,8 +328,8 @@ fn similar_items(
 
 /// A caller two or more hops out: its signature and the line that makes the call.
 fn caller_line_item(index: &Index, r: &Reached) -> Option<PackItem> {
-    let d = &index.res.decls[r.decl as usize];
-    let file = index.files.get(d.file? as usize)?;
+    let d = &index.res.decls[r.decl];
+    let file = index.files.get(d.file?.index())?;
     let signature = index
         .local_decl(r.decl)
         .map(|l| l.signature.clone())
@@ -348,7 +348,7 @@ fn caller_line_item(index: &Index, r: &Reached) -> Option<PackItem> {
                 .map(str::to_owned)
         })
         .unwrap_or_default();
-    let via = &index.res.decls[r.via as usize].name;
+    let via = &index.res.decls[r.via].name;
     let text = format!(
         "# {}:{}  {}\n{signature}\n    ...\n    {line_text}    # line {call_line}, calls {via}\n",
         file.path, d.span.start_line, d.name
@@ -383,7 +383,7 @@ fn signature_types(index: &Index, target: DeclId) -> Vec<DeclId> {
         .split(|c: char| !(c.is_alphanumeric() || c == '_'))
         .filter(|w| w.chars().next().is_some_and(|c| c.is_ascii_uppercase()))
         .collect();
-    let target_file = index.res.decls[target as usize].file;
+    let target_file = index.res.decls[target].file;
     let mut found: BTreeMap<&str, DeclId> = BTreeMap::new();
     for (i, d) in index.res.decls.iter().enumerate() {
         if !d.kind.is_type() || d.is_external() {
@@ -393,12 +393,10 @@ fn signature_types(index: &Index, target: DeclId) -> Vec<DeclId> {
         if let Some(&w) = words.get(short) {
             let better = match found.get(w) {
                 None => true,
-                Some(&prev) => {
-                    d.file == target_file && index.res.decls[prev as usize].file != target_file
-                }
+                Some(&prev) => d.file == target_file && index.res.decls[prev].file != target_file,
             };
             if better {
-                found.insert(w, i as DeclId);
+                found.insert(w, DeclId::new(i));
             }
         }
     }
@@ -419,7 +417,7 @@ pub(crate) fn repo_shape(index: &Index) -> RepoShape {
     let mut langs: BTreeMap<&str, usize> = BTreeMap::new();
     for (i, f) in index.files.iter().enumerate() {
         *packages
-            .entry(Graph::package_of_file(&index.res, i as u32, &f.path))
+            .entry(Graph::package_of_file(&index.res, FileId::new(i), &f.path))
             .or_default() += 1;
         *langs.entry(f.lang.name()).or_default() += 1;
     }
@@ -447,10 +445,10 @@ fn repo_summary(index: &Index, target: DeclId) -> String {
         langs,
         biggest,
     } = repo_shape(index);
-    let d = &res.decls[target as usize];
+    let d = &res.decls[target];
     let home = d
         .file
-        .map(|f| Graph::package_of_file(res, f, &index.files[f as usize].path))
+        .map(|f| Graph::package_of_file(res, f, &index.files[f.index()].path))
         .unwrap_or_default();
     let mut out = format!(
         "Repository: {name} ({}; {} declarations, {} call edges).\nThe target lives in package `{home}`.\nLargest packages: ",

@@ -8,7 +8,7 @@ use petgraph::graph::DiGraph;
 use serde::Serialize;
 
 use crate::model::Confidence;
-use crate::resolve::{DeclId, Resolution};
+use crate::resolve::{DeclId, FileId, Resolution};
 
 pub struct Graph {
     /// Edge indices into `Resolution::edges`, by callee.
@@ -85,8 +85,8 @@ impl Graph {
     pub fn build(res: &Resolution) -> Graph {
         let n = res.decls.len();
         Graph {
-            callers: Adjacency::build(n, res.edges.iter().map(|e| e.callee as usize)),
-            callees: Adjacency::build(n, res.edges.iter().map(|e| e.caller as usize)),
+            callers: Adjacency::build(n, res.edges.iter().map(|e| e.callee.index())),
+            callees: Adjacency::build(n, res.edges.iter().map(|e| e.caller.index())),
             name_order: std::sync::OnceLock::new(),
         }
     }
@@ -108,7 +108,7 @@ impl Graph {
             }
             rank
         });
-        order.get(d as usize).copied().unwrap_or(u32::MAX)
+        order.get(d.index()).copied().unwrap_or(u32::MAX)
     }
 
     pub fn fan_in(&self, res: &Resolution, decl: DeclId) -> usize {
@@ -149,8 +149,8 @@ impl Graph {
     ) {
         out.clear();
         let list = match dir {
-            Direction::Callers => self.callers.get(decl as usize),
-            Direction::Callees => self.callees.get(decl as usize),
+            Direction::Callers => self.callers.get(decl.index()),
+            Direction::Callees => self.callees.get(decl.index()),
         };
         for &ei in list.into_iter().flatten() {
             let e = &res.edges[ei as usize];
@@ -188,9 +188,9 @@ impl Graph {
         let mut kept = 0;
         for i in 0..out.len() {
             let (d, c, ei) = out[i];
-            match mark.get(d as usize).copied() {
+            match mark.get(d.index()).copied() {
                 Some(u32::MAX) => {
-                    mark[d as usize] = kept as u32;
+                    mark[d.index()] = kept as u32;
                     out[kept] = (d, c, ei);
                     kept += 1;
                 }
@@ -205,7 +205,7 @@ impl Graph {
         }
         out.truncate(kept);
         for &(d, _, _) in out.iter() {
-            mark[d as usize] = u32::MAX;
+            mark[d.index()] = u32::MAX;
         }
     }
 
@@ -222,14 +222,14 @@ impl Graph {
         // them: on a radius of thousands a hash map was a third of the walk.
         const UNSEEN: u32 = u32::MAX;
         const ROOT: u32 = u32::MAX - 1;
-        let mut seen = vec![UNSEEN; res.decls.len().max(root as usize + 1)];
-        let slot = |seen: &[u32], d: DeclId| seen.get(d as usize).copied().unwrap_or(ROOT);
+        let mut seen = vec![UNSEEN; res.decls.len().max(root.index() + 1)];
+        let slot = |seen: &[u32], d: DeclId| seen.get(d.index()).copied().unwrap_or(ROOT);
         let mut out: Vec<Reached> = Vec::new();
         let mut frontier: VecDeque<(DeclId, Confidence, u32)> = VecDeque::new();
         let mut next_hop = Vec::new();
         let mut mark = Vec::new();
         frontier.push_back((root, Confidence::Certain, 0));
-        seen[root as usize] = ROOT;
+        seen[root.index()] = ROOT;
         while let Some((node, conf, hop)) = frontier.pop_front() {
             if depth != 0 && hop >= depth {
                 continue;
@@ -240,7 +240,7 @@ impl Graph {
                 match slot(&seen, next) {
                     ROOT => continue,
                     UNSEEN => {
-                        seen[next as usize] = out.len() as u32;
+                        seen[next.index()] = out.len() as u32;
                         out.push(Reached {
                             decl: next,
                             hop: hop + 1,
@@ -287,13 +287,13 @@ impl Graph {
     pub fn tests_reaching(&self, res: &Resolution, root: DeclId, depth: u32) -> Vec<Reached> {
         self.traverse(res, root, Direction::Callers, depth, Confidence::Possible)
             .into_iter()
-            .filter(|r| res.decls[r.decl as usize].is_test)
+            .filter(|r| res.decls[r.decl].is_test)
             .collect()
     }
 
     /// Packages (module's package for Python, import path for Go) of every file.
-    pub fn package_of_file(res: &Resolution, file: u32, path: &str) -> String {
-        let module = &res.file_module[file as usize];
+    pub fn package_of_file(res: &Resolution, file: FileId, path: &str) -> String {
+        let module = &res.file_module[file.index()];
         if path.ends_with(".go") {
             return module.clone();
         }
@@ -318,8 +318,8 @@ impl Graph {
         };
         let mut seen = BTreeSet::new();
         for &(from, to) in &res.imports {
-            let a = Graph::package_of_file(res, from, paths[from as usize]);
-            let b = Graph::package_of_file(res, to, paths[to as usize]);
+            let a = Graph::package_of_file(res, from, paths[from.index()]);
+            let b = Graph::package_of_file(res, to, paths[to.index()]);
             if a != b && seen.insert((a.clone(), b.clone())) {
                 let na = node(&mut g, a);
                 let nb = node(&mut g, b);
@@ -351,7 +351,7 @@ mod tests {
             name: name.into(),
             kind: DeclKind::Function,
             lang: Lang::Go,
-            file: Some(0),
+            file: Some(FileId(0)),
             local: 0,
             span: Span::default(),
             is_test: false,
@@ -367,10 +367,10 @@ mod tests {
             res.decls.push(decl(&format!("d{:03}", (i * 37) % 1000)));
         }
         let edge = |caller, callee, confidence, call| Edge {
-            caller,
-            callee,
+            caller: DeclId(caller),
+            callee: DeclId(callee),
             confidence,
-            file: 0,
+            file: FileId(0),
             call,
         };
         for c in 1..=n {
@@ -389,8 +389,8 @@ mod tests {
     fn a_callee_with_hundreds_of_call_sites_keeps_each_callers_surest_edge() {
         let res = popular(150);
         let graph = Graph::build(&res);
-        let direct = graph.neighbours(&res, 0, Direction::Callers, Confidence::Possible);
-        let reached = graph.traverse(&res, 0, Direction::Callers, 2, Confidence::Possible);
+        let direct = graph.neighbours(&res, DeclId(0), Direction::Callers, Confidence::Possible);
+        let reached = graph.traverse(&res, DeclId(0), Direction::Callers, 2, Confidence::Possible);
         let hop1: Vec<(DeclId, Confidence, u32)> = reached
             .iter()
             .filter(|r| r.hop == 1)
@@ -402,7 +402,7 @@ mod tests {
             "the traversal's dedup (long lists) and the sort's agree"
         );
         for &(d, c, e) in &direct {
-            let want = if d % 2 == 0 {
+            let want = if d.0 % 2 == 0 {
                 Confidence::Certain
             } else {
                 Confidence::Likely
@@ -420,9 +420,9 @@ mod tests {
         // The second hop is each caller's own caller, through it.
         let hop2: Vec<&Reached> = reached.iter().filter(|r| r.hop == 2).collect();
         assert_eq!(hop2.len(), 150);
-        assert!(hop2.iter().all(|r| r.via + 150 == r.decl));
+        assert!(hop2.iter().all(|r| r.via.0 + 150 == r.decl.0));
         // Only certain edges: the odd callers are gone, and their callers.
-        let certain = graph.traverse(&res, 0, Direction::Callers, 2, Confidence::Certain);
+        let certain = graph.traverse(&res, DeclId(0), Direction::Callers, 2, Confidence::Certain);
         assert_eq!(certain.len(), 150);
     }
 
@@ -433,8 +433,8 @@ mod tests {
             res.decls.push(decl(name));
         }
         let graph = Graph::build(&res);
-        let ranks: Vec<u32> = (0..4).map(|d| graph.name_rank(&res, d)).collect();
+        let ranks: Vec<u32> = (0..4).map(|d| graph.name_rank(&res, DeclId(d))).collect();
         assert_eq!(ranks, vec![2, 0, 3, 1]);
-        assert_eq!(graph.name_rank(&res, 99), u32::MAX);
+        assert_eq!(graph.name_rank(&res, DeclId(99)), u32::MAX);
     }
 }

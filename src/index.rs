@@ -16,7 +16,7 @@ use serde::Serialize;
 use crate::graph::Graph;
 use crate::inventory::{self, Inventory, SkipReason, Skipped};
 use crate::lang::FileFacts;
-use crate::model::{Lang, content_hash};
+use crate::model::{DeclId, FileId, Lang, content_hash};
 use crate::resolve::{self, Resolution, SourceFile};
 use crate::store::{self, Store, StoreError, StoredMeta};
 
@@ -520,7 +520,7 @@ impl Index {
                     if f.hash == resolved_from[fi] {
                         continue;
                     }
-                    let base = res.file_base[fi] as usize;
+                    let base = res.file_base[fi].index();
                     for (li, d) in f.facts().decls.iter().enumerate() {
                         if let Some(decl) = res.decls.get_mut(base + li) {
                             decl.span = d.span;
@@ -645,26 +645,26 @@ impl Index {
 
     /// Whether a declaration is generated code (declared in a generated
     /// file). External leaves are not.
-    pub fn is_generated(&self, decl: u32) -> bool {
+    pub fn is_generated(&self, decl: DeclId) -> bool {
         self.file_of(decl).is_some_and(|f| f.generated)
     }
 
     /// The file a declaration lives in.
-    pub fn file_of(&self, decl: u32) -> Option<&IndexedFile> {
-        let f = self.res.decls.get(decl as usize)?.file?;
-        self.files.get(f as usize)
+    pub fn file_of(&self, decl: DeclId) -> Option<&IndexedFile> {
+        let f = self.res.decls.get(decl.index())?.file?;
+        self.files.get(f.index())
     }
 
     /// The extractor's record of a declaration (signature, doc…).
-    pub fn local_decl(&self, decl: u32) -> Option<&crate::model::LocalDecl> {
-        let d = self.res.decls.get(decl as usize)?;
-        let f = self.files.get(d.file? as usize)?;
+    pub fn local_decl(&self, decl: DeclId) -> Option<&crate::model::LocalDecl> {
+        let d = self.res.decls.get(decl.index())?;
+        let f = self.files.get(d.file?.index())?;
         f.facts().decls.get(d.local as usize)
     }
 
     /// The call site text and span of an edge or unresolved call.
-    pub fn call_site(&self, file: u32, call: u32) -> Option<(&str, &crate::model::CallSite)> {
-        let f = self.files.get(file as usize)?;
+    pub fn call_site(&self, file: FileId, call: u32) -> Option<(&str, &crate::model::CallSite)> {
+        let f = self.files.get(file.index())?;
         Some((f.path.as_str(), f.facts().calls.get(call as usize)?))
     }
 }
@@ -752,7 +752,7 @@ mod tests {
             .decls
             .iter()
             .map(|d| (d.local_name.clone(), d.span.start_line, 0));
-        let base = index.res.file_base[fi] as usize;
+        let base = index.res.file_base[fi].index();
         from_facts
             .enumerate()
             .map(|(li, (name, line, _))| (name, line, index.res.decls[base + li].span.start_line))
@@ -767,7 +767,12 @@ mod tests {
             .calls
             .iter()
             .enumerate()
-            .map(|(ci, c)| (c.span.start_line, index.res.call_line(fi as u32, ci as u32)))
+            .map(|(ci, c)| {
+                (
+                    c.span.start_line,
+                    index.res.call_line(FileId::new(fi), ci as u32),
+                )
+            })
             .collect()
     }
 
@@ -884,7 +889,7 @@ mod tests {
         let index = Index::open(repo.path(), &NoProgress).unwrap();
         assert!(index.stats.snapshot);
         assert_eq!(index.files[0].facts(), &want);
-        let (_, site) = index.call_site(0, 0).unwrap();
+        let (_, site) = index.call_site(FileId(0), 0).unwrap();
         assert_eq!(site.callee_text, "g");
         drop(index);
         let store = Store::open(repo.path()).unwrap();
@@ -1005,8 +1010,8 @@ mod tests {
             .iter()
             .position(|d| &*d.name == "g.g")
             .unwrap() as u32;
-        assert!(first.is_generated(g));
-        assert!(first.res.edges.iter().any(|e| e.callee == g));
+        assert!(first.is_generated(DeclId(g)));
+        assert!(first.res.edges.iter().any(|e| e.callee == DeclId(g)));
         drop(first);
         // Read from the store, and kept when the file is touched unchanged.
         let file = std::fs::File::options()

@@ -65,7 +65,7 @@ fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, Loo
         .iter()
         .position(|d| &*d.name == query && d.is_external() == external)
     {
-        return Ok(i as DeclId);
+        return Ok(DeclId::new(i));
     }
     let q = normalized(query);
     let matches: Vec<DeclId> = decls
@@ -74,7 +74,7 @@ fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, Loo
         .filter(|(_, d)| {
             d.is_external() == external && is_suffix_at_boundary(&normalized(&d.name), &q)
         })
-        .map(|(i, _)| i as DeclId)
+        .map(|(i, _)| DeclId::new(i))
         .collect();
     match matches.len() {
         1 => Ok(matches[0]),
@@ -82,16 +82,14 @@ fn matching(res: &Resolution, query: &str, external: bool) -> Result<DeclId, Loo
             query: query.to_owned(),
             suggestions: ranked(res, query, 8, external)
                 .into_iter()
-                .map(|(i, _)| decls[i as usize].name.to_string())
+                .map(|(i, _)| decls[i].name.to_string())
                 .collect(),
         }),
         _ => {
             // A module and its `__init__`-style twin, or a Go type and its
             // constructor, are still ambiguous: list them all.
-            let mut candidates: Vec<String> = matches
-                .iter()
-                .map(|&i| decls[i as usize].name.to_string())
-                .collect();
+            let mut candidates: Vec<String> =
+                matches.iter().map(|&i| decls[i].name.to_string()).collect();
             candidates.sort();
             Err(LookupError::Ambiguous {
                 query: query.to_owned(),
@@ -167,14 +165,11 @@ fn ranked(res: &Resolution, query: &str, limit: usize, external: bool) -> Vec<(D
         .iter()
         .enumerate()
         .filter(|(_, d)| d.is_external() == external && !d.name.is_empty())
-        .filter_map(|(i, d): (usize, &Decl)| score(&d.name, query).map(|s| (i as DeclId, s)))
+        .filter_map(|(i, d): (usize, &Decl)| score(&d.name, query).map(|s| (DeclId::new(i), s)))
         .collect();
     scored.sort_by(|a, b| {
-        b.1.cmp(&a.1).then(
-            res.decls[a.0 as usize]
-                .name
-                .cmp(&res.decls[b.0 as usize].name),
-        )
+        b.1.cmp(&a.1)
+            .then(res.decls[a.0].name.cmp(&res.decls[b.0].name))
     });
     scored.truncate(limit);
     scored
@@ -203,7 +198,7 @@ mod tests {
                     name: name.into(),
                     kind: crate::model::DeclKind::Function,
                     lang: crate::model::Lang::Python,
-                    file: (!external).then_some(0),
+                    file: (!external).then_some(crate::model::FileId(0)),
                     local: 0,
                     span: Default::default(),
                     is_test: false,
@@ -224,10 +219,10 @@ mod tests {
             ("posixpath.join", true),
         ]);
         // The repository's own declaration wins a shared suffix.
-        assert_eq!(resolve(&res, "get"), Ok(0));
-        assert_eq!(resolve(&res, "requests.get"), Ok(2));
-        assert_eq!(resolve(&res, "os.path.join"), Ok(3));
-        assert_eq!(resolve(&res, "path.join"), Ok(3));
+        assert_eq!(resolve(&res, "get"), Ok(DeclId(0)));
+        assert_eq!(resolve(&res, "requests.get"), Ok(DeclId(2)));
+        assert_eq!(resolve(&res, "os.path.join"), Ok(DeclId(3)));
+        assert_eq!(resolve(&res, "path.join"), Ok(DeclId(3)));
         // Two external callees share `join`.
         assert!(matches!(
             resolve(&res, "join"),

@@ -130,7 +130,7 @@ pub fn guard_target(
     conventions: &Conventions,
     target: DeclId,
 ) -> Result<(), MigrateError> {
-    let decl = &index.res.decls[target as usize];
+    let decl = &index.res.decls[target];
     let path = index
         .file_of(target)
         .map(|f| f.path.as_str())

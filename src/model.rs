@@ -232,8 +232,56 @@ pub struct CallSite {
 }
 
 /// A declaration's index in the resolved table ([`Decl`]s of all files, then
-/// external leaves).
-pub type DeclId = u32;
+/// external leaves). Serialized as the bare number, so stored graphs and JSON
+/// output do not depend on the wrapper.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize,
+)]
+#[serde(transparent)]
+pub struct DeclId(pub u32);
+
+/// A file's index in the repository's files table (`Index::files`, and every
+/// per-file vector of a resolution). Serialized as the bare number.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct FileId(pub u32);
+
+macro_rules! index_newtype {
+    ($id:ident) => {
+        impl $id {
+            pub fn new(i: usize) -> Self {
+                $id(i as u32)
+            }
+
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+        }
+
+        impl std::fmt::Display for $id {
+            fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    };
+}
+
+index_newtype!(DeclId);
+index_newtype!(FileId);
+
+impl std::ops::Index<DeclId> for [Decl] {
+    type Output = Decl;
+    fn index(&self, d: DeclId) -> &Decl {
+        &self[d.index()]
+    }
+}
+
+impl std::ops::Index<DeclId> for Vec<Decl> {
+    type Output = Decl;
+    fn index(&self, d: DeclId) -> &Decl {
+        &self[d.index()]
+    }
+}
 
 /// One declaration of the repository (or an external leaf).
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -242,7 +290,7 @@ pub struct Decl {
     pub kind: DeclKind,
     pub lang: Lang,
     /// Index into the files table; `None` for external leaves.
-    pub file: Option<u32>,
+    pub file: Option<FileId>,
     /// Index into the file's `decls`.
     pub local: u32,
     pub span: Span,
@@ -262,7 +310,7 @@ pub struct Edge {
     pub callee: DeclId,
     pub confidence: Confidence,
     /// The call site: (file index, index into the file's calls).
-    pub file: u32,
+    pub file: FileId,
     pub call: u32,
 }
 

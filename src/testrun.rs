@@ -102,12 +102,12 @@ pub fn plan(
     let mut not_selectable = 0;
     let reaching = index.graph.tests_reaching(res, decl, 0);
     for r in &reaching {
-        let d = &res.decls[r.decl as usize];
+        let d = &res.decls[r.decl];
         let (Some(file), Some(fid)) = (index.file_of(r.decl), d.file) else {
             continue;
         };
         match file.lang {
-            Lang::Python => match pytest_id(&file.path, &res.file_module[fid as usize], &d.name) {
+            Lang::Python => match pytest_id(&file.path, &res.file_module[fid.index()], &d.name) {
                 Some(id) => python.push(id),
                 None => not_selectable += 1,
             },

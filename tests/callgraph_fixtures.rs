@@ -41,9 +41,9 @@ fn actual(dir: &Path) -> Graph {
         }
     }
     for e in &res.edges {
-        g.entry(res.decls[e.caller as usize].name.to_string())
+        g.entry(res.decls[e.caller].name.to_string())
             .or_default()
-            .insert(res.decls[e.callee as usize].name.to_string());
+            .insert(res.decls[e.callee].name.to_string());
     }
     g
 }
@@ -185,11 +185,11 @@ fn reading_a_property_calls_its_getter_assigning_it_its_setter_and_deleting_it_i
     let mut lines: Vec<(String, u32)> = res
         .edges
         .iter()
-        .filter(|e| &*res.decls[e.callee as usize].name == "main.Order.label")
+        .filter(|e| &*res.decls[e.callee].name == "main.Order.label")
         .map(|e| {
             (
-                res.decls[e.caller as usize].name.to_string(),
-                res.decls[e.callee as usize].span.start_line,
+                res.decls[e.caller].name.to_string(),
+                res.decls[e.callee].span.start_line,
             )
         })
         .collect();

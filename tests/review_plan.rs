@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use ripple::index::{Index, NoProgress};
-use ripple::model::DeclKind;
+use ripple::model::{DeclKind, FileId};
 use ripple::review::diff::plan_diff;
 use ripple::review::filegraph::{self, FileGraph};
 use ripple::review::plan::{Mode, Plan, PlanOptions, plan_repository};
@@ -112,7 +112,7 @@ fn check_invariants(index: &Index, plan: &Plan) {
     // Parts are cut between functions, never inside one.
     for c in &plan.chunks {
         for f in c.files.iter().filter(|f| f.part.is_some()) {
-            let facts = &index.files[f.file as usize].facts();
+            let facts = &index.files[f.file.index()].facts();
             for r in &f.lines {
                 for d in facts
                     .decls
@@ -132,7 +132,7 @@ fn check_invariants(index: &Index, plan: &Plan) {
     }
     // A test file and the module it tests share a chunk whenever both fit.
     let graph = FileGraph::build(index);
-    let files: Vec<u32> = (0..index.files.len() as u32).collect();
+    let files: Vec<FileId> = (0..index.files.len()).map(FileId::new).collect();
     let chunk_of: HashMap<&str, usize> = plan
         .chunks
         .iter()
@@ -155,7 +155,7 @@ fn check_invariants(index: &Index, plan: &Plan) {
         tokens::count(&ripple::review::units::render_unit(&text, path, &f.lines)).get()
     };
     for (t, m) in filegraph::test_pairs(index, &graph, &files) {
-        let (tp, mp) = (&index.files[t as usize].path, &index.files[m as usize].path);
+        let (tp, mp) = (&index.files[t.index()].path, &index.files[m.index()].path);
         let (Some(ct), Some(cm)) = (chunk_of.get(tp.as_str()), chunk_of.get(mp.as_str())) else {
             continue;
         };

@@ -658,7 +658,7 @@ pub fn run() -> Result<ExitCode> {
             if index.is_generated(d) && !include_generated {
                 eprintln!(
                     "ripple: {} is generated code, left out of search; pass --include-generated",
-                    index.res.decls[d as usize].name
+                    index.res.decls[d].name
                 );
             }
             let search = build_search(&index, model.model_dir.as_deref(), include_generated)?;
@@ -1025,10 +1025,9 @@ fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode
 /// summary and the places to start (the most-called declarations).
 fn cmd_overview(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitCode> {
     let res = &index.res;
-    let mut hot: Vec<(usize, DeclId)> = (0..res.decls.len() as DeclId)
-        .filter(|&d| {
-            !res.decls[d as usize].is_external() && res.decls[d as usize].kind.is_callable()
-        })
+    let mut hot: Vec<(usize, DeclId)> = res
+        .decl_ids()
+        .filter(|&d| !res.decls[d].is_external() && res.decls[d].kind.is_callable())
         .map(|d| (index.graph.fan_in(res, d), d))
         .filter(|(n, _)| *n > 0)
         .collect();
@@ -1064,7 +1063,7 @@ fn cmd_overview(index: &Index, json: bool, out: &mut impl Write) -> Result<ExitC
         }
     }
     if let Some((_, top)) = hot.first() {
-        let name = &res.decls[*top as usize].name;
+        let name = &res.decls[*top].name;
         writeln!(
             out,
             "\nnext: ripple --repo {} blast '{}'",
@@ -1124,7 +1123,7 @@ fn cmd_show(index: &Index, decl: DeclId, json: bool, out: &mut impl Write) -> Re
     let count = |list: &[(DeclId, Confidence, u32)], c: Confidence| {
         list.iter().filter(|x| x.1 == c).count()
     };
-    let d = &index.res.decls[decl as usize];
+    let d = &index.res.decls[decl];
     if json {
         let counts = |list: &[(DeclId, Confidence, u32)]| json::EdgeCounts {
             total: list.len(),
@@ -1438,7 +1437,7 @@ fn cmd_migrate(
 ) -> Result<ExitCode> {
     use ripple::edits::{self, Resolution};
     let root = index.root.clone();
-    let target = &index.res.decls[decl as usize];
+    let target = &index.res.decls[decl];
     let ripple::migrate::Settings {
         conventions,
         llm: config,
@@ -1858,7 +1857,7 @@ fn cmd_unresolved(
         .collect();
     if json {
         let doc = json::UnresolvedDoc {
-            scope: decl.map(|d| index.res.decls[d as usize].name.clone()),
+            scope: decl.map(|d| index.res.decls[d].name.clone()),
             count: list.len(),
             calls: &list,
         };
@@ -1899,8 +1898,8 @@ fn cmd_edges(
         if e.confidence > min {
             continue;
         }
-        let a = &*res.decls[e.caller as usize].name;
-        let b = &*res.decls[e.callee as usize].name;
+        let a = &*res.decls[e.caller].name;
+        let b = &*res.decls[e.callee].name;
         map.entry(a).or_default().insert(b);
         map.entry(b).or_default();
         edges.push((a, b, e.confidence));

@@ -18,12 +18,19 @@ use serde::{Deserialize, Serialize};
 use crate::lang::FileFacts;
 use crate::model::{Confidence, DeclKind, Lang, Span};
 
-pub use crate::model::{Decl, DeclId, Edge};
+pub use crate::model::{Decl, DeclId, Edge, FileId};
+
+/// A declaration's index as the language resolvers compute with it: they
+/// add file-local indices to a file's base and keep sentinel values past
+/// the table's end, so they work on the bare number and the [`Builder`]
+/// wraps it in a [`DeclId`] where a [`Decl`], [`Edge`] or [`Unresolved`]
+/// is made.
+type RawDeclId = u32;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Unresolved {
     pub caller: DeclId,
-    pub file: u32,
+    pub file: FileId,
     pub call: u32,
     pub reason: String,
     /// The callee's last identifier ([`short_name`] of its text), as an
@@ -41,7 +48,7 @@ pub struct Unresolved {
 pub struct HandedOut {
     pub func: DeclId,
     pub caller: DeclId,
-    pub file: u32,
+    pub file: FileId,
     pub call: u32,
 }
 
@@ -63,7 +70,7 @@ pub struct Resolution {
     /// Qualified package/module name of each file.
     pub file_module: Vec<String>,
     /// Imports between modules/packages of the repository (file, imported file).
-    pub imports: Vec<(u32, u32)>,
+    pub imports: Vec<(FileId, FileId)>,
     pub handed_out: Vec<HandedOut>,
     /// Per file, the line of each call site (by call index): a radius
     /// shows the line of every edge it follows, and reading them here
@@ -92,10 +99,15 @@ pub struct ResolveWork {
 }
 
 impl Resolution {
+    /// Every declaration's id, in table order.
+    pub fn decl_ids(&self) -> impl Iterator<Item = DeclId> + use<> {
+        (0..self.decls.len()).map(DeclId::new)
+    }
+
     /// The line of call site `call` in file `file` (0 when unknown).
-    pub fn call_line(&self, file: u32, call: u32) -> u32 {
+    pub fn call_line(&self, file: FileId, call: u32) -> u32 {
         self.call_lines
-            .get(file as usize)
+            .get(file.index())
             .and_then(|lines| lines.get(call as usize))
             .copied()
             .unwrap_or(0)
@@ -154,7 +166,7 @@ where
 /// Builds the declaration table and collects edges; language resolvers add to it.
 pub struct Builder {
     pub res: Resolution,
-    externals: HashMap<String, DeclId>,
+    externals: HashMap<String, RawDeclId>,
 }
 
 impl Builder {
@@ -166,11 +178,11 @@ impl Builder {
     }
 
     /// The external leaf node named `name`, created on first use.
-    pub fn external(&mut self, name: &str, lang: Lang) -> DeclId {
+    pub fn external(&mut self, name: &str, lang: Lang) -> RawDeclId {
         if let Some(&id) = self.externals.get(name) {
             return id;
         }
-        let id = self.res.decls.len() as DeclId;
+        let id = self.res.decls.len() as RawDeclId;
         self.res.decls.push(Decl {
             name: name.into(),
             kind: DeclKind::Function,
@@ -191,12 +203,13 @@ impl Builder {
     /// repository-wide index is needed (on Go's 480k edges one cost 25 MB).
     pub fn edge(
         &mut self,
-        caller: DeclId,
-        callee: DeclId,
+        caller: RawDeclId,
+        callee: RawDeclId,
         confidence: Confidence,
         file: u32,
         call: u32,
     ) {
+        let (caller, callee, file) = (DeclId(caller), DeclId(callee), FileId(file));
         let same_site = self
             .res
             .edges
@@ -218,19 +231,19 @@ impl Builder {
         });
     }
 
-    pub fn handed_out(&mut self, func: DeclId, caller: DeclId, file: u32, call: u32) {
+    pub fn handed_out(&mut self, func: RawDeclId, caller: RawDeclId, file: u32, call: u32) {
         self.res.handed_out.push(HandedOut {
-            func,
-            caller,
-            file,
+            func: DeclId(func),
+            caller: DeclId(caller),
+            file: FileId(file),
             call,
         });
     }
 
-    pub fn unresolved(&mut self, caller: DeclId, file: u32, call: u32, reason: String) {
+    pub fn unresolved(&mut self, caller: RawDeclId, file: u32, call: u32, reason: String) {
         self.res.unresolved.push(Unresolved {
-            caller,
-            file,
+            caller: DeclId(caller),
+            file: FileId(file),
             call,
             reason,
             name: 0,
@@ -277,8 +290,8 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
     let go_packages = go::package_paths(files, &go_files, go_modules);
     b.res.file_module = vec![String::new(); files.len()];
     for (i, f) in files.iter().enumerate() {
-        let base = b.res.decls.len() as DeclId;
-        b.res.file_base.push(base);
+        let base = b.res.decls.len() as RawDeclId;
+        b.res.file_base.push(DeclId(base));
         let module = match f.facts.lang {
             Lang::Python => py_modules.get(&(i as u32)).cloned().unwrap_or_default(),
             Lang::Go => go_packages.get(&(i as u32)).cloned().unwrap_or_default(),
@@ -292,11 +305,11 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
                 name: name.into(),
                 kind: d.kind,
                 lang: f.facts.lang,
-                file: Some(i as u32),
+                file: Some(FileId::new(i)),
                 local: b.res.decls.len() as u32 - base,
                 span: d.span,
                 is_test: d.is_test,
-                parent: d.parent.map(|p| base + p),
+                parent: d.parent.map(|p| DeclId(base + p)),
             });
         }
         b.res.file_module[i] = module;
@@ -311,7 +324,7 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
     let mut name_ids: HashMap<&str, u32> = HashMap::default();
     for u in &mut b.res.unresolved {
         let text = files
-            .get(u.file as usize)
+            .get(u.file.index())
             .and_then(|f| f.facts.calls.get(u.call as usize))
             .map_or("", |c| c.callee_text.as_str());
         let short = short_name(text);
@@ -341,7 +354,7 @@ mod tests {
             .res
             .edges
             .iter()
-            .map(|e| (e.callee, e.confidence, e.file, e.call))
+            .map(|e| (e.callee.0, e.confidence, e.file.0, e.call))
             .collect();
         assert_eq!(
             edges,

@@ -15,10 +15,9 @@ use crate::blast;
 use crate::conventions::Conventions;
 use crate::index::Index;
 use crate::model::DeclKind;
-use crate::resolve::DeclId;
+use crate::resolve::{DeclId, FileId};
 
 use super::ReviewError;
-use super::filegraph::FileId;
 use super::git::{self, FileChange};
 use super::plan::{self, ContextItem, Frame, Mode, Plan, PlanOptions};
 use super::prompt::PromptKind;
@@ -39,7 +38,7 @@ pub fn plan_diff(index: &Index, base: &str, opts: &PlanOptions) -> Result<Plan, 
     let reviewable: HashMap<&str, FileId> = scope
         .files
         .iter()
-        .map(|f| (index.files[f.file as usize].path.as_str(), f.file))
+        .map(|f| (index.files[f.file.index()].path.as_str(), f.file))
         .collect();
     let frame = Frame::new(index, PromptKind::Diff, changes.len(), opts.budget)?;
 
@@ -61,7 +60,7 @@ pub fn plan_diff(index: &Index, base: &str, opts: &PlanOptions) -> Result<Plan, 
         changed_decls += decls.len();
         for d in decls {
             let radius = blast::compute(index, d, BLAST_DEPTH);
-            let root_name = short(&index.res.decls[d as usize].name);
+            let root_name = short(&index.res.decls[d].name);
             for hop in &radius.hops {
                 for r in &hop.decls {
                     let Some(id) = find_decl(index, &r.decl.name, r.decl.line) else {
@@ -144,7 +143,7 @@ fn find_decl(index: &Index, name: &str, line: u32) -> Option<DeclId> {
         .decls
         .iter()
         .position(|d| &*d.name == name && d.span.start_line == line && !d.is_external())
-        .map(|i| i as DeclId)
+        .map(DeclId::new)
 }
 
 /// Why a changed file is not reviewed.
@@ -185,8 +184,8 @@ fn changed_regions(
     ch: &FileChange,
     file_lines: u32,
 ) -> (Vec<Lines>, Vec<DeclId>) {
-    let decls = &index.files[file as usize].facts().decls;
-    let base = index.res.file_base[file as usize];
+    let decls = &index.files[file.index()].facts().decls;
+    let base = index.res.file_base[file.index()];
     let mut lines: Vec<u32> = Vec::new();
     for r in &ch.lines {
         lines.extend(r.start..=r.end);
@@ -205,7 +204,7 @@ fn changed_regions(
             Some(i) => {
                 let s = decls[i].span;
                 regions.push(Lines::new(s.start_line, s.end_line.min(file_lines)));
-                changed.push(base + i as DeclId);
+                changed.push(DeclId(base.0 + i as u32));
             }
             None => regions.push(Lines::new(
                 l.saturating_sub(AROUND).max(1),

@@ -7,10 +7,7 @@
 use std::collections::HashMap;
 
 use crate::index::Index;
-use crate::model::Confidence;
-
-/// File indices are indices into `Index::files`.
-pub type FileId = u32;
+use crate::model::{Confidence, FileId};
 
 pub struct FileGraph {
     /// Directed weight caller file → callee file (calls and imports).
@@ -37,19 +34,18 @@ impl FileGraph {
         let mut calls: HashMap<(FileId, FileId), u32> = HashMap::new();
         let decls = &index.res.decls;
         for e in &index.res.edges {
-            let (Some(a), Some(b)) = (decls[e.caller as usize].file, decls[e.callee as usize].file)
-            else {
+            let (Some(a), Some(b)) = (decls[e.caller].file, decls[e.callee].file) else {
                 continue;
             };
             if a == b {
                 continue;
             }
-            *out[a as usize].entry(b).or_default() += weight(e.confidence);
+            *out[a.index()].entry(b).or_default() += weight(e.confidence);
             *calls.entry((a.min(b), a.max(b))).or_default() += 1;
         }
         for &(a, b) in &index.res.imports {
-            if a != b && (a as usize) < n && (b as usize) < n {
-                *out[a as usize].entry(b).or_default() += 1.0;
+            if a != b && a.index() < n && b.index() < n {
+                *out[a.index()].entry(b).or_default() += 1.0;
             }
         }
         let rank = pagerank(&out);
@@ -58,8 +54,8 @@ impl FileGraph {
 
     /// Symmetric coupling weight of two files.
     pub fn weight(&self, a: FileId, b: FileId) -> f64 {
-        self.out[a as usize].get(&b).copied().unwrap_or(0.0)
-            + self.out[b as usize].get(&a).copied().unwrap_or(0.0)
+        self.out[a.index()].get(&b).copied().unwrap_or(0.0)
+            + self.out[b.index()].get(&a).copied().unwrap_or(0.0)
     }
 
     /// All cross-file weight of a file, both directions.
@@ -67,7 +63,7 @@ impl FileGraph {
         let mut s: Vec<f64> = self.out.iter().map(|m| m.values().sum()).collect();
         for m in &self.out {
             for (&b, &w) in m {
-                s[b as usize] += w;
+                s[b.index()] += w;
             }
         }
         s
@@ -98,7 +94,7 @@ fn pagerank(out: &[HashMap<FileId, f64>]) -> Vec<f64> {
             }
             let share = DAMPING * rank[i] / totals[i];
             for (&j, &w) in m {
-                next[j as usize] += share * w;
+                next[j.index()] += share * w;
             }
         }
         let delta: f64 = next.iter().zip(&rank).map(|(a, b)| (a - b).abs()).sum();
@@ -156,7 +152,7 @@ fn test_dir_words(path: &str) -> Vec<&str> {
 pub fn test_pairs(index: &Index, graph: &FileGraph, files: &[FileId]) -> Vec<(FileId, FileId)> {
     let mut by_name: HashMap<&str, Vec<FileId>> = HashMap::new();
     for &f in files {
-        let path = index.files[f as usize].path.as_str();
+        let path = index.files[f.index()].path.as_str();
         if is_test_file(path) {
             continue;
         }
@@ -172,7 +168,7 @@ pub fn test_pairs(index: &Index, graph: &FileGraph, files: &[FileId]) -> Vec<(Fi
     }
     let mut pairs = Vec::new();
     for &t in files {
-        let tpath = index.files[t as usize].path.as_str();
+        let tpath = index.files[t.index()].path.as_str();
         let Some(stem) = tested_stem(tpath) else {
             continue;
         };
@@ -188,10 +184,7 @@ pub fn test_pairs(index: &Index, graph: &FileGraph, files: &[FileId]) -> Vec<(Fi
                     format!("{d}/")
                 }
             });
-            if let Some(&m) = cands
-                .iter()
-                .find(|&&c| index.files[c as usize].path == want)
-            {
+            if let Some(&m) = cands.iter().find(|&&c| index.files[c.index()].path == want) {
                 pairs.push((t, m));
             }
             continue;
@@ -199,9 +192,9 @@ pub fn test_pairs(index: &Index, graph: &FileGraph, files: &[FileId]) -> Vec<(Fi
         let words = test_dir_words(tpath);
         let mut scored: Vec<(u32, usize, FileId)> = cands
             .iter()
-            .filter(|&&c| index.files[c as usize].path.ends_with(".py"))
+            .filter(|&&c| index.files[c.index()].path.ends_with(".py"))
             .map(|&c| {
-                let cdir = dir_of(&index.files[c as usize].path);
+                let cdir = dir_of(&index.files[c.index()].path);
                 let overlap = cdir.split('/').filter(|w| words.contains(w)).count();
                 (graph.calls_between(t, c), overlap, c)
             })
@@ -242,9 +235,9 @@ mod tests {
     fn pagerank_favours_what_everything_calls() {
         // 0 → 2, 1 → 2, 2 → 3: 3 is called by the most central file.
         let mut out: Vec<HashMap<FileId, f64>> = vec![HashMap::new(); 5];
-        out[0].insert(2, 1.0);
-        out[1].insert(2, 1.0);
-        out[2].insert(3, 1.0);
+        out[0].insert(FileId(2), 1.0);
+        out[1].insert(FileId(2), 1.0);
+        out[2].insert(FileId(3), 1.0);
         let r = pagerank(&out);
         assert!((r.iter().sum::<f64>() - 1.0).abs() < 1e-6);
         assert!(r[3] > r[2] && r[2] > r[0], "{r:?}");

@@ -27,10 +27,11 @@ use crate::resolve::DeclId;
 use crate::tokens::{self, TokenCount};
 
 use super::ReviewError;
-use super::filegraph::{self, FileGraph, FileId};
+use super::filegraph::{self, FileGraph};
 use super::prompt::{self, PromptKind};
 use super::scope::{self, SkipKind, SkippedFile};
 use super::units::{self, FileText, Lines, Unit};
+use crate::model::FileId;
 
 /// The share of the budget kept free of code for related signatures.
 const CONTEXT_SHARE: u64 = 10;
@@ -242,7 +243,7 @@ pub fn plan_repository(index: &Index, opts: &PlanOptions) -> Result<Plan, Review
         .files
         .par_iter()
         .map(|rf| {
-            let path = &index.files[rf.file as usize].path;
+            let path = &index.files[rf.file.index()].path;
             match FileText::read(index, rf.file) {
                 Err(e) => (
                     Vec::new(),
@@ -338,7 +339,7 @@ pub(crate) fn assemble(
             files.sort_by(|a, b| a.path.cmp(&b.path).then(a.lines.cmp(&b.lines)));
             let score = files
                 .iter()
-                .map(|f| importance[f.file as usize])
+                .map(|f| importance[f.file.index()])
                 .fold(0.0, f64::max);
             Chunk {
                 id: 0,
@@ -550,12 +551,12 @@ fn group(
     let strength = graph.strength();
     let mut pairs: Vec<(f64, f64, FileId, FileId)> = Vec::new();
     for &a in &files {
-        for &b in graph.out[a as usize].keys() {
-            if !whole.contains_key(&b) || (graph.out[b as usize].contains_key(&a) && b < a) {
+        for &b in graph.out[a.index()].keys() {
+            if !whole.contains_key(&b) || (graph.out[b.index()].contains_key(&a) && b < a) {
                 continue;
             }
             let w = graph.weight(a, b);
-            let smaller = strength[a as usize].min(strength[b as usize]);
+            let smaller = strength[a.index()].min(strength[b.index()]);
             if w < MIN_COUPLING_WEIGHT || smaller <= 0.0 {
                 continue;
             }
@@ -729,7 +730,7 @@ fn add_context(
         }
     }
     let chunk_of = |decl: DeclId| -> Option<usize> {
-        let d = &index.res.decls[decl as usize];
+        let d = &index.res.decls[decl];
         let list = placed.get(&d.file?)?;
         list.iter()
             .find(|(r, _)| r.contains(d.span.start_line))
@@ -742,8 +743,8 @@ fn add_context(
     // (chunk, decl) → (calls from the chunk, calls into the chunk)
     let mut related: HashMap<(usize, DeclId), (u32, u32)> = HashMap::new();
     for e in &index.res.edges {
-        let caller = &index.res.decls[e.caller as usize];
-        let callee = &index.res.decls[e.callee as usize];
+        let caller = &index.res.decls[e.caller];
+        let callee = &index.res.decls[e.callee];
         let (Some(caller_file), Some(callee_file)) = (caller.file, callee.file) else {
             continue;
         };
@@ -793,7 +794,7 @@ fn add_context(
                         .iter()
                         .filter(|i| chunk_of(i.decl) != Some(ci))
                         .filter(|i| {
-                            index.res.decls[i.decl as usize]
+                            index.res.decls[i.decl]
                                 .file
                                 .is_some_and(|f| !fenced.contains(&f))
                         })
@@ -810,9 +811,9 @@ fn add_context(
         let items = &mut per_chunk[ci];
         items.sort_by(|a, b| {
             a.priority.cmp(&b.priority).then_with(|| {
-                index.res.decls[a.decl as usize]
+                index.res.decls[a.decl]
                     .name
-                    .cmp(&index.res.decls[b.decl as usize].name)
+                    .cmp(&index.res.decls[b.decl].name)
             })
         });
         let code: u64 = c
@@ -852,8 +853,8 @@ fn add_context(
 
 /// `- path:line signature  — note`
 fn context_line(index: &Index, item: &ContextItem) -> Option<String> {
-    let d = &index.res.decls[item.decl as usize];
-    let file = index.files.get(d.file? as usize)?;
+    let d = &index.res.decls[item.decl];
+    let file = index.files.get(d.file?.index())?;
     let sig = index.local_decl(item.decl)?.signature.replace('\n', " ");
     let sig: String = if sig.chars().count() > 240 {
         sig.chars().take(240).chain("…".chars()).collect()

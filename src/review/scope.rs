@@ -22,7 +22,7 @@ use serde::Serialize;
 use crate::conventions::Conventions;
 use crate::index::Index;
 use crate::inventory::{self, SkipReason};
-use crate::model::Lang;
+use crate::model::{FileId, Lang};
 
 /// The same built-in secrets list as migrate uses: one list, one policy.
 pub use crate::conventions::BUILTIN_SECRETS;
@@ -109,7 +109,7 @@ pub struct SkippedFile {
 /// A file to review: its index in `Index::files`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReviewFile {
-    pub file: u32,
+    pub file: FileId,
     pub lang: Lang,
 }
 
@@ -120,7 +120,7 @@ pub struct Scope {
     /// Indexed files whose code is never sent: secret or off-limits, by path
     /// or by a symbol they declare. Their declarations must not appear even
     /// as the related signatures of another chunk.
-    pub fenced: HashSet<u32>,
+    pub fenced: HashSet<FileId>,
 }
 
 /// Sort every file of the repository into reviewed or skipped.
@@ -165,7 +165,7 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
     let mut fenced_files = HashSet::new();
     for (i, f) in index.files.iter().enumerate() {
         if let Some(s) = fenced(&f.path) {
-            fenced_files.insert(i as u32);
+            fenced_files.insert(FileId::new(i));
             skipped.push(s);
         } else if f.generated {
             // Indexed for the graph; a finding in code nobody edits by hand
@@ -176,8 +176,8 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
                 lines: None,
                 detail: None,
             });
-        } else if let Some(sym) = symbol_files.get(&(i as u32)) {
-            fenced_files.insert(i as u32);
+        } else if let Some(sym) = symbol_files.get(&FileId::new(i)) {
+            fenced_files.insert(FileId::new(i));
             // A fenced symbol keeps its whole file out: cutting the
             // declaration out would still send its callers' view of it.
             skipped.push(SkippedFile {
@@ -188,7 +188,7 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
             });
         } else {
             files.push(ReviewFile {
-                file: i as u32,
+                file: FileId::new(i),
                 lang: f.lang,
             });
         }
@@ -202,7 +202,7 @@ pub fn build(index: &Index, conventions: &Conventions) -> Scope {
 }
 
 /// Files declaring an off-limits symbol, with the entry that names it.
-fn off_limit_symbol_files(index: &Index, conventions: &Conventions) -> HashMap<u32, String> {
+fn off_limit_symbol_files(index: &Index, conventions: &Conventions) -> HashMap<FileId, String> {
     let mut out = HashMap::new();
     if !conventions.has_off_limits_symbols() {
         return out;

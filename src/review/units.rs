@@ -11,7 +11,7 @@
 use serde::Serialize;
 
 use crate::index::Index;
-use crate::model::LocalDecl;
+use crate::model::{FileId, LocalDecl};
 use crate::tokens::{self, TokenCount};
 
 use super::scope::{SkipKind, SkippedFile};
@@ -55,7 +55,7 @@ impl std::fmt::Display for Lines {
 #[derive(Debug, Clone)]
 pub struct Unit {
     /// Index into `Index::files`.
-    pub file: u32,
+    pub file: FileId,
     pub path: String,
     /// The lines shown, in order (one range for a file or a part; several
     /// for the changed declarations of a diff review).
@@ -74,8 +74,8 @@ pub struct FileText {
 }
 
 impl FileText {
-    pub fn read(index: &Index, file: u32) -> std::io::Result<FileText> {
-        let path = index.root.join(&index.files[file as usize].path);
+    pub fn read(index: &Index, file: FileId) -> std::io::Result<FileText> {
+        let path = index.root.join(&index.files[file.index()].path);
         let bytes = crate::inventory::read_regular(path)?;
         Ok(FileText::from_bytes(&bytes))
     }
@@ -134,8 +134,8 @@ pub fn render_unit(text: &FileText, path: &str, ranges: &[Lines]) -> String {
 }
 
 /// A unit for `ranges` of a file, with its token count.
-pub fn unit_of(index: &Index, file: u32, text: &FileText, ranges: Vec<Lines>) -> Unit {
-    let path = index.files[file as usize].path.clone();
+pub fn unit_of(index: &Index, file: FileId, text: &FileText, ranges: Vec<Lines>) -> Unit {
+    let path = index.files[file.index()].path.clone();
     let tokens = tokens::count(&render_unit(text, &path, &ranges));
     Unit {
         file,
@@ -153,7 +153,7 @@ pub fn unit_of(index: &Index, file: u32, text: &FileText, ranges: Vec<Lines>) ->
 /// top-level statement larger than `cap` is listed as skipped.
 pub fn split_file(
     index: &Index,
-    file: u32,
+    file: FileId,
     text: &FileText,
     cap: TokenCount,
 ) -> (Vec<Unit>, Vec<SkippedFile>) {
@@ -162,7 +162,7 @@ pub fn split_file(
         return (vec![whole], Vec::new());
     }
     let path = whole.path.clone();
-    let decls = &index.files[file as usize].facts().decls;
+    let decls = &index.files[file.index()].facts().decls;
     let line_tokens: Vec<u64> = text
         .lines
         .iter()

@@ -73,13 +73,16 @@ pub fn queries(index: &Index) -> Vec<Query> {
         if !matches!(d.kind, DeclKind::Function | DeclKind::Method) || d.is_test {
             continue;
         }
-        let Some(file) = index.file_of(i as DeclId) else {
+        let Some(file) = index.file_of(DeclId::new(i)) else {
             continue;
         };
         if corpus::is_test_path(&file.path) {
             continue;
         }
-        let Some(doc) = index.local_decl(i as DeclId).and_then(|l| l.doc.as_ref()) else {
+        let Some(doc) = index
+            .local_decl(DeclId::new(i))
+            .and_then(|l| l.doc.as_ref())
+        else {
             continue;
         };
         let sentence = first_sentence(doc);
@@ -93,7 +96,7 @@ pub fn queries(index: &Index) -> Vec<Query> {
         by_text
             .entry(sentence.to_lowercase())
             .or_default()
-            .push(i as DeclId);
+            .push(DeclId::new(i));
     }
     let mut out: Vec<Query> = by_text
         .into_iter()
@@ -228,11 +231,11 @@ pub fn evaluate(
         if rank.is_none_or(|r| r >= 10) && misses.len() < max_misses {
             misses.push(Miss {
                 query: q.text.clone(),
-                answer: index.res.decls[q.answer as usize].name.to_string(),
+                answer: index.res.decls[q.answer].name.to_string(),
                 rank: rank.map(|r| r + 1),
                 top: hits
                     .first()
-                    .map(|&h| index.res.decls[h as usize].name.to_string())
+                    .map(|&h| index.res.decls[h].name.to_string())
                     .unwrap_or_default(),
             });
         }
@@ -510,7 +513,7 @@ fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedEr
             .into_iter()
             .collect();
         let owner = |d: DeclId| {
-            index.res.decls[d as usize]
+            index.res.decls[d]
                 .parent
                 .and_then(|p| all.get(&p).copied())
                 .unwrap_or(-9.0)
@@ -580,7 +583,7 @@ fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedEr
         for (i, d) in index.res.decls.iter().enumerate() {
             let parent = d
                 .parent
-                .map(|p| format!("{:?}", index.res.decls[p as usize].kind))
+                .map(|p| format!("{:?}", index.res.decls[p].kind))
                 .unwrap_or_default();
             let _ = writeln!(
                 out,
@@ -588,8 +591,10 @@ fn dump(index: &Index, search: &SearchIndex, qs: &[Query]) -> Result<(), EmbedEr
                 d.kind,
                 d.name,
                 d.span.end_line.saturating_sub(d.span.start_line) + 1,
-                index.file_of(i as DeclId).map_or("", |f| f.path.as_str()),
-                body_lines.get(&(i as DeclId)).copied().unwrap_or(0),
+                index
+                    .file_of(DeclId::new(i))
+                    .map_or("", |f| f.path.as_str()),
+                body_lines.get(&DeclId::new(i)).copied().unwrap_or(0),
             );
         }
     }

@@ -13,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::index::Index;
 use crate::model::{DeclKind, Lang};
-use crate::resolve::DeclId;
+use crate::resolve::{DeclId, FileId};
 
 /// The fields a declaration is indexed under, in [`Field::ALL`] order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -123,7 +123,7 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
     let per_file: Vec<(Vec<DocText>, SiteNames)> = (0..index.files.len())
         .into_par_iter()
         .map(|fi| {
-            let base = res.file_base[fi] as usize;
+            let base = res.file_base[fi].index();
             let facts = index.files[fi].facts();
             let count = if index.files[fi].generated && !opts.include_generated {
                 0
@@ -132,7 +132,7 @@ pub fn documents(index: &Index, opts: CorpusOptions) -> Vec<DocText> {
             };
             let ids: Vec<DeclId> = (base..base + count)
                 .filter(|&d| is_searchable(res.decls[d].kind))
-                .map(|d| d as DeclId)
+                .map(DeclId::new)
                 .collect();
             if ids.is_empty() && facts.calls.is_empty() {
                 return (Vec::new(), Vec::new());
@@ -264,7 +264,7 @@ fn add_site_names(index: &Index, docs: &mut [DocText], names: &[SiteNames]) {
         if count[i] as usize >= MAX_SITE_NAMES {
             continue;
         }
-        let Some(list) = names.get(e.file as usize) else {
+        let Some(list) = names.get(e.file.index()) else {
             continue;
         };
         let Ok(k) = list.binary_search_by_key(&e.call, |x| x.0) else {
@@ -304,7 +304,7 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
         if let Some(&i) = pos.get(&e.caller)
             && (callees[i] as usize) < MAX_CALLEES
         {
-            let callee = &decls[e.callee as usize];
+            let callee = &decls[e.callee];
             // Methods of builtin containers and strings (`<**PyList**>.append`)
             // say little about what a function does, and took the places
             // of its own callees.
@@ -312,7 +312,7 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
                 continue;
             }
             let mut name = short_name(&callee.name).to_owned();
-            if let Some(p) = callee.parent.map(|p| &decls[p as usize])
+            if let Some(p) = callee.parent.map(|p| &decls[p])
                 && p.kind.is_type()
             {
                 name = format!("{}.{name}", short_name(&p.name));
@@ -330,7 +330,7 @@ fn add_callers(index: &Index, docs: &mut [DocText]) {
         if count[i] as usize >= MAX_CALLERS {
             continue;
         }
-        let name = short_name(&index.res.decls[e.caller as usize].name);
+        let name = short_name(&index.res.decls[e.caller].name);
         let field = &mut docs[i].fields[Field::Callers as usize];
         if field.split(' ').any(|n| n == name) {
             continue;
@@ -355,7 +355,7 @@ pub fn short_name(name: &str) -> &str {
 }
 
 fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> DocText {
-    let d = &index.res.decls[decl as usize];
+    let d = &index.res.decls[decl];
     let local = index.local_decl(decl);
     let path = index.file_of(decl).map(|f| f.path.as_str()).unwrap_or("");
     let short = short_name(&d.name);
@@ -376,7 +376,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
     let qualifier = d.name.strip_suffix(short).unwrap_or(&d.name);
     doc.fields[Field::Path as usize] = format!("{qualifier} {}", path.trim_end_matches(".py"));
     if let Some(parent) = d.parent {
-        let p = &index.res.decls[parent as usize];
+        let p = &index.res.decls[parent];
         if !matches!(p.kind, DeclKind::Module | DeclKind::Package) {
             doc.fields[Field::Owner as usize] = short_name(&p.name).to_owned();
         }
@@ -403,7 +403,7 @@ fn document(index: &Index, decl: DeclId, source: &[u8], opts: CorpusOptions) -> 
     let mut pieces: Vec<(usize, usize)> = vec![(start, end)];
     if d.kind.is_type() {
         doc.members_from = Some(doc.fields[Field::Signature as usize].len());
-        let file = &index.files[d.file.unwrap_or(0) as usize];
+        let file = &index.files[d.file.map_or(0, FileId::index)];
         let mut holes: Vec<(usize, usize)> = Vec::new();
         for c in &file.facts().decls {
             if c.parent == Some(d.local) && is_searchable(c.kind) {

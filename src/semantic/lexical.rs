@@ -716,25 +716,25 @@ mod tests {
     fn corpus() -> Vec<DocText> {
         vec![
             doc(
-                0,
+                DeclId(0),
                 "parse_auth_header",
                 "def parse_auth_header(h)",
                 "scheme, _, token = h.partition(' ')",
             ),
             doc(
-                1,
+                DeclId(1),
                 "send_mail",
                 "def send_mail(to, msg)",
                 "smtp.sendmail(to, msg)",
             ),
             doc(
-                2,
+                DeclId(2),
                 "render_page",
                 "def render_page(tpl)",
                 "return tpl.render(headers=None)",
             ),
             doc(
-                3,
+                DeclId(3),
                 "read_config",
                 "def read_config(path)",
                 "return toml.load(open(path))",
@@ -746,20 +746,24 @@ mod tests {
     fn names_outweigh_bodies_and_inflections_match() {
         let idx = LexicalIndex::build(&corpus(), Params::default());
         let hits = idx.search("where do we parse authentication headers?", 3);
-        assert_eq!(hits[0].decl, 0, "{hits:?}");
+        assert_eq!(hits[0].decl, DeclId(0), "{hits:?}");
         let why = &hits[0].matched;
         assert!(why.iter().any(|m| m.fields.contains(&Field::Name)));
         // render_page only has `headers` in its body: ranked, but below.
-        assert!(hits.iter().position(|h| h.decl == 2).is_none_or(|p| p > 0));
+        assert!(
+            hits.iter()
+                .position(|h| h.decl == DeclId(2))
+                .is_none_or(|p| p > 0)
+        );
     }
 
     #[test]
     fn abbreviations_in_code_match_words_in_queries() {
         let idx = LexicalIndex::build(&corpus(), Params::default());
         let hits = idx.search("load the configuration file", 1);
-        assert_eq!(hits[0].decl, 3);
+        assert_eq!(hits[0].decl, DeclId(3));
         let hits = idx.search("send a message", 1);
-        assert_eq!(hits[0].decl, 1);
+        assert_eq!(hits[0].decl, DeclId(1));
     }
 
     #[test]
@@ -772,14 +776,19 @@ mod tests {
     #[test]
     fn truncated_words_and_code_verbs_meet_prose() {
         let mut docs = corpus();
-        docs.push(doc(4, "get_size", "def get_size(self)", "n = 0"));
-        docs.push(doc(5, "set_size", "def set_size(self, n)", "pass"));
+        docs.push(doc(DeclId(4), "get_size", "def get_size(self)", "n = 0"));
+        docs.push(doc(DeclId(5), "set_size", "def set_size(self, n)", "pass"));
         for i in 6..9 {
-            docs.push(doc(i, "intersect_all", "def intersect_all(a)", "pass"));
+            docs.push(doc(
+                DeclId(i),
+                "intersect_all",
+                "def intersect_all(a)",
+                "pass",
+            ));
         }
         let idx = LexicalIndex::build(&docs, Params::default());
         // "Return" finds `get`, not `set`.
-        assert_eq!(idx.search("Return the size.", 1)[0].decl, 4);
+        assert_eq!(idx.search("Return the size.", 1)[0].decl, DeclId(4));
         // "intersection" finds `intersect`, a prefix the repository uses.
         let hits = idx.search("intersection", 3);
         assert_eq!(hits.len(), 3, "{hits:?}");
@@ -796,27 +805,40 @@ mod tests {
         let docs = vec![
             // Both words, apart: without pairs the two tie, and ties go
             // to the first document.
-            doc(0, "first", "def first(self)", "return self.system, self.id"),
+            doc(
+                DeclId(0),
+                "first",
+                "def first(self)",
+                "return self.system, self.id",
+            ),
             // Both words, as one identifier.
-            doc(1, "second", "def second(self)", "return self.system_id"),
+            doc(
+                DeclId(1),
+                "second",
+                "def second(self)",
+                "return self.system_id",
+            ),
         ];
         let off = Params {
             pairs: 0.0,
             ..Params::default()
         };
         let q = "the system id";
-        assert_eq!(LexicalIndex::build(&docs, off).search(q, 1)[0].decl, 0);
+        assert_eq!(
+            LexicalIndex::build(&docs, off).search(q, 1)[0].decl,
+            DeclId(0)
+        );
         let idx = LexicalIndex::build(&docs, Params::default());
-        assert_eq!(idx.search(q, 1)[0].decl, 1);
+        assert_eq!(idx.search(q, 1)[0].decl, DeclId(1));
     }
 
     #[test]
     fn actions_ask_for_functions_and_things_for_classes() {
         let mut docs: Vec<DocText> = (0..3)
-            .map(|i| doc(i, "parse_x", "def parse_x(s)", "pass"))
+            .map(|i| doc(DeclId(i), "parse_x", "def parse_x(s)", "pass"))
             .collect();
         let mut class = doc(
-            3,
+            DeclId(3),
             "FilterChain",
             "class FilterChain:\n    def apply(self)",
             "",
@@ -824,12 +846,17 @@ mod tests {
         class.is_container = true;
         class.members_from = Some("class FilterChain:".len());
         docs.push(class);
-        docs.push(doc(4, "build", "def build(chain)", "chain = FilterChain()"));
+        docs.push(doc(
+            DeclId(4),
+            "build",
+            "def build(chain)",
+            "chain = FilterChain()",
+        ));
         let idx = LexicalIndex::build(&docs, Params::default());
         assert!(idx.is_action("Parse the chain."));
         assert!(!idx.is_action("The filter chain."));
         // Methods' signatures belong to the methods, not to their class.
-        assert!(idx.search("apply", 5).iter().all(|h| h.decl != 3));
+        assert!(idx.search("apply", 5).iter().all(|h| h.decl != DeclId(3)));
         // A question about a thing finds the class at full score; one that
         // asks for an action finds it demoted.
         let off = LexicalIndex::build(
@@ -841,7 +868,10 @@ mod tests {
         );
         let score = |idx: &LexicalIndex, q: &str| {
             let hits = idx.search(q, 10);
-            hits.iter().find(|h| h.decl == 3).map(|h| h.score).unwrap()
+            hits.iter()
+                .find(|h| h.decl == DeclId(3))
+                .map(|h| h.score)
+                .unwrap()
         };
         assert_eq!(score(&idx, "filter chain"), score(&off, "filter chain"));
         let q = "parse a filter chain";
@@ -860,12 +890,12 @@ mod tests {
     fn compounds_split_into_code_words_not_prose_suffixes() {
         let mut docs: Vec<DocText> = (0..6)
             .map(|i| {
-                let mut d = doc(i, "write", "def write(f)", "pass");
+                let mut d = doc(DeclId(i), "write", "def write(f)", "pass");
                 d.fields[Field::Doc as usize] = "# be able to".to_owned();
                 d
             })
             .collect();
-        docs.push(doc(6, "writable", "def writable(self)", "pass"));
+        docs.push(doc(DeclId(6), "writable", "def writable(self)", "pass"));
         let idx = LexicalIndex::build(&docs, Params::default());
         assert!(!idx.compounds.contains_key(&idx.dict["writabl"]));
     }
@@ -873,14 +903,21 @@ mod tests {
     #[test]
     fn one_word_compounds_split_into_known_parts() {
         let mut docs: Vec<DocText> = (0..6)
-            .map(|i| doc(i, "read_line", "def read_line(f)", "return f.read()"))
+            .map(|i| {
+                doc(
+                    DeclId(i),
+                    "read_line",
+                    "def read_line(f)",
+                    "return f.read()",
+                )
+            })
             .collect();
-        docs.push(doc(6, "readline", "def readline(self)", "pass"));
+        docs.push(doc(DeclId(6), "readline", "def readline(self)", "pass"));
         let idx = LexicalIndex::build(&docs, Params::default());
         let id = idx.dict["readlin"];
         let parts = &idx.compounds[&id];
         assert_eq!(parts.len(), 2);
         let hits = idx.search("readline", 1);
-        assert_eq!(hits[0].decl, 6);
+        assert_eq!(hits[0].decl, DeclId(6));
     }
 }

@@ -1042,7 +1042,7 @@ impl App {
         let parent = node.parent.map(|p| tree.nodes[p].decl);
         let dir = tree.dir;
         let index = &snap.index;
-        let d = &index.res.decls[node.decl as usize];
+        let d = &index.res.decls[node.decl];
         let height = self.source_height();
         let Some(file) = index.file_of(node.decl) else {
             self.source.show(

@@ -98,7 +98,7 @@ impl Finder {
         if let Some(snap) = snap {
             let height = inner.height.saturating_sub(1) as usize;
             for (i, &(d, _)) in self.hits.iter().enumerate().skip(self.offset).take(height) {
-                let decl = &snap.index.res.decls[d as usize];
+                let decl = &snap.index.res.decls[d];
                 let mut line = Line::from(vec![
                     Span::styled(format!("{:<9}", decl.kind.name()), theme.dim()),
                     Span::raw(snap.display_name(d)),

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::model::DeclKind;
-use crate::resolve::DeclId;
+use crate::resolve::{DeclId, FileId};
 use crate::review::{Finding, Severity};
 
 use super::snapshot::Snapshot;
@@ -136,7 +136,7 @@ fn location(f: &Finding) -> String {
 /// function or method before the class or module around it.
 pub fn decl_at(snap: &Snapshot, path: &str, line: u32) -> Option<DeclId> {
     let index = &snap.index;
-    let file = index.files.iter().position(|f| f.path == path)? as u32;
+    let file = FileId::new(index.files.iter().position(|f| f.path == path)?);
     index
         .res
         .decls
@@ -151,5 +151,5 @@ pub fn decl_at(snap: &Snapshot, path: &str, line: u32) -> Option<DeclId> {
                 d.span.end_line.saturating_sub(d.span.start_line),
             )
         })
-        .map(|(i, _)| i as DeclId)
+        .map(|(i, _)| DeclId::new(i))
 }

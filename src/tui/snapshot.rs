@@ -10,7 +10,7 @@ use crate::conventions::{Class, Conventions};
 use crate::graph::{Direction, Graph};
 use crate::index::Index;
 use crate::model::DeclKind;
-use crate::resolve::DeclId;
+use crate::resolve::{DeclId, FileId};
 
 pub struct Snapshot {
     pub index: Index,
@@ -64,7 +64,7 @@ impl Snapshot {
         let mut pairs: Vec<(DeclId, DeclId)> = Vec::with_capacity(res.edges.len());
         for e in &res.edges {
             if e.caller == e.callee {
-                recursive[e.caller as usize] = true;
+                recursive[e.caller.index()] = true;
             } else {
                 pairs.push((e.caller, e.callee));
             }
@@ -74,12 +74,12 @@ impl Snapshot {
         let mut fan_in = vec![0u32; n];
         let mut fan_out = vec![0u32; n];
         for &(a, b) in &pairs {
-            fan_out[a as usize] += 1;
-            fan_in[b as usize] += 1;
+            fan_out[a.index()] += 1;
+            fan_in[b.index()] += 1;
         }
         let mut by_name = HashMap::with_capacity(n);
         for (i, d) in res.decls.iter().enumerate() {
-            by_name.entry(d.name.clone()).or_insert(i as DeclId);
+            by_name.entry(d.name.clone()).or_insert(DeclId::new(i));
         }
         let overview = overview(&index, &pairs, &fan_in, &fan_out);
         let (conventions, conventions_error) = match Conventions::load(&index.root) {
@@ -108,13 +108,13 @@ impl Snapshot {
 
     pub fn fan(&self, decl: DeclId, dir: Direction) -> u32 {
         match dir {
-            Direction::Callers => self.fan_in[decl as usize],
-            Direction::Callees => self.fan_out[decl as usize],
+            Direction::Callers => self.fan_in[decl.index()],
+            Direction::Callees => self.fan_out[decl.index()],
         }
     }
 
     pub fn name(&self, decl: DeclId) -> &str {
-        &self.index.res.decls[decl as usize].name
+        &self.index.res.decls[decl].name
     }
 
     /// A declaration's name with its module or import path shortened to the
@@ -123,11 +123,11 @@ impl Snapshot {
     /// `(*shipping.Service).Quote`): unique enough beside a file:line.
     pub fn display_name(&self, decl: DeclId) -> String {
         let res = &self.index.res;
-        let d = &res.decls[decl as usize];
+        let d = &res.decls[decl];
         let Some(file) = d.file else {
             return d.name.to_string();
         };
-        let module = &res.file_module[file as usize];
+        let module = &res.file_module[file.index()];
         if module.is_empty() || *d.name == **module {
             return d.name.to_string();
         }
@@ -137,7 +137,7 @@ impl Snapshot {
 
     /// `path:line` of a declaration, or `external`.
     pub fn location(&self, decl: DeclId) -> String {
-        let d = &self.index.res.decls[decl as usize];
+        let d = &self.index.res.decls[decl];
         match self.index.file_of(decl) {
             Some(f) => format!("{}:{}", f.path, d.span.start_line),
             None => "external".to_owned(),
@@ -156,13 +156,13 @@ fn overview(
         .files
         .iter()
         .enumerate()
-        .map(|(i, f)| Graph::package_of_file(res, i as u32, &f.path))
+        .map(|(i, f)| Graph::package_of_file(res, FileId::new(i), &f.path))
         .collect();
     // Every declaration a file's facts hold is one of the resolution's, so
     // the counts come from there, without decoding any file's facts.
     let mut file_decls = vec![0usize; index.files.len()];
     for d in &res.decls {
-        if let Some(slot) = d.file.and_then(|f| file_decls.get_mut(f as usize)) {
+        if let Some(slot) = d.file.and_then(|f| file_decls.get_mut(f.index())) {
             *slot += 1;
         }
     }
@@ -175,10 +175,10 @@ fn overview(
     }
     let mut links: BTreeSet<(&str, &str)> = BTreeSet::new();
     for &(a, b) in pairs {
-        let (Some(fa), Some(fb)) = (res.decls[a as usize].file, res.decls[b as usize].file) else {
+        let (Some(fa), Some(fb)) = (res.decls[a].file, res.decls[b].file) else {
             continue;
         };
-        let (pa, pb) = (&file_pkg[fa as usize], &file_pkg[fb as usize]);
+        let (pa, pb) = (&file_pkg[fa.index()], &file_pkg[fb.index()]);
         if pa != pb {
             links.insert((pa, pb));
         }
@@ -211,7 +211,7 @@ fn overview(
     };
     let mut hotspots: Vec<(DeclId, u32)> = (0..res.decls.len())
         .filter(|&d| callable(d) && fan_in[d] > 0)
-        .map(|d| (d as DeclId, fan_in[d]))
+        .map(|d| (DeclId::new(d), fan_in[d]))
         .collect();
     hotspots.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     hotspots.truncate(OVERVIEW_ROWS);
@@ -222,11 +222,11 @@ fn overview(
         .filter(|&d| {
             callable(d) && named(d) && fan_in[d] == 0 && fan_out[d] > 0 && !res.decls[d].is_test
         })
-        .map(|d| (d as DeclId, fan_out[d]))
+        .map(|d| (DeclId::new(d), fan_out[d]))
         .collect();
     // `main` first whatever its size: it is where a reader starts.
     entry_points.sort_by(|a, b| {
-        let main = |d: DeclId| !res.decls[d as usize].name.ends_with(".main");
+        let main = |d: DeclId| !res.decls[d].name.ends_with(".main");
         main(a.0)
             .cmp(&main(b.0))
             .then(b.1.cmp(&a.1))

@@ -108,9 +108,7 @@ impl CallTree {
                 .graph
                 .neighbours(res, decl, self.dir, Confidence::Possible);
             // Certain first, tests last, then by name: the order a reader scans.
-            next.sort_by_cached_key(|&(d, c, _)| {
-                (c, res.decls[d as usize].is_test, snap.display_name(d))
-            });
+            next.sort_by_cached_key(|&(d, c, _)| (c, res.decls[d].is_test, snap.display_name(d)));
             let mut kids = Vec::with_capacity(next.len());
             for (d, c, e) in next {
                 let cycle = self.is_ancestor(node, d);
@@ -274,7 +272,7 @@ impl CallTree {
         let mut lines = Vec::with_capacity(height);
         for (i, &n) in self.rows.iter().enumerate().skip(self.offset).take(height) {
             let node = &self.nodes[n];
-            let d = &res.decls[node.decl as usize];
+            let d = &res.decls[node.decl];
             let arrow = if node.cycle {
                 "↺"
             } else if !self.has_children(snap, n) {
@@ -339,7 +337,7 @@ impl CallTree {
             }
             if node.cycle {
                 spans.push(Span::styled(" (cycle)", theme.cycle()));
-            } else if snap.recursive[node.decl as usize] {
+            } else if snap.recursive[node.decl.index()] {
                 spans.push(Span::styled(" (recursive)", theme.cycle()));
             }
             if !node.expanded && self.has_children(snap, n) && node.depth > 0 {

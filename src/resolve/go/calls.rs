@@ -7,7 +7,7 @@ use super::methods::methods_key;
 use super::{Analysis, BUILTIN_FUNCS, BUILTIN_TYPES, Callee, EXTERNAL_VALUE, PkgRef, RType};
 use crate::lang::go::{ExprId, GoExpr, GoType};
 use crate::model::Confidence;
-use crate::resolve::{DeclId, go_std};
+use crate::resolve::{RawDeclId, go_std};
 
 /// Add a possible call of an external method, once.
 pub(super) fn push_external(out: &mut Vec<Callee>, method: String) {
@@ -40,7 +40,7 @@ impl<'a> Analysis<'a> {
 
     /// Functions and closures an expression may evaluate to.
     /// Callees reached through a function value: one candidate is likely, several are possible.
-    pub(super) fn func_value_callees(&self, vals: Vec<DeclId>) -> Vec<Callee> {
+    pub(super) fn func_value_callees(&self, vals: Vec<RawDeclId>) -> Vec<Callee> {
         let conf = if vals.len() == 1 {
             Confidence::Likely
         } else {

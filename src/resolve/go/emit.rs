@@ -5,7 +5,7 @@ use super::library::{library_calls_what_it_is_handed, optional_methods_called};
 use super::{Analysis, Callee};
 use crate::lang::go::GoExpr;
 use crate::model::{Confidence, Lang};
-use crate::resolve::{Builder, DeclId, go_std};
+use crate::resolve::{Builder, RawDeclId, go_std};
 use smallvec::SmallVec;
 
 impl<'a> Analysis<'a> {
@@ -94,13 +94,13 @@ impl<'a> Analysis<'a> {
         b: &mut Builder,
         ci: usize,
         call: usize,
-        caller: DeclId,
+        caller: RawDeclId,
         calls_handed: bool,
     ) {
         let go = self.ctxs[ci].go;
         let scope = self.ctxs[ci].facts.calls[call].caller;
         let file = self.ctxs[ci].file;
-        let mut seen: Vec<DeclId> = Vec::new();
+        let mut seen: Vec<RawDeclId> = Vec::new();
         for &arg in &go.calls[call].args {
             let named = match go.exprs.get(arg as usize) {
                 Some(GoExpr::FuncLit(_)) => true,

@@ -9,7 +9,7 @@ use super::values::{MAX_FUNC_VALUES, Traced};
 use super::{Analysis, Callee, EXTERNAL_VALUE, PkgRef, RType};
 use crate::lang::go::{ExprId, FORWARDED_RETURN, GoExpr, GoType, GoTypeBody};
 use crate::model::{Confidence, Sym};
-use crate::resolve::{DeclId, go_std};
+use crate::resolve::{RawDeclId, go_std};
 
 /// Values or arguments kept per parameter or field; past it the list is
 /// marked overflowing (what flows there is then unknown).
@@ -17,15 +17,15 @@ pub(super) const MAX_SOURCES: usize = 64;
 
 /// In a traced set of types: some value whose type could not be traced
 /// (the set stands for every type).
-pub(super) const FLOW_UNKNOWN: DeclId = EXTERNAL_VALUE - 1;
+pub(super) const FLOW_UNKNOWN: RawDeclId = EXTERNAL_VALUE - 1;
 
 /// In a traced set of types: a value of a type from outside the repository.
-pub(super) const FLOW_EXTERNAL: DeclId = EXTERNAL_VALUE - 2;
+pub(super) const FLOW_EXTERNAL: RawDeclId = EXTERNAL_VALUE - 2;
 
 /// Add a traced type; too many, or an unknown one, make the set unknown.
 /// Types from outside the repository are named as external values are
 /// (`EXTERNAL_VALUE + index`).
-pub(super) fn push_flow(out: &mut Vec<DeclId>, d: DeclId) {
+pub(super) fn push_flow(out: &mut Vec<RawDeclId>, d: RawDeclId) {
     if out.first() == Some(&FLOW_UNKNOWN) || out.contains(&d) {
         return;
     }
@@ -42,7 +42,7 @@ impl<'a> Analysis<'a> {
     /// when every value of the flow is known and some type has one.
     pub(super) fn known_flow_methods(
         &mut self,
-        flow: &[DeclId],
+        flow: &[RawDeclId],
         name: &str,
     ) -> Option<Vec<Callee>> {
         if flow.contains(&FLOW_UNKNOWN) {
@@ -64,10 +64,10 @@ impl<'a> Analysis<'a> {
     /// not known.
     pub(super) fn flow_methods(
         &mut self,
-        flow: &[DeclId],
+        flow: &[RawDeclId],
         name: &str,
         hops: u32,
-    ) -> Option<Vec<DeclId>> {
+    ) -> Option<Vec<RawDeclId>> {
         let mut out = Vec::new();
         for d in flow {
             let Some((p, t)) = self.type_names.get(d).cloned() else {
@@ -112,20 +112,20 @@ impl<'a> Analysis<'a> {
         scope: u32,
         e: ExprId,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         self.traced(ci, scope, Traced::TypesOfExpr(e), depth)
     }
 
     /// What the static type alone says flows: a concrete type is its own
     /// answer; None for an interface (or an unknown type), which must be
     /// traced to its sources.
-    pub(super) fn static_flow(&mut self, t: &RType) -> Option<Vec<DeclId>> {
+    pub(super) fn static_flow(&mut self, t: &RType) -> Option<Vec<RawDeclId>> {
         self.static_flow_at(t, 0)
     }
 
     /// [`Self::static_flow`], `depth` named types in (`type A B; type B A`
     /// does not compile, but is still read).
-    pub(super) fn static_flow_at(&mut self, t: &RType, depth: u32) -> Option<Vec<DeclId>> {
+    pub(super) fn static_flow_at(&mut self, t: &RType, depth: u32) -> Option<Vec<RawDeclId>> {
         if depth > 8 {
             return Some(vec![FLOW_UNKNOWN]);
         }
@@ -183,7 +183,7 @@ impl<'a> Analysis<'a> {
     }
 
     /// A repository type as a traced type: its declaration.
-    pub(super) fn type_flow(&self, p: usize, name: &str) -> Vec<DeclId> {
+    pub(super) fn type_flow(&self, p: usize, name: &str) -> Vec<RawDeclId> {
         match self.pkgs[p].types.get(name) {
             Some(&(tci, ti)) => vec![self.ctxs[tci].base + self.ctxs[tci].go.type_decls[ti].decl],
             None => vec![FLOW_UNKNOWN],
@@ -196,7 +196,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         e: ExprId,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         // A literal or an arithmetic expression: nothing with methods.
         if e == 0 {
             return Vec::new();
@@ -239,7 +239,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         e: ExprId,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let unknown = vec![FLOW_UNKNOWN];
         match self.expr(ci, e).clone() {
             GoExpr::Ident(n) => {
@@ -351,7 +351,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         name: Sym,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let mut out = Vec::new();
         if let Some(local) = self.local_sources(ci, scope, name) {
             if local.opaque {
@@ -387,7 +387,7 @@ impl<'a> Analysis<'a> {
         tname: &str,
         field: &str,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let key = self.field_key(p, tname, field);
         let sources = match self.field_sources.get(&key) {
             Some(sources) if !self.field_overflow.contains(&key) => sources.clone(),
@@ -412,7 +412,7 @@ impl<'a> Analysis<'a> {
         call: u32,
         n: u8,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let (callee, args) = {
             let c = &self.ctxs[ci].go.calls[call as usize];
             (c.callee, c.args.clone())
@@ -571,7 +571,7 @@ impl<'a> Analysis<'a> {
     pub(super) fn narrowed_by(
         &mut self,
         callees: Vec<Callee>,
-        flow: Vec<DeclId>,
+        flow: Vec<RawDeclId>,
         name: &str,
         outside_only_leaves_none: bool,
     ) -> Vec<Callee> {
@@ -627,7 +627,7 @@ impl<'a> Analysis<'a> {
         let converted = flow
             .iter()
             .any(|d| *d < FLOW_EXTERNAL && !self.type_names.contains_key(d));
-        let handed: Vec<DeclId> = if converted {
+        let handed: Vec<RawDeclId> = if converted {
             Vec::new()
         } else {
             libraries
@@ -654,7 +654,7 @@ impl<'a> Analysis<'a> {
         // Functions converted to a library's function type, whose method
         // (`(net/http.HandlerFunc).ServeHTTP`) calls them: a trace holds
         // nothing else but types.
-        let adapted: Vec<DeclId> = if outside.is_empty() {
+        let adapted: Vec<RawDeclId> = if outside.is_empty() {
             Vec::new()
         } else {
             flow.iter()

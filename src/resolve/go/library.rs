@@ -12,7 +12,7 @@ use super::values::push_decl;
 use super::{Analysis, Callee, EXTERNAL_VALUE, PkgRef, RType};
 use crate::lang::go::{Binding, ExprId, GoExpr, GoType, TypeId};
 use crate::model::Confidence;
-use crate::resolve::{Builder, DeclId, go_std};
+use crate::resolve::{Builder, RawDeclId, go_std};
 use rustc_hash::FxHashSet as HashSet;
 use smallvec::SmallVec;
 
@@ -257,7 +257,7 @@ impl<'a> Analysis<'a> {
     pub(super) fn library_interface_param(
         &self,
         ci: usize,
-        func: DeclId,
+        func: RawDeclId,
         binding: &Binding,
     ) -> bool {
         let &Binding::Type(t) = binding else {
@@ -301,11 +301,11 @@ impl<'a> Analysis<'a> {
         self.handed_to_library.values().any(|ts| ts.contains(&t))
     }
 
-    pub(super) fn external_value(&mut self, name: String) -> DeclId {
+    pub(super) fn external_value(&mut self, name: String) -> RawDeclId {
         if let Some(&id) = self.external_value_ids.get(&name) {
             return id;
         }
-        let id = EXTERNAL_VALUE + self.external_values.len() as DeclId;
+        let id = EXTERNAL_VALUE + self.external_values.len() as RawDeclId;
         self.external_values.push(name.clone());
         self.external_value_ids.insert(name, id);
         id
@@ -315,9 +315,9 @@ impl<'a> Analysis<'a> {
     /// makes, and the repository types handed to it (to any package, for
     /// package errors, which unwraps what others wrapped:
     /// `errors.Unwrap(fmt.Errorf("…: %w", err))`).
-    pub(super) fn library_values(&self, path: &str) -> Vec<DeclId> {
+    pub(super) fn library_values(&self, path: &str) -> Vec<RawDeclId> {
         let mut out = vec![FLOW_EXTERNAL];
-        let handed: Vec<&DeclId> = if path == "errors" {
+        let handed: Vec<&RawDeclId> = if path == "errors" {
             self.handed_to_library.values().flatten().collect()
         } else {
             self.handed_to_library
@@ -341,7 +341,7 @@ impl<'a> Analysis<'a> {
     /// method among the callees; empty when nothing is known.
     pub(super) fn library_made_methods(
         &mut self,
-        flow: &[DeclId],
+        flow: &[RawDeclId],
         iface: &str,
         name: &str,
     ) -> Vec<Callee> {
@@ -410,7 +410,7 @@ impl<'a> Analysis<'a> {
         b: &mut Builder,
         ci: usize,
         call: usize,
-        caller: DeclId,
+        caller: RawDeclId,
         callee: &str,
     ) {
         let std = go_std::std();
@@ -430,7 +430,7 @@ impl<'a> Analysis<'a> {
         if let Some((index, variadic, methods)) = optional_methods_called(callee) {
             handed.push((index, variadic, methods.iter().copied().collect()));
         }
-        let mut seen: SmallVec<[DeclId; 4]> = SmallVec::new();
+        let mut seen: SmallVec<[RawDeclId; 4]> = SmallVec::new();
         for (index, variadic, methods) in handed {
             let last = if variadic { args.len() } else { index + 1 };
             for &a in args.get(index..last.min(args.len())).unwrap_or(&[]) {
@@ -472,7 +472,7 @@ impl<'a> Analysis<'a> {
         ci: usize,
         scope: u32,
         arg: ExprId,
-    ) -> Option<Vec<DeclId>> {
+    ) -> Option<Vec<RawDeclId>> {
         let flow = self.flowing_types(ci, scope, arg, 0);
         (!flow.contains(&FLOW_UNKNOWN) && flow.len() <= MAX_HANDED_TYPES).then_some(flow)
     }
@@ -518,7 +518,7 @@ impl<'a> Analysis<'a> {
             // The argument's own type, or for an interface value
             // (`last.Store(err)`) the types traced to it, once a first pass
             // has found what callers pass; the repository's only.
-            let flow: Vec<DeclId> = match self.static_flow(&t) {
+            let flow: Vec<RawDeclId> = match self.static_flow(&t) {
                 Some(flow) => flow,
                 // Of unknown type (a library call's string result, which the
                 // table leaves out): what tracing finds is noise.

@@ -7,7 +7,7 @@ use super::types::{Signature, arity, has_unknown};
 use super::{Analysis, Callee, PkgRef, RType};
 use crate::lang::go::{Binding, GoType, GoTypeBody, TypeId};
 use crate::model::{Confidence, Sym};
-use crate::resolve::{DeclId, go_std};
+use crate::resolve::{RawDeclId, go_std};
 use rustc_hash::FxHashMap as HashMap;
 
 /// A method set as one string (`Read/1,Close/0`), the key of memos by method set.
@@ -136,7 +136,13 @@ impl<'a> Analysis<'a> {
     }
 
     /// A method of a repository type, own or promoted from an embedded field.
-    pub(super) fn method(&self, pkg: usize, tname: &str, name: &str, depth: u32) -> Option<DeclId> {
+    pub(super) fn method(
+        &self,
+        pkg: usize,
+        tname: &str,
+        name: &str,
+        depth: u32,
+    ) -> Option<RawDeclId> {
         if depth > 4 {
             return None;
         }
@@ -292,7 +298,7 @@ impl<'a> Analysis<'a> {
     /// type parameter, a literal type, an alias) decides nothing.
     pub(super) fn signature_fits(
         &self,
-        m: DeclId,
+        m: RawDeclId,
         ici: usize,
         params: &[TypeId],
         results: &[TypeId],
@@ -515,7 +521,7 @@ impl<'a> Analysis<'a> {
 
     /// The method whose receiver `name` is, seen from `scope` (a closure
     /// inside the method included), when it is one of [`Self::func_receivers`].
-    pub(super) fn func_receiver_of(&self, ci: usize, scope: u32, name: Sym) -> Option<DeclId> {
+    pub(super) fn func_receiver_of(&self, ci: usize, scope: u32, name: Sym) -> Option<RawDeclId> {
         let mut s = Some(scope);
         while let Some(cur) = s {
             if self.ctxs[ci].bindings.contains_key(&(cur, name)) {

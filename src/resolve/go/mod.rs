@@ -34,7 +34,7 @@ mod values;
 use crate::lang::LangFacts;
 use crate::lang::go::{Binding, ExprId, GoExpr, GoFacts, GoFunc, TypeId};
 use crate::model::{Confidence, DeclKind, Lang, Sym};
-use crate::resolve::{Builder, DeclId, SourceFile};
+use crate::resolve::{Builder, DeclId, FileId, RawDeclId, SourceFile};
 use library::receiver_type_name;
 use packages::name_init_closures;
 pub use packages::{package_paths, qualified_name};
@@ -80,7 +80,7 @@ struct Ctx<'a> {
     file: u32,
     facts: &'a crate::lang::FileFacts,
     go: &'a GoFacts,
-    base: DeclId,
+    base: RawDeclId,
     pkg: usize,
     imports: HashMap<&'a str, &'a str>,
     /// Paths imported with `import . "path"`, whose exported names the
@@ -97,12 +97,12 @@ struct Package {
     types: HashMap<String, (usize, usize)>,
     /// Methods by receiver type name, then method name (two levels, so a
     /// lookup borrows its keys instead of building a pair of strings).
-    methods: HashMap<String, HashMap<String, DeclId>>,
+    methods: HashMap<String, HashMap<String, RawDeclId>>,
     vars: HashMap<String, (usize, u32)>,
     /// What functions of any of its files store in each package-level
     /// variable (`GoFacts::global_writes`).
     var_writes: HashMap<String, Vec<ValueSource>>,
-    init: Option<DeclId>,
+    init: Option<RawDeclId>,
 }
 
 struct Analysis<'a> {
@@ -110,39 +110,39 @@ struct Analysis<'a> {
     pkgs: Vec<Package>,
     pkg_by_path: HashMap<String, usize>,
     /// Each function and method with the file it is declared in.
-    func_results: HashMap<DeclId, (usize, &'a GoFunc)>,
+    func_results: HashMap<RawDeclId, (usize, &'a GoFunc)>,
     implementors: HashMap<(usize, String), Vec<(usize, String)>>,
-    returns_of: HashMap<DeclId, Vec<(usize, u32, u8, ExprId)>>,
-    params_of: HashMap<DeclId, &'a [Option<Sym>]>,
-    param_sources: HashMap<(DeclId, usize), Vec<ValueSource>>,
+    returns_of: HashMap<RawDeclId, Vec<(usize, u32, u8, ExprId)>>,
+    params_of: HashMap<RawDeclId, &'a [Option<Sym>]>,
+    param_sources: HashMap<(RawDeclId, usize), Vec<ValueSource>>,
     /// Methods on a named function type, by their receiver's variable
     /// (`mw` in `func (mw MiddlewareFunc) Middleware(h) { return mw(h) }`).
-    func_receivers: HashMap<DeclId, Sym>,
+    func_receivers: HashMap<RawDeclId, Sym>,
     /// The receivers such methods are called on (`r.middlewares[i]` in
     /// `r.middlewares[i].Middleware(h)`): the functions `mw(h)` calls.
-    receiver_sources: HashMap<DeclId, Vec<ValueSource>>,
+    receiver_sources: HashMap<RawDeclId, Vec<ValueSource>>,
     /// Parameters passed more arguments than `param_sources` keeps.
-    param_overflow: HashSet<(DeclId, usize)>,
+    param_overflow: HashSet<(RawDeclId, usize)>,
     /// Values assigned to struct fields, by (package, declaring type, field).
     field_sources: HashMap<(usize, String, String), Vec<ValueSource>>,
     /// Fields assigned more values than `field_sources` keeps.
     field_overflow: HashSet<(usize, String, String)>,
     /// (package, name) of each repository type, by its declaration.
-    type_names: HashMap<DeclId, (usize, String)>,
+    type_names: HashMap<RawDeclId, (usize, String)>,
     /// Whether interface calls are narrowed to the types that flow to
     /// their receiver: off while parameter sources are being collected,
     /// since the flow reads them.
     narrow_interface_calls: bool,
     /// Element values of each composite literal: (file, expression) → (scope, value).
     composite_elems: HashMap<(usize, ExprId), Vec<(u32, ExprId)>>,
-    trace_memo: HashMap<TraceKey, Vec<DeclId>>,
+    trace_memo: HashMap<TraceKey, Vec<RawDeclId>>,
     /// Repository types handed to each package outside the repository
     /// (as traced types), by import path.
-    handed_to_library: HashMap<String, Vec<DeclId>>,
+    handed_to_library: HashMap<String, Vec<RawDeclId>>,
     /// Functions (declarations and literals) handed to each package
     /// outside the repository (`cache.Store(t, encoderFunc(f))`), which its
     /// containers may give back.
-    funcs_handed_to_library: HashMap<String, Vec<DeclId>>,
+    funcs_handed_to_library: HashMap<String, Vec<RawDeclId>>,
     /// Calls inside a trace whose callees are being found from depth 0.
     fresh_callee_nesting: u32,
     /// Traces being computed, and those of them that a trace nested in
@@ -156,7 +156,7 @@ struct Analysis<'a> {
     /// which traced values name by `EXTERNAL_VALUE + index`.
     external_values: Vec<String>,
     /// Index of each name in `external_values`.
-    external_value_ids: HashMap<String, DeclId>,
+    external_value_ids: HashMap<String, RawDeclId>,
     /// Import paths some file of the repository imports.
     imported_paths: Option<HashSet<String>>,
     /// Standard-library types the repository names or gets from a
@@ -180,7 +180,7 @@ struct Analysis<'a> {
 
 /// Traced function values at or above this id are `external_values`
 /// (declaration ids never come near it).
-const EXTERNAL_VALUE: DeclId = 1 << 31;
+const EXTERNAL_VALUE: RawDeclId = 1 << 31;
 
 const BUILTIN_FUNCS: &[&str] = &[
     "append", "cap", "clear", "close", "complex", "copy", "delete", "imag", "len", "make", "max",
@@ -314,7 +314,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
             file: fi,
             facts,
             go,
-            base: b.res.file_base[fi as usize],
+            base: b.res.file_base[fi as usize].0,
             pkg,
             imports,
             dot_imports,
@@ -441,7 +441,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
                 && p != c.pkg
                 && let Some(&f) = first_file.get(&p)
             {
-                b.res.imports.push((c.file, f));
+                b.res.imports.push((FileId(c.file), FileId(f)));
             }
         }
     }
@@ -482,7 +482,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
     }
     crate::memory::trace("go: emitted");
     // Per-file package-level decls merge into one `pkg.init`.
-    let redirect: HashMap<DeclId, DeclId> = a
+    let redirect: HashMap<RawDeclId, RawDeclId> = a
         .ctxs
         .iter()
         .filter_map(|c| {
@@ -491,13 +491,13 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
         })
         .collect();
     for e in &mut b.res.edges {
-        if let Some(&to) = redirect.get(&e.caller) {
-            e.caller = to;
+        if let Some(&to) = redirect.get(&e.caller.0) {
+            e.caller = DeclId(to);
         }
     }
     for u in &mut b.res.unresolved {
-        if let Some(&to) = redirect.get(&u.caller) {
-            u.caller = to;
+        if let Some(&to) = redirect.get(&u.caller.0) {
+            u.caller = DeclId(to);
         }
     }
     let _ = DeclKind::Package;
@@ -505,7 +505,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], go_files: &[u32]) {
 
 #[derive(Clone)]
 enum Callee {
-    Decl(DeclId, Confidence),
+    Decl(RawDeclId, Confidence),
     External(String),
     /// A function of another module reached through a function value.
     ExternalValue(String, Confidence),
@@ -516,5 +516,5 @@ enum Callee {
     /// in turn: `(net/http.HandlerFunc).ServeHTTP` calls the `f` converted
     /// to it. The edge is the library method's, not the caller's (which
     /// has its own edge to that method).
-    Through(String, DeclId),
+    Through(String, RawDeclId),
 }

@@ -6,7 +6,7 @@ use super::{Analysis, Callee, PkgRef, RType};
 use crate::lang::go::{Binding, ExprId, GoExpr};
 use crate::lang::{FileFacts, LangFacts};
 use crate::model::{Confidence, DeclKind, Sym};
-use crate::resolve::{Builder, DeclId, SourceFile, go_std};
+use crate::resolve::{Builder, RawDeclId, SourceFile, go_std};
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
 
@@ -100,7 +100,7 @@ pub(super) fn external_package(name: &str) -> Option<&str> {
 pub(super) fn name_init_closures(
     b: &mut Builder,
     facts: &FileFacts,
-    base: DeclId,
+    base: RawDeclId,
     path: &str,
     init_numbers: &HashMap<u32, u32>,
     package_closures: &mut HashMap<String, u32>,
@@ -359,7 +359,7 @@ impl<'a> Analysis<'a> {
         pkg: PkgRef,
         name_s: &str,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         match pkg {
             PkgRef::Repo(p) => match self.pkgs[p].funcs.get(name_s) {
                 Some(&(fci, fi)) => {

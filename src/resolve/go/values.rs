@@ -8,7 +8,7 @@ use super::packages::external_package;
 use super::{Analysis, Callee, EXTERNAL_VALUE, PkgRef, RType};
 use crate::lang::go::{Binding, ElemKey, ExprId, GoExpr};
 use crate::model::Sym;
-use crate::resolve::{DeclId, go_std};
+use crate::resolve::{RawDeclId, go_std};
 use rustc_hash::FxHashMap as HashMap;
 use rustc_hash::FxHashSet as HashSet;
 
@@ -56,7 +56,7 @@ pub(super) struct LocalSources {
     pub(super) from_library: bool,
 }
 
-pub(super) fn push_decl(out: &mut Vec<DeclId>, d: DeclId) {
+pub(super) fn push_decl(out: &mut Vec<RawDeclId>, d: RawDeclId) {
     if out.len() < MAX_FUNC_VALUES && !out.contains(&d) {
         out.push(d);
     }
@@ -72,7 +72,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         name: Sym,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         self.traced(ci, scope, Traced::Name(name), depth)
     }
 
@@ -83,7 +83,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         what: Traced,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         if depth > MAX_FLOW_DEPTH {
             return match what {
                 Traced::TypesOfName(_) | Traced::TypesOfExpr(_) | Traced::TypesOfCall(..) => {
@@ -200,7 +200,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         name: Sym,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let mut out = Vec::new();
         if let Some(f) = self.func_receiver_of(ci, scope, name) {
             for (sci, sscope, e) in self.receiver_sources.get(&f).cloned().unwrap_or_default() {
@@ -240,7 +240,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         e: ExprId,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         self.traced(ci, scope, Traced::Expr(e), depth)
     }
 
@@ -250,7 +250,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         e: ExprId,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         match self.expr(ci, e).clone() {
             GoExpr::FuncLit(d) => vec![self.ctxs[ci].base + d],
             GoExpr::Ident(n) => self.ident_func_values(ci, scope, n, depth + 1),
@@ -351,7 +351,7 @@ impl<'a> Analysis<'a> {
         call: u32,
         n: u8,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let (callee, args) = {
             let c = &self.ctxs[ci].go.calls[call as usize];
             (c.callee, c.args.clone())
@@ -413,7 +413,7 @@ impl<'a> Analysis<'a> {
         scope: u32,
         call: u32,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let (callee, args) = {
             let c = &self.ctxs[ci].go.calls[call as usize];
             (c.callee, c.args.clone())
@@ -436,9 +436,9 @@ impl<'a> Analysis<'a> {
     /// Record, for every call with known targets, which argument expressions
     /// flow into which parameters (what a function-typed parameter may hold).
     pub(super) fn collect_param_sources(&mut self) {
-        let mut sources: HashMap<(DeclId, usize), Vec<ValueSource>> = HashMap::default();
-        let mut overflow: HashSet<(DeclId, usize)> = HashSet::default();
-        let mut receivers: HashMap<DeclId, Vec<ValueSource>> = HashMap::default();
+        let mut sources: HashMap<(RawDeclId, usize), Vec<ValueSource>> = HashMap::default();
+        let mut overflow: HashSet<(RawDeclId, usize)> = HashSet::default();
+        let mut receivers: HashMap<RawDeclId, Vec<ValueSource>> = HashMap::default();
         for ci in 0..self.ctxs.len() {
             for call in 0..self.ctxs[ci].go.calls.len() {
                 let scope = self.ctxs[ci].facts.calls[call].caller;
@@ -560,7 +560,7 @@ impl<'a> Analysis<'a> {
         tname: &str,
         field: &str,
         depth: u32,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let key = self.field_key(p, tname, field);
         let mut out = Vec::new();
         for (sci, sscope, e) in self.field_sources.get(&key).cloned().unwrap_or_default() {

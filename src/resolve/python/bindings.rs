@@ -7,7 +7,7 @@ use smallvec::{SmallVec, smallvec};
 
 use crate::lang::python::{Exports, ExprId, PyExpr};
 use crate::model::{DeclKind, Sym};
-use crate::resolve::{DeclId, SourceFile};
+use crate::resolve::{RawDeclId, SourceFile};
 
 use super::Analysis;
 use super::values::{GSym, Slot, Vals, Value, push_unique};
@@ -17,7 +17,7 @@ impl Analysis<'_> {
     /// it as a parameter; the fixture is the one in the same module, else the
     /// one in the nearest `conftest.py` above it.
     pub(super) fn find_fixture_uses(&mut self, files: &[SourceFile]) {
-        let mut fixtures: HashMap<GSym, Vec<(String, DeclId)>> = HashMap::default();
+        let mut fixtures: HashMap<GSym, Vec<(String, RawDeclId)>> = HashMap::default();
         for ci in 0..self.files.len() {
             let path = files[self.files[ci].file as usize].path;
             let dir = path
@@ -78,7 +78,7 @@ impl Analysis<'_> {
         }
     }
 
-    pub(super) fn module_decl(&self, file: u32) -> DeclId {
+    pub(super) fn module_decl(&self, file: u32) -> RawDeclId {
         self.ctx_of_file
             .get(&file)
             .map(|&ci| self.files[ci].base)
@@ -300,7 +300,7 @@ impl Analysis<'_> {
 
     /// The module-level `__getattr__` functions (PEP 562) of the module in
     /// file `f`.
-    pub(super) fn module_getattr_hooks(&mut self, f: u32) -> SmallVec<[DeclId; 1]> {
+    pub(super) fn module_getattr_hooks(&mut self, f: u32) -> SmallVec<[RawDeclId; 1]> {
         let decl = self.module_decl(f);
         let found = self.get(Slot::Var(decl, self.dunder_getattr));
         self.functions_among(found, DeclKind::Function)

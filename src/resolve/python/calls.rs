@@ -6,7 +6,7 @@ use smallvec::{SmallVec, smallvec};
 
 use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr};
 use crate::model::DeclKind;
-use crate::resolve::DeclId;
+use crate::resolve::RawDeclId;
 
 use super::Analysis;
 use super::library::{
@@ -283,7 +283,7 @@ impl Analysis<'_> {
             .collect();
         for (arg, a) in args {
             for v in self.eval(ci, a, 1) {
-                let called: SmallVec<[(DeclId, usize); 2]> = match v {
+                let called: SmallVec<[(RawDeclId, usize); 2]> = match v {
                     Value::Func(f) => smallvec![(f, 0)],
                     Value::Bound { func, .. } => smallvec![(func, 1)],
                     // `map(methodcaller("badge"), staff)`: each element's
@@ -323,7 +323,7 @@ impl Analysis<'_> {
         name: GSym,
         position: usize,
         elements: bool,
-    ) -> Vec<(DeclId, usize)> {
+    ) -> Vec<(RawDeclId, usize)> {
         let Some(&arg) = self.files[ci].py.calls[call].args.get(position) else {
             return Vec::new();
         };
@@ -796,7 +796,7 @@ impl Analysis<'_> {
         &mut self,
         ci: usize,
         call: usize,
-        decl: DeclId,
+        decl: RawDeclId,
         shift: usize,
         builtin: GSym,
         arg: u32,
@@ -900,7 +900,7 @@ impl Analysis<'_> {
         // its argument back (`unittest.skipUnless`'s `_id`) gives every
         // function ever decorated with it as the decorated method,
         // `run_test_script(script)` among them.
-        let takes_receiver = |a: &Self, d: DeclId| match a.py_info(d) {
+        let takes_receiver = |a: &Self, d: RawDeclId| match a.py_info(d) {
             Some((info, _)) if a.decl_kind[d as usize] == DeclKind::Method => info.is_classmethod,
             Some((info, fci)) => info
                 .params
@@ -1055,7 +1055,7 @@ impl Analysis<'_> {
     /// else into `**kwargs` under that key.
     pub(super) fn bind_keyword(
         &mut self,
-        decl: DeclId,
+        decl: RawDeclId,
         fci: usize,
         params: &[crate::lang::python::Param],
         varkwargs: bool,
@@ -1140,24 +1140,24 @@ impl Analysis<'_> {
 
 pub(super) enum Target {
     Decl {
-        decl: DeclId,
+        decl: RawDeclId,
         shift: usize,
     },
     /// A function a higher-order builtin (`map`, `filter`, `sorted`, …)
     /// calls on the elements of its other arguments; `arg` is where the
     /// function was passed, among the positional then keyword arguments.
     Applied {
-        decl: DeclId,
+        decl: RawDeclId,
         shift: usize,
         builtin: GSym,
         arg: u32,
     },
     External(String),
     /// A class instantiated that defines no `__init__` anywhere in its MRO.
-    NoInit(DeclId),
+    NoInit(RawDeclId),
     /// A function the call runs without passing it the call's arguments
     /// (a dataclass field's default factory).
-    Implicit(DeclId),
+    Implicit(RawDeclId),
     /// The callee's value set is full: values past its cap were dropped,
     /// so the targets found may not be all (listed with the unresolved).
     Truncated,
@@ -1177,7 +1177,7 @@ pub(super) fn filled_by_receiver(params: &[crate::lang::python::Param], shift: u
 
 /// Add `m` as a target the call runs on the caller's behalf (a builtin
 /// calling a special method), once.
-pub(super) fn push_implied(out: &mut Vec<Target>, m: DeclId) {
+pub(super) fn push_implied(out: &mut Vec<Target>, m: RawDeclId) {
     if !out
         .iter()
         .any(|t| matches!(t, Target::Decl { decl, .. } if *decl == m))
@@ -1192,7 +1192,7 @@ pub(super) fn push_implied(out: &mut Vec<Target>, m: DeclId) {
 /// The function a callable value calls, and how many of its parameters
 /// are filled before the call's own arguments (the receiver of a bound
 /// method, the arguments given to `functools.partial`).
-pub(super) fn function_and_shift(v: Value) -> Option<(DeclId, usize)> {
+pub(super) fn function_and_shift(v: Value) -> Option<(RawDeclId, usize)> {
     match v {
         Value::Func(f) => Some((f, 0)),
         Value::Bound { func, .. } => Some((func, 1)),

@@ -7,7 +7,7 @@ use smallvec::{SmallVec, smallvec};
 
 use crate::lang::python::{ExprId, PropertyPart, PyExpr, PyFlow};
 use crate::model::DeclKind;
-use crate::resolve::DeclId;
+use crate::resolve::RawDeclId;
 
 use super::library::{DICT_ALL_METHODS, MODELLED_DICT_METHODS, builtin_type_member};
 use super::operators::COMPARISONS;
@@ -70,7 +70,7 @@ impl Analysis<'_> {
     /// Whether `c` derives from `enum.Enum` (or another enum base, see
     /// [`is_enum_base`]), out of the repository or in it (the standard
     /// library's own `enum` module).
-    pub(super) fn is_enum(&mut self, c: DeclId) -> bool {
+    pub(super) fn is_enum(&mut self, c: RawDeclId) -> bool {
         if self.enum_classes.contains(&c) {
             return true;
         }
@@ -177,7 +177,7 @@ impl Analysis<'_> {
     }
 
     /// Methods named `name` on class `c` (through its MRO).
-    pub(super) fn method_targets(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
+    pub(super) fn method_targets(&mut self, c: RawDeclId, name: GSym) -> Vec<RawDeclId> {
         let mut out = Vec::new();
         for v in self.class_attr(c, name) {
             if let Value::Func(f) = v {
@@ -215,12 +215,12 @@ impl Analysis<'_> {
         out
     }
 
-    pub(super) fn is_property(&self, func: DeclId) -> bool {
+    pub(super) fn is_property(&self, func: RawDeclId) -> bool {
         self.py_info(func).is_some_and(|(info, _)| info.is_property)
     }
 
     /// Which accessor a property's function is; `None` for any other function.
-    pub(super) fn property_part(&self, func: DeclId) -> Option<PropertyPart> {
+    pub(super) fn property_part(&self, func: RawDeclId) -> Option<PropertyPart> {
         self.py_info(func)
             .filter(|(info, _)| info.is_property)
             .map(|(info, _)| info.property_part)
@@ -234,7 +234,7 @@ impl Analysis<'_> {
         base: ExprId,
         name: GSym,
         part: PropertyPart,
-    ) -> Vec<DeclId> {
+    ) -> Vec<RawDeclId> {
         let mut out = Vec::new();
         for v in self.eval(ci, base, 1) {
             // `super().rate` in an overriding property reads the base's.
@@ -454,7 +454,7 @@ impl Analysis<'_> {
 
     /// `name` on an instance of `c`: its instance attributes, then its
     /// class's.
-    pub(super) fn instance_members(&mut self, c: DeclId, name: GSym) -> Vals {
+    pub(super) fn instance_members(&mut self, c: RawDeclId, name: GSym) -> Vals {
         // Methods of every class in the MRO write the same instance
         // dict, so their instance attributes are one namespace.
         let mro = self.mro(c);
@@ -490,7 +490,7 @@ impl Analysis<'_> {
 
     /// The `__getattr__` methods an instance of `c` has (its class's or
     /// a base's, in the repository).
-    pub(super) fn getattr_hooks(&mut self, c: DeclId) -> SmallVec<[DeclId; 1]> {
+    pub(super) fn getattr_hooks(&mut self, c: RawDeclId) -> SmallVec<[RawDeclId; 1]> {
         if !self.class_definers.contains_key(&self.dunder_getattr) {
             return SmallVec::new();
         }
@@ -499,7 +499,7 @@ impl Analysis<'_> {
     }
 
     /// The functions of `kind` among `vals`.
-    pub(super) fn functions_among(&self, vals: Vals, kind: DeclKind) -> SmallVec<[DeclId; 1]> {
+    pub(super) fn functions_among(&self, vals: Vals, kind: DeclKind) -> SmallVec<[RawDeclId; 1]> {
         vals.into_iter()
             .filter_map(|v| match v {
                 Value::Func(f) if self.decl_kind[f as usize] == kind => Some(f),
@@ -516,7 +516,7 @@ impl Analysis<'_> {
     }
 
     /// `name` read through `hooks`: what they return.
-    pub(super) fn read_through(&mut self, hooks: SmallVec<[DeclId; 1]>, name: GSym) -> Vals {
+    pub(super) fn read_through(&mut self, hooks: SmallVec<[RawDeclId; 1]>, name: GSym) -> Vals {
         let mut out = Vals::new();
         for f in hooks {
             self.getattr_names.insert(name);
@@ -529,7 +529,7 @@ impl Analysis<'_> {
 
     /// Reading an attribute an instance of `c` does not have calls its
     /// class's `__getattr__`, and the attribute is what that returns.
-    pub(super) fn getattr_fallback(&mut self, c: DeclId, name: GSym) -> Vals {
+    pub(super) fn getattr_fallback(&mut self, c: RawDeclId, name: GSym) -> Vals {
         if !self.may_ask_getattr(name) {
             return Vals::new();
         }
@@ -552,9 +552,13 @@ impl Analysis<'_> {
     /// `super()` call follows: for `self` of a method of `class`, each
     /// instantiated class among `class` and its subclasses (or `class`
     /// itself when none is known to be).
-    pub(super) fn super_receivers(&mut self, func: DeclId, class: DeclId) -> Vec<(DeclId, bool)> {
-        let mut out: Vec<(DeclId, bool)> = Vec::new();
-        let seen = |out: &mut Vec<(DeclId, bool)>, r: (DeclId, bool)| {
+    pub(super) fn super_receivers(
+        &mut self,
+        func: RawDeclId,
+        class: RawDeclId,
+    ) -> Vec<(RawDeclId, bool)> {
+        let mut out: Vec<(RawDeclId, bool)> = Vec::new();
+        let seen = |out: &mut Vec<(RawDeclId, bool)>, r: (RawDeclId, bool)| {
             if !out.contains(&r) {
                 out.push(r);
             }
@@ -592,21 +596,21 @@ impl Analysis<'_> {
 
     /// The `__call__` an instance of `c` runs when called (its class's or
     /// the first base's that defines one).
-    pub(super) fn call_method(&mut self, c: DeclId) -> Option<DeclId> {
+    pub(super) fn call_method(&mut self, c: RawDeclId) -> Option<RawDeclId> {
         let call = self.intern("__call__");
         self.method_targets(c, call).first().copied()
     }
 
     /// The repository `__call__` of the metaclass a class has, declared
     /// on it or inherited from a base (`class Widget(metaclass=Meta)`).
-    pub(super) fn metaclass_calls(&mut self, c: DeclId) -> Vec<DeclId> {
+    pub(super) fn metaclass_calls(&mut self, c: RawDeclId) -> Vec<RawDeclId> {
         let call = self.intern("__call__");
         self.metaclass_methods(c, call)
     }
 
     /// Method `name` of the metaclass `c` is made by (its own `metaclass=`
     /// or the nearest base's), when that metaclass is a repository class.
-    pub(super) fn metaclass_methods(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
+    pub(super) fn metaclass_methods(&mut self, c: RawDeclId, name: GSym) -> Vec<RawDeclId> {
         for &k in self.mro(c).iter() {
             let Some((info, kci)) = self.py_info(k) else {
                 continue;
@@ -632,7 +636,7 @@ impl Analysis<'_> {
         &mut self,
         ci: usize,
         call: usize,
-    ) -> Option<Vec<DeclId>> {
+    ) -> Option<Vec<RawDeclId>> {
         let py = self.files[ci].py;
         let &PyExpr::Attr { base, name } = py.exprs.get(py.calls[call].callee as usize)? else {
             return None;
@@ -659,26 +663,26 @@ impl Analysis<'_> {
     }
 
     /// The slot of `f`'s first parameter (a method's `self` or `cls`).
-    pub(super) fn first_param_slot(&self, f: DeclId) -> Option<Slot> {
+    pub(super) fn first_param_slot(&self, f: RawDeclId) -> Option<Slot> {
         let (info, fci) = self.py_info(f)?;
         let p = info.params.first()?;
         Some(Slot::Var(f, self.gsym(fci, p.name)))
     }
 
     /// The first parameter of `f` holds `v`.
-    pub(super) fn bind_first_param(&mut self, f: DeclId, v: Value) {
+    pub(super) fn bind_first_param(&mut self, f: RawDeclId, v: Value) {
         if let Some(slot) = self.first_param_slot(f) {
             self.add(slot, &[v]);
         }
     }
 
-    pub(super) fn mark_instantiated(&mut self, class: DeclId) {
+    pub(super) fn mark_instantiated(&mut self, class: RawDeclId) {
         for &k in self.mro(class).iter() {
             self.add(Slot::InstAttr(k, RUNTIME), &[Value::Instance(class)]);
         }
     }
 
-    pub(super) fn bind_func(&self, f: DeclId, recv: DeclId, instance: bool) -> Value {
+    pub(super) fn bind_func(&self, f: RawDeclId, recv: RawDeclId, instance: bool) -> Value {
         match self.py_info(f) {
             Some((info, _)) if info.is_staticmethod => Value::Func(f),
             Some((info, _)) if info.is_classmethod => Value::Bound {
@@ -695,7 +699,7 @@ impl Analysis<'_> {
         }
     }
 
-    pub(super) fn bind_class_member(&self, v: Value, class: DeclId, instance: bool) -> Value {
+    pub(super) fn bind_class_member(&self, v: Value, class: RawDeclId, instance: bool) -> Value {
         match v {
             // Any function a class holds is a descriptor: a decorator's
             // `wrapper(self, x)` in place of the method, or a module
@@ -713,9 +717,9 @@ impl Analysis<'_> {
     }
 
     /// The names `class`'s body assigns, sorted.
-    pub(super) fn class_body_names_of(&mut self, class: DeclId) -> Vec<GSym> {
+    pub(super) fn class_body_names_of(&mut self, class: RawDeclId) -> Vec<GSym> {
         let by_class = self.class_body_by_class.get_or_insert_with(|| {
-            let mut by_class: HashMap<DeclId, Vec<GSym>> = HashMap::default();
+            let mut by_class: HashMap<RawDeclId, Vec<GSym>> = HashMap::default();
             for &(class, name) in &self.class_body_names {
                 by_class.entry(class).or_default().push(name);
             }
@@ -732,7 +736,7 @@ impl Analysis<'_> {
     /// a Color, not 1, and so is `ADD = partial(_add)`; a function
     /// assigned there (`helper = _helper`, a lambda) is a descriptor, which
     /// `Enum` leaves a method.
-    pub(super) fn is_enum_member(&mut self, k: DeclId, name: GSym, vals: &[Value]) -> bool {
+    pub(super) fn is_enum_member(&mut self, k: RawDeclId, name: GSym, vals: &[Value]) -> bool {
         self.class_body_names.contains(&(k, name))
             && !self.strings[name as usize].starts_with('_')
             && !vals
@@ -772,7 +776,7 @@ impl Analysis<'_> {
     }
 
     /// What the members of enum `c` were assigned: their `.value`.
-    pub(super) fn enum_member_values(&mut self, c: DeclId) -> Vals {
+    pub(super) fn enum_member_values(&mut self, c: RawDeclId) -> Vals {
         let mut out = Vals::new();
         for &k in self.mro(c).iter() {
             for name in self.class_body_names_of(k) {
@@ -788,7 +792,7 @@ impl Analysis<'_> {
     }
 
     /// Class attribute `name` through the MRO (first class that defines it).
-    pub(super) fn class_attr(&mut self, c: DeclId, name: GSym) -> Vals {
+    pub(super) fn class_attr(&mut self, c: RawDeclId, name: GSym) -> Vals {
         for &k in self.mro(c).iter() {
             let vals = self.get(Slot::Var(k, name));
             if self.is_enum_member(k, name, &vals) {
@@ -805,7 +809,7 @@ impl Analysis<'_> {
         }
     }
 
-    pub(super) fn bases(&mut self, c: DeclId) -> Vec<DeclId> {
+    pub(super) fn bases(&mut self, c: RawDeclId) -> Vec<RawDeclId> {
         let Some((info, ci)) = self.py_info(c) else {
             return Vec::new();
         };
@@ -833,10 +837,10 @@ impl Analysis<'_> {
     /// only the definers added since it last looked.
     pub(super) fn definers_below(
         &mut self,
-        c: DeclId,
+        c: RawDeclId,
         name: GSym,
         instance: bool,
-    ) -> std::rc::Rc<[DeclId]> {
+    ) -> std::rc::Rc<[RawDeclId]> {
         self.touch_hierarchy();
         let all = if instance {
             &self.inst_definers
@@ -850,7 +854,7 @@ impl Analysis<'_> {
             Some((done, found)) => (*done, found.to_vec()),
             None => (0, Vec::new()),
         };
-        let fresh: Vec<DeclId> = all
+        let fresh: Vec<RawDeclId> = all
             .get(&name)
             .map(|v| v[done..].to_vec())
             .unwrap_or_default();
@@ -859,7 +863,7 @@ impl Analysis<'_> {
                 found.push(s);
             }
         }
-        let found: std::rc::Rc<[DeclId]> = found.into();
+        let found: std::rc::Rc<[RawDeclId]> = found.into();
         self.definers_below
             .insert(key, (total, std::rc::Rc::clone(&found)));
         found
@@ -867,7 +871,7 @@ impl Analysis<'_> {
 
     /// C3 linearization (Python's MRO); falls back to depth-first order for
     /// hierarchies C3 rejects, since a call graph must not give up.
-    pub(super) fn mro(&mut self, c: DeclId) -> std::rc::Rc<[DeclId]> {
+    pub(super) fn mro(&mut self, c: RawDeclId) -> std::rc::Rc<[RawDeclId]> {
         if let Some(m) = self.mro_cache.get(&c) {
             self.touch_hierarchy();
             return std::rc::Rc::clone(m);
@@ -875,7 +879,7 @@ impl Analysis<'_> {
         self.touch_hierarchy();
         self.mro_cache.insert(c, std::rc::Rc::from([c]));
         let bases = self.class_bases.get(&c).cloned().unwrap_or_default();
-        let mut seqs: Vec<Vec<DeclId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
+        let mut seqs: Vec<Vec<RawDeclId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
         seqs.push(bases.clone());
         let mut result = vec![c];
         loop {
@@ -908,7 +912,7 @@ impl Analysis<'_> {
                 }
             }
         }
-        let result: std::rc::Rc<[DeclId]> = result.into();
+        let result: std::rc::Rc<[RawDeclId]> = result.into();
         self.mro_cache.insert(c, std::rc::Rc::clone(&result));
         result
     }
@@ -916,7 +920,7 @@ impl Analysis<'_> {
     /// Builtins that hand back what they were given.
     /// The classes with several bases whose MRO contains `c`: where a
     /// mixin `c` meets the classes that provide what it calls on `self`.
-    pub(super) fn mixin_hosts(&mut self, c: DeclId) -> std::rc::Rc<[DeclId]> {
+    pub(super) fn mixin_hosts(&mut self, c: RawDeclId) -> std::rc::Rc<[RawDeclId]> {
         self.touch_hierarchy();
         if let Some(hosts) = self.mixin_hosts.get(&c) {
             return hosts.clone();
@@ -927,7 +931,7 @@ impl Analysis<'_> {
                 hosts.push(m);
             }
         }
-        let hosts: std::rc::Rc<[DeclId]> = hosts.into();
+        let hosts: std::rc::Rc<[RawDeclId]> = hosts.into();
         self.mixin_hosts.insert(c, hosts.clone());
         hosts
     }
@@ -962,7 +966,7 @@ impl Analysis<'_> {
     /// (`__add__`), `__bool__` to `__len__`, and `object`'s `__format__`
     /// calls `__str__`, whose default calls `__repr__` (not when a class
     /// from outside the repository, such as `Exception`, may have its own).
-    pub(super) fn special_method(&mut self, c: DeclId, name: GSym) -> Vec<DeclId> {
+    pub(super) fn special_method(&mut self, c: RawDeclId, name: GSym) -> Vec<RawDeclId> {
         let found = self.method_targets(c, name);
         if !found.is_empty() {
             return found;
@@ -990,7 +994,7 @@ impl Analysis<'_> {
     }
 
     /// The first base of `c`'s hierarchy that lives outside the repository.
-    pub(super) fn external_base(&mut self, c: DeclId) -> Option<GSym> {
+    pub(super) fn external_base(&mut self, c: RawDeclId) -> Option<GSym> {
         for &k in self.mro(c).iter() {
             let Some((info, ci)) = self.py_info(k) else {
                 continue;
@@ -1010,7 +1014,7 @@ impl Analysis<'_> {
 
     /// Whether `class` or a class it derives from is decorated with
     /// `@functools.total_ordering`.
-    pub(super) fn is_total_ordering(&mut self, class: DeclId) -> bool {
+    pub(super) fn is_total_ordering(&mut self, class: RawDeclId) -> bool {
         self.mro(class).iter().any(|&k| {
             self.py_info(k)
                 .is_some_and(|(info, _)| info.is_total_ordering)
@@ -1019,7 +1023,7 @@ impl Analysis<'_> {
 
     /// Whether `name` is a field with a default that dataclass `class`
     /// or a dataclass among its bases assigns in its body.
-    pub(super) fn is_dataclass_field(&mut self, class: DeclId, name: GSym) -> bool {
+    pub(super) fn is_dataclass_field(&mut self, class: RawDeclId, name: GSym) -> bool {
         let mro = self.mro(class);
         mro.iter().any(|&k| {
             self.class_body_names.contains(&(k, name))
@@ -1028,7 +1032,7 @@ impl Analysis<'_> {
     }
 
     /// Whether `class` or a class it derives from is a dataclass.
-    pub(super) fn is_dataclass(&mut self, class: DeclId) -> bool {
+    pub(super) fn is_dataclass(&mut self, class: RawDeclId) -> bool {
         self.mro(class)
             .iter()
             .any(|&k| self.py_info(k).is_some_and(|(info, _)| info.is_dataclass))
@@ -1036,7 +1040,7 @@ impl Analysis<'_> {
 
     /// The functions a dataclass's fields name as default factories, its
     /// own and its bases'.
-    pub(super) fn field_factories(&mut self, class: DeclId) -> Vec<DeclId> {
+    pub(super) fn field_factories(&mut self, class: RawDeclId) -> Vec<RawDeclId> {
         let mut out = Vec::new();
         for &k in self.mro(class).iter() {
             let Some((info, kci)) = self.py_info(k) else {
@@ -1059,7 +1063,7 @@ impl Analysis<'_> {
     /// annotated fields (those of its bases first).
     pub(super) fn bind_dataclass_fields(
         &mut self,
-        class: DeclId,
+        class: RawDeclId,
         args: &[Vals],
         kwargs: &[(GSym, Vals)],
     ) {

@@ -8,7 +8,7 @@ use smallvec::SmallVec;
 
 use crate::lang::python::{ExprId, PropertyPart, PyCallKind, PyExpr, PyFacts};
 use crate::model::{Confidence, DeclKind};
-use crate::resolve::{Builder, DeclId};
+use crate::resolve::{Builder, FileId, RawDeclId};
 
 use super::Analysis;
 use super::calls::{Target, function_and_shift};
@@ -79,7 +79,7 @@ impl Analysis<'_> {
             }
             b.res
                 .imports
-                .extend(imported.into_iter().map(|m| (file, m)));
+                .extend(imported.into_iter().map(|m| (FileId(file), FileId(m))));
             for call in 0..py.calls.len() {
                 let caller = self.gdecl(ci, facts.calls[call].caller);
                 let settled = self.files[ci].call_base as usize + call;
@@ -88,7 +88,7 @@ impl Analysis<'_> {
                     _ => self.call_targets(ci, call),
                 };
                 let kind = py.calls[call].kind;
-                let mut decls: Vec<DeclId> = Vec::new();
+                let mut decls: Vec<RawDeclId> = Vec::new();
                 for t in &targets {
                     let id = match t {
                         Target::Decl { decl, .. }
@@ -175,7 +175,7 @@ impl Analysis<'_> {
         let dunder_new = self.intern("__new__");
         self.emit_class_statement_calls(b, ci, |a, class| {
             let bases = a.class_bases.get(&class).cloned().unwrap_or_default();
-            let mut hooks: Vec<DeclId> = Vec::new();
+            let mut hooks: Vec<RawDeclId> = Vec::new();
             for base in bases {
                 for m in a.method_targets(base, hook) {
                     if !hooks.contains(&m) {
@@ -221,7 +221,7 @@ impl Analysis<'_> {
         }
         self.emit_class_statement_calls(b, ci, |a, class| {
             let names = a.class_body_names_of(class);
-            let mut hooks: Vec<DeclId> = Vec::new();
+            let mut hooks: Vec<RawDeclId> = Vec::new();
             for name in names {
                 for v in a.peek(Slot::Var(class, name)) {
                     if let Value::Instance(k) = v {
@@ -246,7 +246,7 @@ impl Analysis<'_> {
         &mut self,
         b: &mut Builder,
         ci: usize,
-        mut called: impl FnMut(&mut Self, DeclId) -> (Vec<DeclId>, Vec<DeclId>),
+        mut called: impl FnMut(&mut Self, RawDeclId) -> (Vec<RawDeclId>, Vec<RawDeclId>),
     ) {
         let facts = self.files[ci].facts;
         let file = self.files[ci].file;
@@ -284,7 +284,7 @@ impl Analysis<'_> {
         }
         let py = self.files[ci].py;
         let file = self.files[ci].file;
-        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        let mut seen: HashSet<(RawDeclId, RawDeclId)> = HashSet::default();
         for ((caller, expr), hook) in attribute_accesses(py, hooks) {
             if !self.class_definers.contains_key(&hook) {
                 continue;
@@ -300,7 +300,7 @@ impl Analysis<'_> {
             {
                 continue;
             }
-            let mut called: Vec<DeclId> = Vec::new();
+            let mut called: Vec<RawDeclId> = Vec::new();
             for v in self.eval(ci, base, 1) {
                 let c = match v {
                     Value::Instance(c) | Value::Cone(c) => c,
@@ -343,7 +343,7 @@ impl Analysis<'_> {
         }
         let py = self.files[ci].py;
         let file = self.files[ci].file;
-        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        let mut seen: HashSet<(RawDeclId, RawDeclId)> = HashSet::default();
         for ((caller, expr), hook) in attribute_accesses(py, [None, Some(hooks[0]), Some(hooks[1])])
         {
             let Some(hook) = hook.filter(|h| self.class_definers.contains_key(h)) else {
@@ -352,7 +352,7 @@ impl Analysis<'_> {
             let Some(&PyExpr::Attr { base, .. }) = py.exprs.get(expr as usize) else {
                 continue;
             };
-            let mut called: Vec<DeclId> = Vec::new();
+            let mut called: Vec<RawDeclId> = Vec::new();
             for v in self.eval(ci, base, 1) {
                 if let Value::Instance(c) | Value::Cone(c) = v {
                     for m in self.method_targets(c, hook) {
@@ -372,7 +372,7 @@ impl Analysis<'_> {
     /// attribute accesses of any other name need no look.
     pub(super) fn find_descriptor_names(&mut self, hooks: &[GSym]) -> HashSet<GSym> {
         let mut out = HashSet::default();
-        let pairs: Vec<(DeclId, GSym)> = self.class_body_names.iter().copied().collect();
+        let pairs: Vec<(RawDeclId, GSym)> = self.class_body_names.iter().copied().collect();
         for (class, name) in pairs {
             for v in self.peek(Slot::Var(class, name)) {
                 if let Value::Instance(k) = v
@@ -391,7 +391,7 @@ impl Analysis<'_> {
         }
         let py = self.files[ci].py;
         let file = self.files[ci].file;
-        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        let mut seen: HashSet<(RawDeclId, RawDeclId)> = HashSet::default();
         let parts = [
             PropertyPart::Getter,
             PropertyPart::Setter,
@@ -428,7 +428,7 @@ impl Analysis<'_> {
         }
         let py = self.files[ci].py;
         let file = self.files[ci].file;
-        let mut seen: HashSet<(DeclId, DeclId)> = HashSet::default();
+        let mut seen: HashSet<(RawDeclId, RawDeclId)> = HashSet::default();
         for &(caller, expr) in &py.attr_loads {
             let Some(&PyExpr::Attr { base, name }) = py.exprs.get(expr as usize) else {
                 continue;
@@ -438,7 +438,7 @@ impl Analysis<'_> {
                 continue;
             }
             let caller = self.gdecl(ci, caller);
-            let mut hooks: SmallVec<[DeclId; 1]> = SmallVec::new();
+            let mut hooks: SmallVec<[RawDeclId; 1]> = SmallVec::new();
             for v in self.eval(ci, base, 1) {
                 let found = match v {
                     Value::Instance(c) | Value::Cone(c) => self.getattr_hooks(c),
@@ -465,7 +465,7 @@ impl Analysis<'_> {
         b: &mut Builder,
         ci: usize,
         call: usize,
-        caller: DeclId,
+        caller: RawDeclId,
     ) {
         let c = &self.files[ci].py.calls[call];
         let file = self.files[ci].file;
@@ -476,7 +476,7 @@ impl Analysis<'_> {
             .chain(c.kwargs.iter().map(|&(_, e)| e))
             .chain(c.splats.iter().map(|s| s.expr))
             .collect();
-        let mut seen: SmallVec<[DeclId; 2]> = SmallVec::new();
+        let mut seen: SmallVec<[RawDeclId; 2]> = SmallVec::new();
         for a in args {
             if matches!(
                 self.files[ci].py.exprs.get(a as usize),
@@ -559,9 +559,9 @@ pub(super) fn attribute_accesses<'a, T: Copy + 'a>(
 
 pub(super) fn implicit_edges(
     b: &mut Builder,
-    seen: &mut HashSet<(DeclId, DeclId)>,
-    caller: DeclId,
-    callees: &[DeclId],
+    seen: &mut HashSet<(RawDeclId, RawDeclId)>,
+    caller: RawDeclId,
+    callees: &[RawDeclId],
     file: u32,
 ) {
     let confidence = if callees.len() > 1 {

@@ -6,7 +6,7 @@ use smallvec::smallvec;
 
 use crate::lang::python::{ExprId, ParamKind, PyExpr};
 use crate::model::DeclKind;
-use crate::resolve::DeclId;
+use crate::resolve::RawDeclId;
 
 use super::Analysis;
 use super::calls::NO_BIND;
@@ -552,7 +552,7 @@ impl Analysis<'_> {
         }
     }
 
-    pub(super) fn returns_of(&self, func: DeclId) -> Vals {
+    pub(super) fn returns_of(&self, func: RawDeclId) -> Vals {
         match self.py_info(func) {
             Some((info, _)) if info.is_generator => smallvec![Value::Generator(func)],
             _ => self.ret_values(func),
@@ -561,7 +561,7 @@ impl Analysis<'_> {
 
     /// What `func` returns at some call: its returns, and whatever any
     /// caller passed for the parameters it returns unchanged.
-    pub(super) fn ret_values(&self, func: DeclId) -> Vals {
+    pub(super) fn ret_values(&self, func: RawDeclId) -> Vals {
         let mut out = self.get(Slot::Ret(func));
         if let Some(params) = self.passthrough.get(&func) {
             for &p in params {
@@ -578,7 +578,7 @@ impl Analysis<'_> {
         &mut self,
         ci: usize,
         call: usize,
-        func: DeclId,
+        func: RawDeclId,
         shift: usize,
     ) -> Vals {
         let Some(params) = self.passthrough.get(&func).cloned() else {

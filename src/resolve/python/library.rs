@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use smallvec::{SmallVec, smallvec};
 
 use crate::lang::python::{ExprId, PyCallKind, PyExpr};
-use crate::resolve::DeclId;
+use crate::resolve::RawDeclId;
 
 use super::Analysis;
 use super::calls::{NO_BIND, Target, push_implied};
@@ -18,7 +18,7 @@ impl Analysis<'_> {
     /// A method a repository class inherits from a builtin base
     /// (`class TokenList(list)`: `tokens.append` is `<**PyList**>.append`,
     /// named as on a literal; `class Code(int)`: `<builtin>.int.bit_length`).
-    pub(super) fn builtin_base_member(&mut self, c: DeclId, name: GSym) -> Vals {
+    pub(super) fn builtin_base_member(&mut self, c: RawDeclId, name: GSym) -> Vals {
         match self.builtin_base(c) {
             Some(base) => self.builtin_class_member(&base, name),
             None => Vals::new(),
@@ -26,7 +26,7 @@ impl Analysis<'_> {
     }
 
     /// The first builtin class among the bases along `c`'s MRO.
-    pub(super) fn builtin_base(&mut self, c: DeclId) -> Option<String> {
+    pub(super) fn builtin_base(&mut self, c: RawDeclId) -> Option<String> {
         for &k in self.mro(c).iter() {
             let Some((info, ci)) = self.py_info(k) else {
                 continue;
@@ -326,7 +326,7 @@ impl Analysis<'_> {
     /// The `__enter__` and `__exit__` methods of the context managers
     /// `stack.enter_context(cm)` is handed, each with whether it is the
     /// `__enter__`.
-    pub(super) fn entered_contexts(&mut self, ci: usize, call: usize) -> Vec<(DeclId, bool)> {
+    pub(super) fn entered_contexts(&mut self, ci: usize, call: usize) -> Vec<(RawDeclId, bool)> {
         let Some(&cm) = self.files[ci].py.calls[call].args.first() else {
             return Vec::new();
         };
@@ -439,7 +439,7 @@ impl Analysis<'_> {
         }
     }
 
-    pub(super) fn key_hashing(&mut self, ci: usize, call: usize) -> Vec<(DeclId, usize)> {
+    pub(super) fn key_hashing(&mut self, ci: usize, call: usize) -> Vec<(RawDeclId, usize)> {
         let hooks = ["__hash__", "__eq__"].map(|h| self.intern(h));
         if !hooks.iter().any(|h| self.class_definers.contains_key(h)) {
             return Vec::new();
@@ -500,8 +500,8 @@ impl Analysis<'_> {
     /// The implementations registered on each generic function with
     /// `@f.register` or `@f.register(T)` (`functools.singledispatch`,
     /// `singledispatchmethod`): a call of `f` may run any of them.
-    pub(super) fn dispatch_registrations(&mut self) -> HashMap<DeclId, Vec<DeclId>> {
-        let mut out: HashMap<DeclId, Vec<DeclId>> = HashMap::default();
+    pub(super) fn dispatch_registrations(&mut self) -> HashMap<RawDeclId, Vec<RawDeclId>> {
+        let mut out: HashMap<RawDeclId, Vec<RawDeclId>> = HashMap::default();
         for ci in 0..self.files.len() {
             let py = self.files[ci].py;
             let facts = self.files[ci].facts;
@@ -528,7 +528,7 @@ impl Analysis<'_> {
                 let Some(&arg) = c.args.first() else {
                     continue;
                 };
-                let generic: Vec<DeclId> = self
+                let generic: Vec<RawDeclId> = self
                     .eval(ci, base, 1)
                     .into_iter()
                     .filter_map(|v| match v {
@@ -536,7 +536,7 @@ impl Analysis<'_> {
                         _ => None,
                     })
                     .collect();
-                let impls: Vec<DeclId> = self
+                let impls: Vec<RawDeclId> = self
                     .eval(ci, arg, 1)
                     .into_iter()
                     .filter_map(|v| match v {

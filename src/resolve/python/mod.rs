@@ -41,7 +41,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::lang::python::{ExprId, PyFacts};
 use crate::lang::{FileFacts, LangFacts};
 use crate::model::{DeclKind, Sym};
-use crate::resolve::{Builder, DeclId, SourceFile};
+use crate::resolve::{Builder, RawDeclId, SourceFile};
 
 use calls::Target;
 use library::BUILTINS;
@@ -149,7 +149,7 @@ struct FileCtx<'a> {
     file: u32,
     facts: &'a FileFacts,
     py: &'a PyFacts,
-    base: DeclId,
+    base: RawDeclId,
     syms: Vec<GSym>,
     expr_base: u32,
     /// Where this file's call sites begin in [`Analysis::settled_targets`].
@@ -180,19 +180,19 @@ struct Analysis<'a> {
     decl_local: Vec<u32>,
     changed: bool,
     /// Resolved direct bases of each class, as last computed by its ClassBases constraint.
-    class_bases: HashMap<DeclId, Vec<DeclId>>,
+    class_bases: HashMap<RawDeclId, Vec<RawDeclId>>,
     /// Classes whose body binds a name (methods, class attributes).
-    class_definers: HashMap<GSym, Vec<DeclId>>,
+    class_definers: HashMap<GSym, Vec<RawDeclId>>,
     /// Classes whose instances had an attribute assigned, by name.
-    inst_definers: HashMap<GSym, Vec<DeclId>>,
+    inst_definers: HashMap<GSym, Vec<RawDeclId>>,
     hierarchy_dirty: bool,
     /// (file context, function, parameter, fixture) for parameters pytest fills.
-    fixture_uses: Vec<(usize, DeclId, GSym, DeclId)>,
+    fixture_uses: Vec<(usize, RawDeclId, GSym, RawDeclId)>,
     constraints: Vec<Constraint>,
     current: std::cell::Cell<u32>,
     worklist: Vec<u32>,
     queued: Vec<bool>,
-    mro_cache: HashMap<DeclId, std::rc::Rc<[DeclId]>>,
+    mro_cache: HashMap<RawDeclId, std::rc::Rc<[RawDeclId]>>,
     builtins: HashSet<&'static str>,
     module_is_init: HashSet<u32>,
     /// Global sites of dict literals.
@@ -206,14 +206,14 @@ struct Analysis<'a> {
     /// can call a getter.
     property_names: HashSet<GSym>,
     /// Names a class body assigns (`RED = 1`): an enum's members.
-    class_body_names: HashSet<(DeclId, GSym)>,
+    class_body_names: HashSet<(RawDeclId, GSym)>,
     /// (class, name) for every `self.name = …` in the class's methods:
     /// attributes its instances have even when no value is known for them
     /// (`self.conn = None`), which `__getattr__` is not asked for.
-    self_attrs: HashSet<(DeclId, GSym)>,
+    self_attrs: HashSet<(RawDeclId, GSym)>,
     /// Classes found to be enums. Only a yes is kept: a base may resolve
     /// later in the solve, so a no is asked again.
-    enum_classes: HashSet<DeclId>,
+    enum_classes: HashSet<RawDeclId>,
     /// Global sites of set and tuple literals (other non-dict containers are lists).
     set_sites: HashSet<u32>,
     tuple_sites: HashSet<u32>,
@@ -221,13 +221,13 @@ struct Analysis<'a> {
     /// decorator), by function. A call's result takes them from that
     /// call's own arguments, so `@register` on fifty functions does not
     /// make each decorated name every one of the fifty.
-    passthrough: HashMap<DeclId, Vec<GSym>>,
+    passthrough: HashMap<RawDeclId, Vec<GSym>>,
     /// Return flows (file context, flow) that return such a parameter.
     passthrough_flows: HashSet<(u32, u32)>,
     /// The defaults of those parameters: what a call that passes none
     /// gets back (`def step(self, fn=None)` called as a decorator factory
     /// hands back None, not every function any other call passed).
-    passthrough_defaults: HashMap<(DeclId, GSym), ExprId>,
+    passthrough_defaults: HashMap<(RawDeclId, GSym), ExprId>,
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
@@ -241,7 +241,7 @@ struct Analysis<'a> {
     /// Memo of [`Analysis::prefixed_methods`].
     prefixed: HashMap<String, Vec<GSym>>,
     /// `class_body_names` by class, once the emit pass asks.
-    class_body_by_class: Option<HashMap<DeclId, Vec<GSym>>>,
+    class_body_by_class: Option<HashMap<RawDeclId, Vec<GSym>>>,
     /// Sites of defaultdicts, whose `MISSING_KEY` element holds what a
     /// missing key gives.
     defaultdict_sites: HashSet<u32>,
@@ -258,7 +258,7 @@ struct Analysis<'a> {
     /// The fixpoint is reached: values no longer change (emitting).
     solved: bool,
     /// Operator sites' targets once solved, by (file context, call).
-    operator_memo: HashMap<(usize, usize), Vec<(DeclId, usize)>>,
+    operator_memo: HashMap<(usize, usize), Vec<(RawDeclId, usize)>>,
     /// Memo of [`Analysis::star_sources`]: file → repository modules its
     /// module-level `from m import *` imports read.
     star_sources: HashMap<u32, std::rc::Rc<[u32]>>,
@@ -274,17 +274,17 @@ struct Analysis<'a> {
     skip_getattr: bool,
     /// Classes with two or more bases: where a mixin meets the class that
     /// provides what it calls on `self`.
-    multi_base: Vec<DeclId>,
+    multi_base: Vec<RawDeclId>,
     /// The slot id of [`HIERARCHY`].
     hierarchy_id: u32,
     /// How many evaluations are under way, one inside another.
     eval_nesting: u32,
     /// Memo of [`Analysis::mixin_hosts`], dropped with the MRO cache.
-    mixin_hosts: HashMap<DeclId, std::rc::Rc<[DeclId]>>,
+    mixin_hosts: HashMap<RawDeclId, std::rc::Rc<[RawDeclId]>>,
     /// Memo of [`Analysis::definers_below`] by (class, name, instance
     /// attribute?): the subclasses found so far and how much of the
     /// definer list they cover. Dropped with the MRO cache.
-    definers_below: HashMap<(DeclId, GSym, bool), DefinersBelow>,
+    definers_below: HashMap<(RawDeclId, GSym, bool), DefinersBelow>,
     /// The `zip` and `enumerate` calls evaluated, by the site of their
     /// callee: (file context, call, is it `enumerate`?).
     zip_calls: HashMap<u32, (usize, usize, bool)>,
@@ -301,7 +301,7 @@ struct Analysis<'a> {
 }
 
 /// How many of a name's definers were examined, and which are subclasses.
-type DefinersBelow = (usize, std::rc::Rc<[DeclId]>);
+type DefinersBelow = (usize, std::rc::Rc<[RawDeclId]>);
 
 pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     if py_files.is_empty() {
@@ -318,7 +318,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         container_keys: HashMap::default(),
         dynamic_slots: HashSet::default(),
         decl_kind: b.res.decls.iter().map(|d| d.kind).collect(),
-        decl_file: b.res.decls.iter().map(|d| d.file).collect(),
+        decl_file: b.res.decls.iter().map(|d| d.file.map(|f| f.0)).collect(),
         decl_local: b.res.decls.iter().map(|d| d.local).collect(),
         changed: false,
         class_bases: HashMap::default(),
@@ -396,7 +396,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             file: fi,
             facts,
             py,
-            base: b.res.file_base[fi as usize],
+            base: b.res.file_base[fi as usize].0,
             syms,
             expr_base,
             call_base,

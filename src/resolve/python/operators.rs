@@ -6,7 +6,7 @@ use smallvec::SmallVec;
 
 use crate::lang::python::{ExprId, PyExpr};
 use crate::model::Sym;
-use crate::resolve::DeclId;
+use crate::resolve::RawDeclId;
 
 use super::Analysis;
 use super::calls::{NO_BIND, Target, push_implied};
@@ -18,7 +18,11 @@ impl Analysis<'_> {
     /// with`) when the class has no synchronous first method. The facts do
     /// not say whether the statement was `async`; a class defining only
     /// `__aenter__` can only be used by one that is.
-    pub(super) fn protocol(&mut self, c: DeclId, (sync, asynchronous): Protocol) -> (GSym, GSym) {
+    pub(super) fn protocol(
+        &mut self,
+        c: RawDeclId,
+        (sync, asynchronous): Protocol,
+    ) -> (GSym, GSym) {
         let first = self.intern(sync.0);
         if !self.method_targets(c, first).is_empty() {
             return (first, self.intern(sync.1));
@@ -40,7 +44,7 @@ impl Analysis<'_> {
         call: usize,
         method: Sym,
         reflected: Option<Sym>,
-    ) -> Vec<(DeclId, usize)> {
+    ) -> Vec<(RawDeclId, usize)> {
         // Once solved, a site's answer is final; emitting `a + b + c + …`
         // would otherwise re-evaluate each inner site for every outer one.
         if self.solved {
@@ -60,7 +64,7 @@ impl Analysis<'_> {
         call: usize,
         method: Sym,
         reflected: Option<Sym>,
-    ) -> Vec<(DeclId, usize)> {
+    ) -> Vec<(RawDeclId, usize)> {
         let method = self.gsym(ci, method);
         let mut out = Vec::new();
         // Most operators apply to numbers, strings and containers: when no
@@ -387,10 +391,10 @@ impl Analysis<'_> {
     /// may bring one; else nothing.
     pub(super) fn index_iteration(
         &mut self,
-        c: DeclId,
+        c: RawDeclId,
         iter_sym: GSym,
-        iters: &[DeclId],
-    ) -> Vec<DeclId> {
+        iters: &[RawDeclId],
+    ) -> Vec<RawDeclId> {
         if !iters.is_empty()
             || self.strings[iter_sym as usize] != "__iter__"
             || self.external_base(c).is_some()

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::lang::python::{ExprId, ParamKind, PyCallKind, PyExpr, PyFlow};
 use crate::model::{DeclKind, Sym};
-use crate::resolve::{Builder, DeclId};
+use crate::resolve::{Builder, RawDeclId};
 
 use super::Analysis;
 use super::operators::{INPLACE_OPERATORS, PLAIN_OPERATORS};
@@ -105,7 +105,7 @@ impl Analysis<'_> {
     /// With `RIPPLE_DEBUG_SATURATED`: every value set that filled its cap,
     /// with its values, named (how the "string soup" was found).
     pub(super) fn print_saturated(&self, b: &Builder) {
-        let name = |d: DeclId| {
+        let name = |d: RawDeclId| {
             b.res
                 .decls
                 .get(d as usize)

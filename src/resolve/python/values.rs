@@ -7,7 +7,7 @@ use smallvec::SmallVec;
 
 use crate::lang::python::ExprId;
 use crate::model::Sym;
-use crate::resolve::DeclId;
+use crate::resolve::RawDeclId;
 
 use super::Analysis;
 use super::solver::NO_CONSTRAINT;
@@ -17,21 +17,21 @@ pub(super) type GSym = u32;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(super) enum Value {
-    Func(DeclId),
-    Class(DeclId),
-    Instance(DeclId),
+    Func(RawDeclId),
+    Class(RawDeclId),
+    Instance(RawDeclId),
     /// `self` inside a method of the class: an instance of it or of any subclass.
-    Cone(DeclId),
+    Cone(RawDeclId),
     /// `functools.partial(func, a, b)`: calling it calls `func` with its
     /// first `shift` parameters already filled.
     Partial {
-        func: DeclId,
+        func: RawDeclId,
         shift: u32,
     },
     /// A function reached through an instance or class: the receiver fills the first parameter.
     Bound {
-        func: DeclId,
-        recv: DeclId,
+        func: RawDeclId,
+        recv: RawDeclId,
         instance: bool,
     },
     /// A module, by its file.
@@ -39,10 +39,10 @@ pub(super) enum Value {
     External(GSym),
     Builtin(GSym),
     Container(u32),
-    Generator(DeclId),
+    Generator(RawDeclId),
     Super {
-        class: DeclId,
-        func: DeclId,
+        class: RawDeclId,
+        func: RawDeclId,
     },
     /// What `zip(a, b, …)` or `enumerate(a)` returns, by the site of the
     /// call's callee (see `Analysis::zip_calls`). Iterating it yields a
@@ -70,7 +70,7 @@ pub(super) enum Value {
         name: GSym,
     },
     /// What `map(f, xs)` returns: iterating it yields what `f` returns.
-    Mapped(DeclId),
+    Mapped(RawDeclId),
     /// `operator.methodcaller("name", …)`: calling it on an object calls
     /// the object's method `name`.
     MethodCaller(GSym),
@@ -91,10 +91,10 @@ pub(super) type Vals = SmallVec<[Value; 2]>;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) enum Slot {
-    Var(DeclId, GSym),
-    InstAttr(DeclId, GSym),
-    Ret(DeclId),
-    Yield(DeclId),
+    Var(RawDeclId, GSym),
+    InstAttr(RawDeclId, GSym),
+    Ret(RawDeclId),
+    Yield(RawDeclId),
     Elem(u32, GSym),
 }
 
@@ -114,11 +114,11 @@ pub(super) const KEYS: GSym = u32::MAX - 1;
 pub(super) const MISSING_KEY: GSym = u32::MAX - 3;
 
 /// Pseudo-class whose instance-attribute slots stand for "some class gained this attribute".
-pub(super) const ANY_CLASS: DeclId = u32::MAX;
+pub(super) const ANY_CLASS: RawDeclId = u32::MAX;
 
 /// The owner of the attributes `parser.set_defaults(func=…)` gives every
 /// namespace `parse_args()` returns (read as `args.func`).
-pub(super) const ARGPARSE_DEFAULTS: DeclId = u32::MAX - 1;
+pub(super) const ARGPARSE_DEFAULTS: RawDeclId = u32::MAX - 1;
 
 /// Pseudo-slot read by everything that walks the class hierarchy.
 pub(super) const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
@@ -162,7 +162,7 @@ impl<'a> Analysis<'a> {
 
     /// The tuple (`*args`) or dict (`**kwargs`) that packs a function's
     /// extra arguments.
-    pub(super) fn packed_site(&self, decl: DeclId, dict: bool) -> u32 {
+    pub(super) fn packed_site(&self, decl: RawDeclId, dict: bool) -> u32 {
         self.packed_base
             .saturating_add(decl.saturating_mul(2))
             .saturating_add(u32::from(dict))
@@ -182,7 +182,7 @@ impl<'a> Analysis<'a> {
         self.add(Slot::Elem(site, key), vals);
     }
 
-    pub(super) fn gdecl(&self, ci: usize, local: u32) -> DeclId {
+    pub(super) fn gdecl(&self, ci: usize, local: u32) -> RawDeclId {
         self.files[ci].base + local
     }
 
@@ -192,7 +192,7 @@ impl<'a> Analysis<'a> {
 
     pub(super) fn py_info(
         &self,
-        decl: DeclId,
+        decl: RawDeclId,
     ) -> Option<(&'a crate::lang::python::PyDeclInfo, usize)> {
         let file = self.decl_file.get(decl as usize).copied().flatten()?;
         let ci = *self.ctx_of_file.get(&file)?;
