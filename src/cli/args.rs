@@ -1,0 +1,339 @@
+//! The command line: clap's definitions of every flag and subcommand.
+
+use super::*;
+
+pub(super) const EXIT_LOOKUP: u8 = 2;
+
+/// `--model-dir`, on the commands that search.
+#[derive(clap::Args, Clone, Default)]
+pub(super) struct ModelDir {
+    /// Search with the sentence-transformers model in DIR, run in-process, fused with the
+    /// offline ranker (needs a build with `--features local-model`; overrides ripple.toml [search]).
+    #[arg(long, value_name = "DIR")]
+    pub(super) model_dir: Option<PathBuf>,
+}
+
+/// Caller (or callee) hops, 1 and up: 0 is refused rather than taken to
+/// mean "no limit" without saying so.
+pub(super) fn depth_value(text: &str) -> Result<u32, String> {
+    match text.parse::<u32>() {
+        Ok(0) => Err(
+            "the depth counts hops from NAME and starts at 1 (1 = direct callers); \
+there is no unlimited depth, give a large number instead"
+                .to_owned(),
+        ),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// One token budget for a context pack, whether it is shown (`context`)
+/// or sent (`migrate`, the explorer's migrations).
+pub(super) const PACK_BUDGET: u64 = ripple::migrate::PACK_BUDGET.0;
+
+/// What NAME may be, for every command that takes one.
+pub(super) const NAME_HELP: &str = "A qualified name or a unique dotted suffix of one (validate_token, \
+auth.validate_token, Service.Quote); when nothing in the repository matches, an external callee \
+(json.dumps, os.path.join). Unknown or ambiguous: exit code 2 with candidates";
+
+#[derive(Parser)]
+#[command(
+    name = "ripple",
+    version,
+    about = "The blast radius of any function in a Python or Go codebase.",
+    long_about = "ripple parses a repository with tree-sitter into one record per declaration, \
+resolves calls into a function-level call graph, and answers: if I change this function, \
+what else must change? Every command refreshes the index (.ripple/index.db) first, re-parsing \
+only files whose content changed.\n\n\
+NAME is a qualified name (shop.auth.tokens.validate_token, \
+(*github.com/acme/shipd/internal/shipping.Service).Quote) or any unique dotted suffix of one \
+(validate_token, tokens.validate_token, Service.Quote).",
+    after_help = "Examples:\n  ripple --repo assets/demo blast validate_token --depth 3\n  ripple callers Service.Quote --json\n  ripple edges --format dot --min-confidence likely > graph.dot"
+)]
+pub struct Cli {
+    /// Repository to index (default: the current directory).
+    #[arg(long, global = true, value_name = "PATH")]
+    pub(super) repo: Option<PathBuf>,
+
+    /// Print one JSON document instead of text.
+    #[arg(long, global = true)]
+    pub(super) json: bool,
+
+    /// Open the repository at PATH (without a subcommand: the explorer in a terminal, else its overview).
+    #[arg(value_name = "PATH")]
+    pub(super) path: Option<PathBuf>,
+
+    /// The explorer's model for migrations: anthropic | openai | ollama (default: ripple.toml, your config, else anthropic).
+    #[arg(long)]
+    pub(super) provider: Option<String>,
+
+    /// The explorer's model id for migrations (default: ripple.toml [llm] model, your config,
+    /// else the provider's default).
+    #[arg(long)]
+    pub(super) model: Option<String>,
+
+    /// The explorer's API root for migrations (https, or http to localhost).
+    #[arg(long, value_name = "URL")]
+    pub(super) base_url: Option<String>,
+
+    #[command(subcommand)]
+    pub(super) command: Option<Command>,
+}
+
+#[derive(Subcommand)]
+pub(super) enum Command {
+    /// Build or refresh the index and report what was indexed and skipped.
+    Index,
+    /// Fuzzy-find declarations by name.
+    Find {
+        /// Part of a declaration's name, matched fuzzily (vtok finds validate_token).
+        query: String,
+        /// How many results to show.
+        #[arg(long, default_value_t = 20)]
+        limit: usize,
+    },
+    /// One declaration: location, signature, docstring, caller and callee counts.
+    Show {
+        #[arg(help = NAME_HELP)]
+        name: String,
+    },
+    /// Who calls NAME, to depth N, grouped by hop.
+    Callers {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// Hops to follow (1: direct only).
+        #[arg(long, default_value_t = 1, value_parser = depth_value)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+    },
+    /// What NAME calls, to depth N, grouped by hop.
+    Callees {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// Hops to follow (1: direct only).
+        #[arg(long, default_value_t = 1, value_parser = depth_value)]
+        depth: u32,
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+    },
+    /// Blast radius: callers by hop, files, packages, tests within the depth and at any depth, and what may be missing.
+    Blast {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// Caller hops counted in the radius (1: direct callers only).
+        #[arg(long, default_value_t = 3, value_parser = depth_value)]
+        depth: u32,
+    },
+    /// What a model would see for a change to NAME: the context pack, ranked and cut to a token budget.
+    Context {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// Caller hops to consider (1: direct callers only).
+        #[arg(long, default_value_t = 2, value_parser = depth_value)]
+        depth: u32,
+        /// Token budget of the pack (o200k tokens), as `migrate` sends it.
+        #[arg(long, default_value_t = PACK_BUDGET)]
+        budget: u64,
+        /// The change you intend to make (sent with the pack).
+        #[arg(long)]
+        change: Option<String>,
+        /// Print the pack exactly as the model would read it.
+        #[arg(long)]
+        prompt: bool,
+        /// Also offer the K declarations most similar to NAME, ranked below the callers
+        /// (default: ripple.toml [context] similar, else 0).
+        #[arg(long, value_name = "K")]
+        similar: Option<usize>,
+    },
+    /// Ask a model to migrate NAME's callers for a change: stream its impact
+    /// assessment, then write a patch or apply the edits that apply cleanly.
+    ///
+    /// Edits apply only to the files sent to the model (the context pack);
+    /// ripple.toml, .ripple/, .git/ and CODEOWNERS are never edited.
+    ///
+    /// Exit codes: 0 done; 3 some edits conflicted, were refused, were
+    /// malformed or need --allow-stable; 4 the reply was cut off (nothing
+    /// applied); 1 error.
+    Migrate {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// The change, in words or as the new signature.
+        #[arg(long)]
+        change: String,
+        /// anthropic | openai | ollama (default: ripple.toml [llm] provider, else anthropic).
+        #[arg(long)]
+        provider: Option<String>,
+        /// Model id (default: ripple.toml [llm] model, your config, else the provider's default).
+        #[arg(long)]
+        model: Option<String>,
+        /// API root: https://api.anthropic.com, https://api.openai.com/v1, http://localhost:11434/v1 …
+        #[arg(long)]
+        base_url: Option<String>,
+        /// Caller hops in the context pack (1: direct callers only).
+        #[arg(long, default_value_t = 2, value_parser = depth_value)]
+        depth: u32,
+        /// Token budget of the context pack (o200k tokens).
+        #[arg(long, default_value_t = PACK_BUDGET)]
+        budget: u64,
+        /// Write the edits as a unified diff to FILE (`-` for stdout) instead of applying them.
+        #[arg(long, value_name = "FILE", conflicts_with = "apply")]
+        patch: Option<PathBuf>,
+        /// Apply every edit that applies cleanly (atomic, journaled: `ripple undo` reverts).
+        #[arg(long)]
+        apply: bool,
+        /// Also apply edits to stable interfaces (ripple.toml [conventions] stable).
+        #[arg(long)]
+        allow_stable: bool,
+        /// Also apply edits to existing files the model was not shown (outside the context pack).
+        #[arg(long)]
+        allow_outside: bool,
+        /// Also let the model create new files.
+        #[arg(long)]
+        allow_new_files: bool,
+        /// Also send the K declarations most similar to NAME, ranked below the callers
+        /// (default: ripple.toml [context] similar, else 0).
+        #[arg(long, value_name = "K")]
+        similar: Option<usize>,
+    },
+    /// Revert the last batch of applied edits, restoring the exact previous bytes.
+    Undo,
+    /// Allow this repository's ripple.toml to choose where model requests go.
+    ///
+    /// A repository's `[llm]` table may pick a provider and model, but its
+    /// `base_url` and `api_key_env` decide which host receives your code and
+    /// which secret is sent there, so they count only once you trust them.
+    /// The trust covers the table as it is now: any change to `[llm]` needs
+    /// `ripple trust` again. Your own settings belong in
+    /// ~/.config/ripple/config.toml ($XDG_CONFIG_HOME), which is always trusted.
+    Trust {
+        /// Forget the trust given to this repository.
+        #[arg(long)]
+        revoke: bool,
+    },
+    /// Test functions that reach NAME through the call graph.
+    Tests {
+        #[arg(help = NAME_HELP)]
+        name: String,
+    },
+    /// Call sites that could not be resolved (whole repo, or inside NAME's blast radius).
+    Unresolved {
+        /// Only inside this declaration's blast radius (a name as for `blast`).
+        name: Option<String>,
+        /// Caller hops of that radius (1: direct callers only).
+        #[arg(long, default_value_t = 3, value_parser = depth_value)]
+        depth: u32,
+    },
+    /// The whole call graph.
+    Edges {
+        #[arg(long, value_enum, default_value_t = EdgeFormat::Json)]
+        format: EdgeFormat,
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+    },
+    /// Install or remove a git post-commit hook that refreshes the index.
+    Hook {
+        #[arg(value_enum)]
+        action: HookAction,
+    },
+    /// Find declarations by what they do: ranked by name, path, signature, docstring, comments and body.
+    Search {
+        /// What the code does, in words or code ("parse auth headers").
+        #[arg(required_unless_present = "stdin")]
+        query: Option<String>,
+        /// How many results to show.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Read one query per line from standard input; print one JSON line per query, in order.
+        #[arg(long, conflicts_with = "query")]
+        stdin: bool,
+        /// Search generated code too (protobuf stubs, `Code generated … DO NOT EDIT` files).
+        #[arg(long)]
+        include_generated: bool,
+        #[command(flatten)]
+        model: ModelDir,
+    },
+    /// Declarations most similar to NAME: duplicates and parallel implementations.
+    Similar {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// How many results to show.
+        #[arg(long, default_value_t = 10)]
+        top: usize,
+        /// Compare with generated code too (and let NAME be generated).
+        #[arg(long)]
+        include_generated: bool,
+        #[command(flatten)]
+        model: ModelDir,
+    },
+    /// Measure search quality (recall@1/@10, MRR) and speed on a Python repository, docstrings held out.
+    BenchSearch {
+        /// Repository to measure (default: --repo or the current directory).
+        path: Option<PathBuf>,
+        /// Index database to use (default: the repository's own .ripple/index.db).
+        #[arg(long, value_name = "FILE")]
+        db: Option<PathBuf>,
+        /// How many queries to evaluate, spread over the repository (0: all).
+        #[arg(long, default_value_t = 2000)]
+        sample: usize,
+        /// Also measure the configured embedding provider (ripple.toml [search] or --model-dir) and the fused ranking.
+        #[arg(long)]
+        neural: bool,
+        #[command(flatten)]
+        model: ModelDir,
+    },
+    /// Review the repository (or a diff) with an LLM, in token-budgeted chunks of related code.
+    ///
+    /// `--dry-run` plans everything offline (chunks, tokens, skipped files, cost) without calling a model.
+    Review {
+        /// Repository to review (default: --repo or the current directory).
+        path: Option<PathBuf>,
+        #[command(flatten)]
+        args: ReviewArgs,
+    },
+    /// Measure indexing speed and memory on a repository.
+    Bench {
+        /// Repository to measure (default: --repo or the current directory).
+        path: Option<PathBuf>,
+        /// Repetitions of each timed step (the median is reported).
+        #[arg(long, default_value_t = 3)]
+        runs: usize,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum MinConfidence {
+    Certain,
+    Likely,
+    Possible,
+}
+
+impl From<MinConfidence> for Confidence {
+    fn from(m: MinConfidence) -> Confidence {
+        match m {
+            MinConfidence::Certain => Confidence::Certain,
+            MinConfidence::Likely => Confidence::Likely,
+            MinConfidence::Possible => Confidence::Possible,
+        }
+    }
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub(super) enum EdgeFormat {
+    Json,
+    Dot,
+    Mermaid,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq)]
+pub(super) enum ReportFormat {
+    Md,
+    Json,
+    Sarif,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub(super) enum HookAction {
+    Install,
+    Uninstall,
+}
