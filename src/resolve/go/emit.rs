@@ -4,7 +4,7 @@
 use super::library::{library_calls_what_it_is_handed, optional_methods_called};
 use super::{Analysis, Callee};
 use crate::lang::go::GoExpr;
-use crate::model::{Confidence, Lang};
+use crate::model::{Confidence, DeclKind, Lang};
 use crate::resolve::{Builder, RawDeclId, go_std};
 use smallvec::SmallVec;
 
@@ -102,20 +102,24 @@ impl<'a> Analysis<'a> {
         let file = self.ctxs[ci].file;
         let mut seen: Vec<RawDeclId> = Vec::new();
         for &arg in &go.calls[call].args {
-            let named = match go.exprs.get(arg as usize) {
-                Some(GoExpr::FuncLit(_)) => true,
-                Some(&GoExpr::Ident(n)) => self.local(ci, scope, n).is_none(),
-                Some(&GoExpr::Selector(base, _)) => matches!(
-                    go.exprs.get(base as usize),
-                    Some(&GoExpr::Ident(n)) if self.local(ci, scope, n).is_none()
-                ),
-                _ => false,
+            // A method value on a variable (`s.health`, `h.ServeHTTP`) is
+            // named as surely as `pkg.Handler`: its receiver's type picks
+            // the method, with no value to trace.
+            let (named, methods_only) = match go.exprs.get(arg as usize) {
+                Some(GoExpr::FuncLit(_)) => (true, false),
+                Some(&GoExpr::Ident(n)) => (self.local(ci, scope, n).is_none(), false),
+                Some(&GoExpr::Selector(base, _)) => match go.exprs.get(base as usize) {
+                    Some(&GoExpr::Ident(n)) => (true, self.local(ci, scope, n).is_some()),
+                    _ => (false, false),
+                },
+                _ => (false, false),
             };
             if !named {
                 continue;
             }
             for t in self.callees(ci, scope, arg, 0) {
                 if let Callee::Decl(f, _) = t
+                    && (!methods_only || b.res.decls[f as usize].kind == DeclKind::Method)
                     && !seen.contains(&f)
                 {
                     seen.push(f);
