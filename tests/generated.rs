@@ -272,13 +272,7 @@ fn a_migration_never_edits_a_generated_file() {
     let reply = "## Impact\nBoth callers pass a prefix.\n\n\
 app/service_pb2.py\n```python\n<<<<<<< SEARCH\n        return codec.encode(self.text)\n=======\n        return codec.encode(self.text, prefix='')\n>>>>>>> REPLACE\n```\n\n\
 app/client.py\n```python\n<<<<<<< SEARCH\n    return service_pb2.serialize(text)\n=======\n    return service_pb2.serialize(text)  # unchanged call\n>>>>>>> REPLACE\n```\n";
-    let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": reply}});
-    let stream = format!(
-        "event: message_start\ndata: {{\"type\":\"message_start\",\"message\":{{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{{\"input_tokens\":10,\"output_tokens\":1}}}}}}\n\n\
-         event: content_block_delta\ndata: {delta}\n\n\
-         event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"end_turn\",\"stop_sequence\":null}},\"usage\":{{\"output_tokens\":5}}}}\n\n\
-         event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n"
-    );
+    let stream = common::fake_llm::anthropic_stream(reply, 37);
     let server = FakeLlm::start(vec![Reply::sse(&stream)]);
     let stub = repo.join("app/service_pb2.py");
     let before = std::fs::read(&stub).unwrap();

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::fake_llm::{FakeLlm, Reply};
+use common::fake_llm::{FakeLlm, Reply, anthropic_stream};
 use serde_json::Value;
 
 /// Run ripple in `dir`, failing the test (instead of hanging it) when the
@@ -81,22 +81,6 @@ fn a_fifo_named_like_source_is_skipped_and_never_opened() {
     let (code, _, err) =
         ripple_within(Duration::from_secs(60), root, &["--repo", ".", "show", "f"]);
     assert_eq!(code, 0, "{err}");
-}
-
-/// An Anthropic stream whose text arrives in deltas of `piece` characters.
-fn anthropic_stream(text: &str, piece: usize) -> String {
-    let mut s = String::from(
-        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}}\n\n",
-    );
-    let chars: Vec<char> = text.chars().collect();
-    for part in chars.chunks(piece) {
-        let part: String = part.iter().collect();
-        let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": part}});
-        s.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
-    }
-    s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":50}}\n\n");
-    s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
-    s
 }
 
 #[test]

@@ -11,29 +11,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use common::copy_dir;
-use common::fake_llm::{FakeLlm, Reply};
+use common::fake_llm::{FakeLlm, Reply, anthropic_stream, openai_stream};
 
 const GITHUB_TOKEN: &str = "ghp_0123456789abcdefghijklmnopqrstuvwxyzAB";
-
-fn anthropic_stream(text: &str) -> String {
-    let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}});
-    format!(
-        "event: message_start\ndata: {{\"type\":\"message_start\",\"message\":{{\"id\":\"m\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{{\"input_tokens\":10,\"output_tokens\":1}}}}}}\n\n\
-         event: content_block_start\ndata: {{\"type\":\"content_block_start\",\"index\":0,\"content_block\":{{\"type\":\"text\",\"text\":\"\"}}}}\n\n\
-         event: content_block_delta\ndata: {delta}\n\n\
-         event: content_block_stop\ndata: {{\"type\":\"content_block_stop\",\"index\":0}}\n\n\
-         event: message_delta\ndata: {{\"type\":\"message_delta\",\"delta\":{{\"stop_reason\":\"end_turn\",\"stop_sequence\":null}},\"usage\":{{\"output_tokens\":5}}}}\n\n\
-         event: message_stop\ndata: {{\"type\":\"message_stop\"}}\n\n"
-    )
-}
-
-fn openai_stream(text: &str) -> String {
-    let chunk = serde_json::json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-        "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
-    let end = serde_json::json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
-    format!("data: {chunk}\n\ndata: {end}\n\ndata: [DONE]\n\n")
-}
 
 /// A copy of the demo and a private home for the user's config and trust
 /// records, so nothing here reads or writes the real user's.
@@ -100,8 +80,8 @@ const MIGRATE: [&str; 4] = ["migrate", "validate_token", "--change", "add leeway
 fn a_repository_endpoint_and_key_variable_need_the_users_trust() {
     let sb = Sandbox::demo();
     let server = FakeLlm::start(vec![
-        Reply::sse(&anthropic_stream("## Impact\nNothing.\n")),
-        Reply::sse(&anthropic_stream("## Impact\nNothing.\n")),
+        Reply::sse(&anthropic_stream("## Impact\nNothing.\n", 37)),
+        Reply::sse(&anthropic_stream("## Impact\nNothing.\n", 37)),
     ]);
     let hostile = format!(
         "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}/ok\"\napi_key_env = \"GITHUB_TOKEN\"\n",
@@ -152,7 +132,10 @@ fn a_repository_endpoint_and_key_variable_need_the_users_trust() {
 #[test]
 fn the_users_own_config_chooses_the_endpoint_and_every_run_names_it() {
     let sb = Sandbox::demo();
-    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream("## Impact\nNone.\n"))]);
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(
+        "## Impact\nNone.\n",
+        37,
+    ))]);
     sb.user_config(&format!(
         "[llm]\nprovider = \"anthropic\"\nbase_url = \"{}\"\n",
         server.base_url()
@@ -167,7 +150,7 @@ fn the_users_own_config_chooses_the_endpoint_and_every_run_names_it() {
 #[test]
 fn a_redirect_is_not_followed_with_the_key() {
     let sb = Sandbox::demo();
-    let elsewhere = FakeLlm::start(vec![Reply::sse(&anthropic_stream("stolen"))]);
+    let elsewhere = FakeLlm::start(vec![Reply::sse(&anthropic_stream("stolen", 37))]);
     let provider = FakeLlm::start(vec![
         Reply::json(307, "{}").header("location", &format!("{}/v1/messages", elsewhere.base_url())),
     ]);
@@ -214,7 +197,10 @@ fn secrets_in_the_context_are_replaced_before_sending() {
         "def is_authenticated(token):\n    aws = \"AKIAIOSFODNN7EXAMPLE\"\n    db_password = \"hunter2-prod\"\n",
     );
     std::fs::write(&session, text).unwrap();
-    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream("## Impact\nNone.\n"))]);
+    let server = FakeLlm::start(vec![Reply::sse(&anthropic_stream(
+        "## Impact\nNone.\n",
+        37,
+    ))]);
     let url = server.base_url();
     let mut args = MIGRATE.to_vec();
     args.extend(["--provider", "anthropic", "--base-url", &url]);

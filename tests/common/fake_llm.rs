@@ -66,6 +66,33 @@ data: [DONE]
 
 "###;
 
+/// An Anthropic Messages stream that says `text` in deltas of `piece`
+/// characters and ends with `end_turn`.
+pub fn anthropic_stream(text: &str, piece: usize) -> String {
+    let mut s = String::from(
+        "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"model\":\"claude-test\",\"content\":[],\"stop_reason\":null,\"stop_sequence\":null,\"usage\":{\"input_tokens\":900,\"output_tokens\":1}}}\n\n",
+    );
+    let chars: Vec<char> = text.chars().collect();
+    for part in chars.chunks(piece.max(1)) {
+        let part: String = part.iter().collect();
+        let delta = serde_json::json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": part}});
+        s.push_str(&format!("event: content_block_delta\ndata: {delta}\n\n"));
+    }
+    s.push_str("event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\",\"stop_sequence\":null},\"usage\":{\"output_tokens\":50}}\n\n");
+    s.push_str("event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n");
+    s
+}
+
+/// An OpenAI Chat Completions stream that says `text` in one delta, then
+/// `stop` and `[DONE]`.
+pub fn openai_stream(text: &str) -> String {
+    let chunk = serde_json::json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+        "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]});
+    let end = serde_json::json!({"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+        "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]});
+    format!("data: {chunk}\n\ndata: {end}\n\ndata: [DONE]\n\n")
+}
+
 /// What the server does on one connection.
 #[derive(Debug, Clone)]
 pub enum Reply {
