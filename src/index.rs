@@ -124,8 +124,6 @@ pub struct RefreshStats {
     pub other_files: usize,
     pub files_with_syntax_errors: Vec<(String, u32)>,
     pub rebuilt: Option<String>,
-    /// True when the resolved graph came from the cache (nothing changed).
-    pub snapshot: bool,
     /// Whether the graph was resolved again, why, and how much work it took.
     pub graph: GraphRefresh,
     pub timings_ms: Timings,
@@ -134,15 +132,24 @@ pub struct RefreshStats {
 /// What a refresh did to the resolved graph.
 #[derive(Debug, Default, Clone, Serialize)]
 pub struct GraphRefresh {
-    /// `reused`: no file's shape changed, so the cached graph stands (with
-    /// positions moved in the re-parsed files); `resolved`: the whole
-    /// repository was resolved again.
-    pub action: &'static str,
+    pub action: GraphAction,
     /// Why it was resolved: which files changed what resolution reads of
     /// them (at most [`MAX_REASONS`] named, then a count), or that no graph
     /// was cached for this resolver.
     pub why: Vec<String>,
     pub work: resolve::ResolveWork,
+}
+
+/// Whether a refresh reused the cached graph or resolved it again.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GraphAction {
+    /// No file's shape changed, so the cached graph stands (with positions
+    /// moved in the re-parsed files).
+    Reused,
+    /// The whole repository was resolved again.
+    #[default]
+    Resolved,
 }
 
 /// How many changed files a refresh names in [`GraphRefresh::why`].
@@ -510,8 +517,7 @@ impl Index {
         let res = match cached {
             Some((resolved_from, mut res)) => {
                 stats.timings_ms.store = prepare_ms + commit(&mut store)?;
-                stats.snapshot = true;
-                stats.graph.action = "reused";
+                stats.graph.action = GraphAction::Reused;
                 *source.store.lock().unwrap_or_else(|e| e.into_inner()) = Some(store);
                 // Same shapes, but lines may have moved (a comment added
                 // above) in the files whose content changed since the
@@ -533,7 +539,7 @@ impl Index {
                 res
             }
             None => {
-                stats.graph.action = "resolved";
+                stats.graph.action = GraphAction::Resolved;
                 let named = shape_changes.len().min(MAX_REASONS);
                 stats.graph.why = shape_changes.drain(..named).collect();
                 if !shape_changes.is_empty() {
@@ -790,7 +796,7 @@ mod tests {
         )
         .unwrap();
         let first = Index::open(repo.path(), &NoProgress).unwrap();
-        assert!(!first.stats.snapshot);
+        assert_eq!(first.stats.graph.action, GraphAction::Resolved);
         drop(first);
         let prepend = |name: &str| {
             let path = repo.path().join(name);
@@ -799,14 +805,14 @@ mod tests {
         };
         prepend("a.py");
         let second = Index::open(repo.path(), &NoProgress).unwrap();
-        assert!(second.stats.snapshot);
+        assert_eq!(second.stats.graph.action, GraphAction::Reused);
         assert_eq!(second.stats.parsed, 1);
         drop(second);
         // The graph file still holds a.py's old lines: a refresh that
         // parses only b.py must still move a.py's declarations.
         prepend("b.py");
         let third = Index::open(repo.path(), &NoProgress).unwrap();
-        assert!(third.stats.snapshot);
+        assert_eq!(third.stats.graph.action, GraphAction::Reused);
         assert_eq!(third.stats.parsed, 1);
         let fresh_db = tempfile::tempdir().unwrap();
         let cold = Index::open_with(
@@ -887,7 +893,7 @@ mod tests {
         };
         damage();
         let index = Index::open(repo.path(), &NoProgress).unwrap();
-        assert!(index.stats.snapshot);
+        assert_eq!(index.stats.graph.action, GraphAction::Reused);
         assert_eq!(index.files[0].facts(), &want);
         let (_, site) = index.call_site(FileId(0), 0).unwrap();
         assert_eq!(site.callee_text, "g");
@@ -903,7 +909,7 @@ mod tests {
         damage();
         std::fs::write(repo.path().join("n.py"), "def h():\n    pass\n").unwrap();
         let index = Index::open(repo.path(), &NoProgress).unwrap();
-        assert!(!index.stats.snapshot);
+        assert_eq!(index.stats.graph.action, GraphAction::Resolved);
         assert_eq!(index.files[0].facts().decls, want.decls);
     }
 

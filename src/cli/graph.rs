@@ -72,7 +72,7 @@ pub(super) fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Resu
         )?;
     }
     match s.graph.action {
-        "resolved" => {
+        ripple::index::GraphAction::Resolved => {
             let w = &s.graph.work;
             writeln!(
                 out,
@@ -87,8 +87,9 @@ pub(super) fn cmd_index(index: &Index, json: bool, out: &mut impl Write) -> Resu
                 writeln!(out, "    {}", ripple::terminal_text::strip(why))?;
             }
         }
-        "reused" => writeln!(out, "  graph reused: no file changed what resolution reads")?,
-        _ => {}
+        ripple::index::GraphAction::Reused => {
+            writeln!(out, "  graph reused: no file changed what resolution reads")?
+        }
     }
     if !s.skipped.is_empty() {
         let mut by_reason: std::collections::BTreeMap<_, usize> = Default::default();
