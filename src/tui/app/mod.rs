@@ -8,10 +8,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::Sender;
 
-use crossterm::event::{
-    Event as Input, KeyCode, KeyEvent, KeyEventKind, KeyModifiers, MouseButton, MouseEvent,
-    MouseEventKind,
-};
+use crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
@@ -25,6 +22,8 @@ use crate::llm::trust::LlmFlags;
 use crate::resolve::DeclId;
 use crate::semantic::SearchIndex;
 use crate::terminal_text::counted;
+
+mod mouse;
 
 use super::Event;
 use super::finder::Finder;
@@ -102,7 +101,6 @@ struct HunkEdit {
 pub const DEFAULT_DEPTH: u32 = 3;
 const MAX_DEPTH: u32 = 9;
 const FILE_CACHE: usize = 8;
-const MOUSE_STEP: isize = 3;
 
 /// Everything `[` and `]` bring back, and a refresh keeps. Declarations are
 /// held by qualified name, not id: ids change when the index is refreshed
@@ -755,97 +753,6 @@ impl App {
             Action::PageDown => self.blast_scroll += 10,
             Action::Top => self.blast_scroll = 0,
             _ => {}
-        }
-    }
-
-    fn on_mouse(&mut self, m: MouseEvent) {
-        let step = match m.kind {
-            MouseEventKind::ScrollDown => MOUSE_STEP,
-            MouseEventKind::ScrollUp => -MOUSE_STEP,
-            MouseEventKind::Down(MouseButton::Left) => 0,
-            _ => return,
-        };
-        self.dirty = true;
-        let (col, row) = (m.column, m.row);
-        if let Some(scroll) = &mut self.help {
-            *scroll = (*scroll as isize + step).max(0) as usize;
-            return;
-        }
-        // The overlays own the wheel; a click on what they cover does nothing.
-        if self.tests.is_some() || self.search.is_some() || self.findings.is_some() {
-            if step != 0 {
-                let action = if step > 0 { Action::Down } else { Action::Up };
-                for _ in 0..step.unsigned_abs() {
-                    if self.tests.is_some() {
-                        self.on_test_pane(Some(action));
-                    } else if self.search.is_some() {
-                        let key = KeyEvent::new(KeyCode::Null, KeyModifiers::NONE);
-                        self.on_search(Some(action), key);
-                    } else {
-                        self.on_findings(Some(action));
-                    }
-                }
-            }
-            return;
-        }
-        let areas = self.areas();
-        if self.finder.is_some() {
-            let fa = Finder::area(areas.main);
-            let height = self.finder_height();
-            let Some(f) = &mut self.finder else { return };
-            if step != 0 {
-                f.move_by(step, height);
-            } else if layout::contains(fa, col, row) && row >= fa.y + 2 {
-                let i = f.offset + (row - fa.y - 2) as usize;
-                if i < f.hits.len() {
-                    f.cursor = i;
-                }
-            }
-            return;
-        }
-        match self.screen {
-            Screen::Overview => {
-                let Some(snap) = self.snap.clone() else {
-                    return;
-                };
-                if step == 0 {
-                    self.overview.click(&snap, areas.main, col, row);
-                } else {
-                    self.overview.move_by(&snap, step, areas.main);
-                }
-            }
-            Screen::Explorer => {
-                let pane = if layout::contains(areas.tree, col, row) {
-                    Pane::Tree
-                } else if layout::contains(areas.source, col, row) {
-                    Pane::Source
-                } else if layout::contains(areas.blast, col, row) {
-                    Pane::Blast
-                } else {
-                    return;
-                };
-                if step != 0 {
-                    let action = if step > 0 { Action::Down } else { Action::Up };
-                    let saved = self.pane;
-                    self.pane = pane;
-                    for _ in 0..step.unsigned_abs() {
-                        self.on_action(action);
-                    }
-                    self.pane = saved;
-                    return;
-                }
-                self.pane = pane;
-                if pane == Pane::Tree
-                    && let Some(tree) = &mut self.tree
-                    && row > areas.tree.y
-                {
-                    let i = tree.offset + (row - areas.tree.y - 1) as usize;
-                    if i < tree.rows.len() && i != tree.cursor {
-                        tree.cursor = i;
-                        self.sync_source();
-                    }
-                }
-            }
         }
     }
 
