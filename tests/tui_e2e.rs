@@ -450,3 +450,63 @@ fn tests_run_in_the_background_and_ctrl_c_cancels_then_search_finds() {
         "a test process outlived the explorer:\n{ps}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn e_hands_the_terminal_to_the_editor_and_takes_it_back() {
+    use std::os::unix::fs::PermissionsExt;
+    require_tmux!();
+    let (dir, root) = demo_copy();
+    let log = dir.path().join("editor.log");
+    // The editor records its arguments and the terminal's state while it
+    // runs, then adds a caller to the file; the second time it fails.
+    let editor = dir.path().join("fake-editor");
+    std::fs::write(
+        &editor,
+        format!(
+            "#!/bin/sh\n\
+             if [ -e '{log}' ]; then exit 3; fi\n\
+             printf '%s\\n' \"$@\" > '{log}'\n\
+             tmux display-message -p 'alternate=#{{alternate_on}} mouse=#{{mouse_any_flag}}' >> '{log}'\n\
+             printf '\\n\\ndef added_in_the_editor(x):\\n    return to_money(x)\\n' >> \"$2\"\n",
+            log = log.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&editor, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let env = format!("EDITOR='{}'", editor.display());
+    let t = Tmux::start("editor", &root, &ripple_command(&root, &env));
+    t.wait_for("hotspots: most callers");
+    t.send(&["/"]);
+    t.type_text("money.to_money");
+    t.wait_for("/ money.to_money");
+    t.send(&["Enter"]);
+    t.wait_for("callers of money.to_money");
+    assert_eq!(t.pane("mouse_any_flag"), "1");
+
+    t.send(&["E"]);
+    let s = t.wait_for("edited shop/billing/money.py:");
+    let line = std::fs::read_to_string(root.join("shop/billing/money.py"))
+        .unwrap()
+        .lines()
+        .position(|l| l.starts_with("def to_money"))
+        .unwrap()
+        + 1;
+    let args = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        args,
+        format!("+{line}\nshop/billing/money.py\nalternate=0 mouse=0\n"),
+        "the editor runs on the main screen without mouse tracking"
+    );
+    assert!(s.contains("callers of money.to_money"), "{s}");
+    // Back: the alternate screen, the mouse, and the index with the edit.
+    t.wait_for("added_in_the_editor");
+    assert_eq!(t.pane("alternate_on"), "1");
+    assert_eq!(t.pane("mouse_any_flag"), "1");
+
+    t.send(&["E"]);
+    t.wait_for("exited with 3");
+    assert!(t.alive());
+    t.send(&["q"]);
+    t.wait_for("ripple-exited-0");
+}

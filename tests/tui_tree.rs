@@ -327,3 +327,72 @@ fn a_row_too_wide_cuts_the_name_and_keeps_file_and_line() {
     assert!(row.contains("…"), "{row}");
     assert!(row.contains("on_its_own  m.py:5"), "{row}");
 }
+
+#[test]
+fn e_asks_for_the_editor_at_the_declaration_or_the_call_site() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    press(&mut app, "/pkg.rec.ping\n");
+    while snap.name(app.selected().unwrap()) != "pkg.rec.pong" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "l");
+    press(&mut app, "E");
+    let req = app.take_edit_request().expect("E asks for the editor");
+    assert_eq!(
+        (req.path.as_str(), req.line),
+        ("pkg/rec.py", 10),
+        "def pong"
+    );
+    assert_eq!(req.root, repo.root());
+    assert!(app.take_edit_request().is_none(), "asked once");
+    // In the source pane: the call site the row came through (pong calls ping).
+    app.handle(Event::Input(Input::Key(KeyEvent::new(
+        KeyCode::Tab,
+        KeyModifiers::NONE,
+    ))));
+    press(&mut app, "E");
+    let site = app.take_edit_request().unwrap();
+    assert_eq!((site.path.as_str(), site.line), ("pkg/rec.py", 12));
+
+    // A failing editor is a status line, not a crash.
+    app.edited(
+        &site,
+        Err("editor `nope` not found (set $EDITOR)".to_owned()),
+    );
+    assert!(screen(&app).contains("editor `nope` not found"));
+
+    // Back from an editor that changed the file: the refresh keeps the view.
+    let edited = format!("{REC}\n\ndef added_by_the_editor():\n    ping(3)\n");
+    std::fs::write(repo.root().join("pkg/rec.py"), edited).unwrap();
+    app.edited(&req, Ok(()));
+    assert!(screen(&app).contains("edited pkg/rec.py:10"));
+    app.handle(Event::Indexed(Box::new(Indexed {
+        generation: 2,
+        result: Ok(repo.load()),
+        elapsed: std::time::Duration::ZERO,
+    })));
+    let s = screen(&app);
+    assert!(s.contains("dded_by_the_editor  …/rec.py:20"), "{s}");
+    assert!(s.contains("(cycle)"), "pong is still expanded: {s}");
+    assert_eq!(snap.name(app.root().unwrap()), "pkg.rec.ping");
+}
+
+#[test]
+fn e_on_an_external_declaration_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("m.py"),
+        "import os\n\n\ndef f():\n    os.getcwd()\n",
+    )
+    .unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    let mut app = open(snap.clone(), dir.path());
+    press(&mut app, "/m.f\ncj");
+    press(&mut app, "E");
+    assert!(app.take_edit_request().is_none());
+    let s = screen(&app);
+    assert!(s.contains("is outside the repository"), "{s}");
+}

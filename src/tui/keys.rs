@@ -51,6 +51,8 @@ pub enum Action {
     ShowFindings,
     /// Empty a text field (the finder's or the search's query).
     ClearQuery,
+    /// Open `$EDITOR` on the selected declaration or call site.
+    OpenEditor,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -622,6 +624,13 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('R')],
         ShowFindings,
         "findings of the last `ripple review`",
+        false,
+    ),
+    bind(
+        Global,
+        &[Char('E')],
+        OpenEditor,
+        "open $EDITOR at its line (source pane: the call site)",
         false,
     ),
     bind(

@@ -15,6 +15,7 @@
 
 mod app;
 pub mod bench;
+pub mod editor;
 mod finder;
 mod findings;
 mod help;
@@ -142,13 +143,13 @@ pub fn run(root: &Path, llm: crate::llm::trust::LlmFlags) -> Result<Ended, TuiEr
     let mut terminal = TerminalGuard::enter()?;
     let signalled = Arc::new(AtomicI32::new(0));
     let signals = spawn_signals(tx.clone(), signalled.clone())?;
-    let stop = Arc::new(AtomicBool::new(false));
-    spawn_input(tx, stop.clone());
+    let input = Arc::new(InputControl::default());
+    spawn_input(tx, input.clone());
     let size = terminal.terminal.size()?;
     app.resize(size.width, size.height);
-    let result = event_loop(&mut terminal.terminal, &mut app, &rx);
+    let result = event_loop(&mut terminal.terminal, &mut app, &rx, &input);
     app.shutdown();
-    stop.store(true, Ordering::Relaxed);
+    input.stop.store(true, Ordering::Relaxed);
     drop(terminal);
     signals.close();
     result.map_err(TuiError::from)?;
@@ -201,6 +202,7 @@ fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<Stdout>>,
     app: &mut App,
     rx: &Receiver<Event>,
+    input: &InputControl,
 ) -> io::Result<()> {
     terminal.draw(|f| app.draw(f))?;
     app.mark_drawn();
@@ -232,6 +234,10 @@ fn event_loop(
         if app.should_quit() {
             return Ok(());
         }
+        if let Some(req) = app.take_edit_request() {
+            let result = run_editor(terminal, input, &req)?;
+            app.edited(&req, result);
+        }
         if app.is_dirty() {
             terminal.draw(|f| app.draw(f))?;
             app.mark_drawn();
@@ -240,14 +246,72 @@ fn event_loop(
     }
 }
 
-fn spawn_input(tx: Sender<Event>, stop: Arc<AtomicBool>) {
+/// Hand the terminal to the user's editor and take it back: the editor
+/// needs cooked mode, the main screen and no mouse tracking, and the input
+/// thread must not read the keys meant for it. The editor's own failure is
+/// the `Ok(Err)` for the status line; only a terminal that cannot be taken
+/// back is an error here.
+fn run_editor(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    input: &InputControl,
+    req: &editor::EditRequest,
+) -> io::Result<Result<(), String>> {
+    input.pause();
+    restore_terminal();
+    let result = editor::run(&editor::from_env(), req);
+    enable_raw_mode()?;
+    execute!(io::stdout(), EnterAlternateScreen, EnableMouseCapture)?;
+    // The screen under the alternate one is not what ratatui last drew.
+    terminal.clear()?;
+    input.resume();
+    Ok(result)
+}
+
+/// Tells the input thread to stop for good, or to stay off the terminal
+/// while another program (the editor) reads it.
+#[derive(Default)]
+struct InputControl {
+    stop: AtomicBool,
+    pause: AtomicBool,
+    /// The thread has seen `pause` and is not polling.
+    parked: AtomicBool,
+}
+
+impl InputControl {
+    /// Return once the input thread is parked (it polls for at most
+    /// [`INPUT_POLL`] at a time).
+    fn pause(&self) {
+        self.pause.store(true, Ordering::SeqCst);
+        let deadline = Instant::now() + INPUT_POLL * 5;
+        while !self.parked.load(Ordering::SeqCst) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+
+    fn resume(&self) {
+        // Cleared here, not only by the thread: a pause right after this
+        // one must wait for the thread to park again.
+        self.parked.store(false, Ordering::SeqCst);
+        self.pause.store(false, Ordering::SeqCst);
+    }
+}
+
+const INPUT_POLL: Duration = Duration::from_millis(100);
+
+fn spawn_input(tx: Sender<Event>, control: Arc<InputControl>) {
     std::thread::Builder::new()
         .name("ripple-input".into())
         .spawn(move || {
-            while !stop.load(Ordering::Relaxed) {
+            while !control.stop.load(Ordering::Relaxed) {
+                if control.pause.load(Ordering::SeqCst) {
+                    control.parked.store(true, Ordering::SeqCst);
+                    std::thread::sleep(Duration::from_millis(10));
+                    continue;
+                }
+                control.parked.store(false, Ordering::SeqCst);
                 // Poll so the thread notices `stop` and never reads input
                 // after the terminal is handed back.
-                match crossterm::event::poll(Duration::from_millis(100)) {
+                match crossterm::event::poll(INPUT_POLL) {
                     Ok(true) => match crossterm::event::read() {
                         Ok(ev) => {
                             if tx.send(Event::Input(ev)).is_err() {

@@ -24,8 +24,10 @@ use crate::semantic::SearchIndex;
 use crate::terminal_text::counted;
 
 mod mouse;
+mod place;
 
 use super::Event;
+use super::editor::EditRequest;
 use super::finder::Finder;
 use super::findings::{self, FindingsList};
 use super::help;
@@ -164,6 +166,8 @@ pub struct App {
     search_building: bool,
     /// Where the search index's embedding stands.
     neural: NeuralStatus,
+    /// `E` was pressed: the event loop hands the terminal to the editor.
+    edit_request: Option<EditRequest>,
     quit: bool,
     dirty: bool,
 }
@@ -210,6 +214,7 @@ impl App {
             search_index: None,
             search_building: false,
             neural: NeuralStatus::Off,
+            edit_request: None,
             quit: false,
             dirty: true,
         }
@@ -651,6 +656,7 @@ impl App {
             (_, Action::DepthDown) => self.set_depth(self.depth.saturating_sub(1)),
             (_, Action::OpenSearch) => self.open_search(SearchKind::Query),
             (_, Action::ShowFindings) => self.open_findings(),
+            (_, Action::OpenEditor) => self.edit_place(),
             (Screen::Overview, a) => self.on_overview(a),
             (Screen::Explorer, Action::NextPane | Action::PrevPane) if self.review.is_some() => {
                 self.pane = match self.pane {

@@ -1,0 +1,103 @@
+//! What `E`, `y` and `Y` act on: the place under the cursor, handed to the
+//! user's editor or clipboard. In the source pane that is the call site
+//! the user came through (what the pane marks); elsewhere the selected
+//! declaration.
+
+use crate::resolve::DeclId;
+
+use super::super::editor::EditRequest;
+use super::super::overview::Pick;
+use super::{App, Pane, Screen};
+
+/// A declaration, or a line in the repository.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Place {
+    /// Qualified name of the declaration (the one the place is in).
+    pub name: String,
+    /// Relative to the repository root; `None` outside the repository.
+    pub path: Option<String>,
+    /// 1-based.
+    pub line: usize,
+}
+
+impl App {
+    fn decl_place(&self, d: DeclId) -> Option<Place> {
+        let snap = self.snap.as_ref()?;
+        let decl = &snap.index.res.decls[d];
+        Some(Place {
+            name: snap.name(d).to_owned(),
+            path: snap.index.file_of(d).map(|f| f.path.clone()),
+            line: decl.span.start_line as usize,
+        })
+    }
+
+    /// The call site of the edge that led to the selected tree row.
+    fn call_site_place(&self) -> Option<Place> {
+        let (snap, tree) = (self.snap.as_ref()?, self.tree.as_ref()?);
+        let node = tree.selected();
+        let edge = snap.index.res.edges[node.edge? as usize];
+        let (path, site) = snap.index.call_site(edge.file, edge.call)?;
+        Some(Place {
+            name: snap.name(node.decl).to_owned(),
+            path: Some(path.to_owned()),
+            line: site.span.start_line as usize,
+        })
+    }
+
+    pub(super) fn place(&self) -> Option<Place> {
+        let snap = self.snap.as_ref()?;
+        match self.screen {
+            Screen::Overview => match self.overview.pick(snap)? {
+                Pick::Decl(d) => self.decl_place(d),
+                Pick::Package(_) => None,
+            },
+            Screen::Explorer => {
+                if self.pane == Pane::Source
+                    && let Some(p) = self.call_site_place()
+                {
+                    return Some(p);
+                }
+                self.decl_place(self.selected()?)
+            }
+        }
+    }
+
+    /// `E`: ask the event loop for the editor (it owns the terminal).
+    pub(super) fn edit_place(&mut self) {
+        let Some(place) = self.place() else {
+            self.message = Some("nothing selected to open".to_owned());
+            return;
+        };
+        let Some(path) = place.path else {
+            self.message = Some(format!("{} is outside the repository", place.name));
+            return;
+        };
+        self.edit_request = Some(EditRequest {
+            root: self.root_path.clone(),
+            path,
+            line: place.line.max(1),
+        });
+    }
+
+    /// The editor `E` asked for, once: the event loop runs it.
+    pub fn take_edit_request(&mut self) -> Option<EditRequest> {
+        self.edit_request.take()
+    }
+
+    /// Back from the editor: say how it went and re-index (the file may
+    /// have changed); the refresh keeps root, expanded rows and selection.
+    pub fn edited(&mut self, req: &EditRequest, result: Result<(), String>) {
+        self.message = Some(match result {
+            Ok(()) => format!("edited {}:{}", req.path, req.line),
+            Err(e) => e,
+        });
+        // The source pane keeps its scroll until the new index arrives and
+        // restores the view (a re-read now would lose it).
+        self.files.clear();
+        if let Some(ix) = &self.indexer {
+            ix.refresh();
+            self.refreshing = true;
+        }
+        self.dirty = true;
+    }
+}
