@@ -396,3 +396,47 @@ fn e_on_an_external_declaration_says_so() {
     let s = screen(&app);
     assert!(s.contains("is outside the repository"), "{s}");
 }
+
+/// A clipboard the test can read back.
+#[derive(Clone, Default)]
+struct Captured(Arc<std::sync::Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn take(&self) -> String {
+        String::from_utf8(std::mem::take(&mut *self.0.lock().unwrap())).unwrap()
+    }
+}
+
+#[test]
+fn y_and_shift_y_copy_name_and_location_with_osc_52() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    let clip = Captured::default();
+    app.set_clipboard(ripple::tui::Clipboard::to(clip.clone()));
+    press(&mut app, "/pkg.rec.ping\n");
+    while snap.name(app.selected().unwrap()) != "pkg.rec.pong" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "y");
+    // base64("pkg.rec.pong"), BEL-terminated.
+    assert_eq!(clip.take(), "\x1b]52;c;cGtnLnJlYy5wb25n\x07");
+    assert!(screen(&app).contains("copied pkg.rec.pong"));
+    press(&mut app, "Y");
+    assert_eq!(
+        clip.take(),
+        "\x1b]52;c;cGtnL3JlYy5weToxMA==\x07",
+        "pkg/rec.py:10"
+    );
+    assert!(screen(&app).contains("copied pkg/rec.py:10"));
+}

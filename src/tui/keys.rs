@@ -53,6 +53,10 @@ pub enum Action {
     ClearQuery,
     /// Open `$EDITOR` on the selected declaration or call site.
     OpenEditor,
+    /// Copy the selected declaration's qualified name (OSC 52).
+    CopyName,
+    /// Copy the selected place as `file:line` (OSC 52).
+    CopyLocation,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -631,6 +635,20 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('E')],
         OpenEditor,
         "open $EDITOR at its line (source pane: the call site)",
+        false,
+    ),
+    bind(
+        Global,
+        &[Char('y')],
+        CopyName,
+        "copy its qualified name (to the terminal's clipboard)",
+        false,
+    ),
+    bind(
+        Global,
+        &[Char('Y')],
+        CopyLocation,
+        "copy its file:line",
         false,
     ),
     bind(

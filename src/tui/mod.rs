@@ -15,6 +15,7 @@
 
 mod app;
 pub mod bench;
+mod clipboard;
 pub mod editor;
 mod finder;
 mod findings;
@@ -51,6 +52,7 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 pub use app::{App, DEFAULT_DEPTH, Migrator, Screen};
+pub use clipboard::Clipboard;
 pub use highlight::{HighlightRequest, Highlighter, Highlights, Kind};
 pub use indexer::{IndexStatus, Indexed, Indexer};
 pub use jobs::{JobResult, Jobs};

@@ -27,6 +27,7 @@ mod mouse;
 mod place;
 
 use super::Event;
+use super::clipboard::Clipboard;
 use super::editor::EditRequest;
 use super::finder::Finder;
 use super::findings::{self, FindingsList};
@@ -168,6 +169,8 @@ pub struct App {
     neural: NeuralStatus,
     /// `E` was pressed: the event loop hands the terminal to the editor.
     edit_request: Option<EditRequest>,
+    /// Where `y` and `Y` send what they copy.
+    clipboard: Clipboard,
     quit: bool,
     dirty: bool,
 }
@@ -215,6 +218,7 @@ impl App {
             search_building: false,
             neural: NeuralStatus::Off,
             edit_request: None,
+            clipboard: Clipboard::terminal(),
             quit: false,
             dirty: true,
         }
@@ -233,6 +237,11 @@ impl App {
     /// The model choices given on the command line, over `ripple.toml`.
     pub fn set_llm_flags(&mut self, flags: LlmFlags) {
         self.llm_flags = flags;
+    }
+
+    /// Where `y` and `Y` write their OSC 52 sequence (the terminal by default).
+    pub fn set_clipboard(&mut self, clipboard: Clipboard) {
+        self.clipboard = clipboard;
     }
 
     /// How `t` runs tests (a thread in the explorer, inline by default).
@@ -657,6 +666,8 @@ impl App {
             (_, Action::OpenSearch) => self.open_search(SearchKind::Query),
             (_, Action::ShowFindings) => self.open_findings(),
             (_, Action::OpenEditor) => self.edit_place(),
+            (_, Action::CopyName) => self.copy_place(false),
+            (_, Action::CopyLocation) => self.copy_place(true),
             (Screen::Overview, a) => self.on_overview(a),
             (Screen::Explorer, Action::NextPane | Action::PrevPane) if self.review.is_some() => {
                 self.pane = match self.pane {

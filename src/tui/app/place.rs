@@ -79,6 +79,29 @@ impl App {
         });
     }
 
+    /// `y` (the qualified name) and `Y` (`file:line`).
+    pub(super) fn copy_place(&mut self, location: bool) {
+        let Some(place) = self.place() else {
+            self.message = Some("nothing selected to copy".to_owned());
+            return;
+        };
+        let text = if location {
+            match &place.path {
+                Some(path) => format!("{path}:{}", place.line),
+                None => {
+                    self.message = Some(format!("{} is outside the repository", place.name));
+                    return;
+                }
+            }
+        } else {
+            place.name
+        };
+        self.message = Some(match self.clipboard.copy(&text) {
+            Ok(()) => format!("copied {text}"),
+            Err(e) => format!("cannot copy: {e}"),
+        });
+    }
+
     /// The editor `E` asked for, once: the event loop runs it.
     pub fn take_edit_request(&mut self) -> Option<EditRequest> {
         self.edit_request.take()
