@@ -297,7 +297,7 @@ fn c_toggles_callees_and_history_goes_back_and_forward() {
 #[test]
 fn help_and_hint_bar_come_from_the_key_table() {
     // Tall enough for every binding of the one key table.
-    let mut ui = Ui::sized(Theme { color: true }, W, 64);
+    let mut ui = Ui::sized(Theme { color: true }, W, 80);
     ui.keys("?");
     let help = ui.screen();
     for b in ripple::tui::keys::BINDINGS {

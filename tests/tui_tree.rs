@@ -440,3 +440,64 @@ fn y_and_shift_y_copy_name_and_location_with_osc_52() {
     );
     assert!(screen(&app).contains("copied pkg/rec.py:10"));
 }
+
+fn key(app: &mut App, code: KeyCode) {
+    app.handle(Event::Input(Input::Key(KeyEvent::new(
+        code,
+        KeyModifiers::NONE,
+    ))));
+}
+
+#[test]
+fn f_filters_the_tree_keeping_the_ancestors_of_matches() {
+    let repo = Repo::new();
+    let snap = repo.load();
+    let mut app = open(snap.clone(), repo.root());
+    press(&mut app, "/pkg.rec.ping\n");
+    while snap.name(app.selected().unwrap()) != "pkg.rec.pong" {
+        press(&mut app, "j");
+    }
+    press(&mut app, "l");
+    assert_eq!(app.tree_rows(), 4, "ping; main, pong; ping (cycle)");
+
+    // pong does not match, but the cycle row under it does: it stays.
+    press(&mut app, "fPING");
+    assert_eq!(app.tree_rows(), 3);
+    let s = screen(&app);
+    assert!(s.contains("filter: PING▏"), "{s}");
+    assert!(!s.contains("rec.main"), "{s}");
+    assert!(
+        s.contains("rec.pong") && s.contains("↺ rec.ping (cycle)"),
+        "{s}"
+    );
+
+    // Enter keeps it; the tree keys work on the rows shown.
+    press(&mut app, "\n");
+    let s = screen(&app);
+    assert!(s.contains("filter: PING · 1 match · esc clears"), "{s}");
+    press(&mut app, "G");
+    assert_eq!(snap.name(app.selected().unwrap()), "pkg.rec.ping");
+
+    // A refresh keeps it too.
+    app.handle(Event::Indexed(Box::new(Indexed {
+        generation: 2,
+        result: Ok(repo.load()),
+        elapsed: std::time::Duration::ZERO,
+    })));
+    assert_eq!(app.tree_rows(), 3);
+
+    // Nothing matches: the root alone. Esc brings every row back.
+    press(&mut app, "fzzz");
+    assert_eq!(app.tree_rows(), 1);
+    assert!(screen(&app).contains("filter: PINGzzz▏"));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.tree_rows(), 4);
+    assert!(!screen(&app).contains("filter:"));
+
+    // Esc in the tree clears a kept filter; `q` while typing is a letter.
+    press(&mut app, "fmq\n");
+    assert!(!app.should_quit());
+    assert_eq!(app.tree_rows(), 1, "no row matches 'mq'");
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.tree_rows(), 4);
+}

@@ -57,6 +57,10 @@ pub enum Action {
     CopyName,
     /// Copy the selected place as `file:line` (OSC 52).
     CopyLocation,
+    /// Type a filter over the call tree's rows.
+    Filter,
+    /// Drop the tree's filter: every row again.
+    ClearFilter,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -82,6 +86,8 @@ pub enum Context {
     Search,
     /// The findings of the last review.
     Findings,
+    /// Typing the call tree's filter (`f`).
+    TreeFilter,
 }
 
 impl Context {
@@ -100,6 +106,7 @@ impl Context {
             Context::TestRun => "test run",
             Context::Search => "search",
             Context::Findings => "review findings",
+            Context::TreeFilter => "tree filter",
         }
     }
 }
@@ -223,6 +230,41 @@ pub const BINDINGS: &[Binding] = &[
         true,
     ),
     bind(Finder, &[Ctrl('u')], ClearQuery, "clear the query", false),
+    bind(
+        TreeFilter,
+        &[Code(KeyCode::Enter)],
+        Submit,
+        "keep the filter, back to the tree",
+        true,
+    ),
+    bind(
+        TreeFilter,
+        &[Code(KeyCode::Esc)],
+        ClearFilter,
+        "clear the filter",
+        true,
+    ),
+    bind(
+        TreeFilter,
+        &[Code(KeyCode::Up)],
+        Up,
+        "move up (among the rows shown)",
+        true,
+    ),
+    bind(
+        TreeFilter,
+        &[Code(KeyCode::Down)],
+        Down,
+        "move down (among the rows shown)",
+        true,
+    ),
+    bind(
+        TreeFilter,
+        &[Ctrl('u')],
+        ClearQuery,
+        "clear the query",
+        false,
+    ),
     bind(
         Help,
         &[Code(KeyCode::Esc), Char('?'), Char('q')],
@@ -465,6 +507,20 @@ pub const BINDINGS: &[Binding] = &[
         &[Char('S')],
         Similar,
         "declarations most similar to it",
+        false,
+    ),
+    bind(
+        Tree,
+        &[Char('f')],
+        Filter,
+        "filter the rows by name (fuzzy)",
+        false,
+    ),
+    bind(
+        Tree,
+        &[Code(KeyCode::Esc)],
+        ClearFilter,
+        "clear the filter",
         false,
     ),
     bind(
@@ -738,8 +794,8 @@ pub fn hints(contexts: &[Context]) -> Vec<&'static Binding> {
 
 /// Contexts in the order the help screen lists them.
 pub const HELP_ORDER: &[Context] = &[
-    Global, Tree, Source, Blast, Overview, Finder, Help, Prompt, Review, HunkEditor, TestRun,
-    Search, Findings,
+    Global, Tree, TreeFilter, Source, Blast, Overview, Finder, Help, Prompt, Review, HunkEditor,
+    TestRun, Search, Findings,
 ];
 
 /// The manual's key table in docs/manual.md (tests/tui_keys.rs keeps it in sync).

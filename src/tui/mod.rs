@@ -19,6 +19,7 @@ mod clipboard;
 pub mod editor;
 mod finder;
 mod findings;
+mod fuzzy;
 mod help;
 mod highlight;
 mod indexer;

@@ -3,6 +3,9 @@
 //! node is expanded; a declaration that already appears among a node's
 //! ancestors is shown once more, marked as a cycle, and never expands, so
 //! recursion and mutual recursion cannot unfold forever.
+//!
+//! A filter (`f`) hides the rows whose name does not match, except the
+//! ancestors of rows that do, so every match stays in its place.
 
 use std::collections::HashMap;
 
@@ -15,6 +18,7 @@ use crate::conventions::Class;
 use crate::graph::Direction;
 use crate::model::Confidence;
 use crate::resolve::DeclId;
+use crate::terminal_text::counted;
 
 use super::snapshot::Snapshot;
 use super::theme::Theme;
@@ -43,6 +47,18 @@ pub struct CallTree {
     pub rows: Vec<usize>,
     pub cursor: usize,
     pub offset: usize,
+    filter: Option<Filter>,
+}
+
+/// The active filter and, per node, whether its own name matches.
+struct Filter {
+    query: String,
+    hits: Vec<bool>,
+}
+
+fn is_hit(snap: &Snapshot, decl: DeclId, query: &str) -> bool {
+    super::fuzzy::score(&snap.display_name(decl), query).is_some()
+        || super::fuzzy::score(snap.name(decl), query).is_some()
 }
 
 impl CallTree {
@@ -64,6 +80,7 @@ impl CallTree {
             rows: vec![0],
             cursor: 0,
             offset: 0,
+            filter: None,
         };
         t.expand(snap, 0);
         t
@@ -124,6 +141,13 @@ impl CallTree {
                     cycle,
                 });
             }
+            if let Some(f) = &mut self.filter {
+                let query = f.query.clone();
+                f.hits.extend(
+                    kids.iter()
+                        .map(|&k| is_hit(snap, self.nodes[k].decl, &query)),
+                );
+            }
             self.nodes[node].children = Some(kids);
         }
         self.nodes[node].expanded = true;
@@ -156,8 +180,56 @@ impl CallTree {
                 stack.extend(kids.iter().rev());
             }
         }
+        if let Some(f) = &self.filter {
+            // Preorder reversed: every row is seen before its parent, so a
+            // match keeps its whole line of ancestors. The root always stays.
+            let mut keep = vec![false; self.nodes.len()];
+            for &n in rows.iter().rev() {
+                if f.hits[n] {
+                    keep[n] = true;
+                }
+                if keep[n]
+                    && let Some(p) = self.nodes[n].parent
+                {
+                    keep[p] = true;
+                }
+            }
+            keep[0] = true;
+            rows.retain(|&n| keep[n]);
+        }
         self.rows = rows;
         self.cursor = self.cursor.min(self.rows.len() - 1);
+    }
+
+    /// Show only the rows matching `query` and their ancestors (`None` or
+    /// an empty query: every row). The selection stays if it is still
+    /// shown, else moves to the first match.
+    pub fn set_filter(&mut self, snap: &Snapshot, query: Option<&str>) {
+        let selected = self.selected_index();
+        self.filter = query.filter(|q| !q.trim().is_empty()).map(|q| Filter {
+            query: q.to_owned(),
+            hits: self.nodes.iter().map(|n| is_hit(snap, n.decl, q)).collect(),
+        });
+        self.rebuild_rows();
+        self.cursor = match self.rows.iter().position(|&r| r == selected) {
+            Some(i) => i,
+            None => self
+                .rows
+                .iter()
+                .position(|&r| r != 0 && self.filter.as_ref().is_some_and(|f| f.hits[r]))
+                .unwrap_or(0),
+        };
+    }
+
+    pub fn filter(&self) -> Option<&str> {
+        self.filter.as_ref().map(|f| f.query.as_str())
+    }
+
+    /// Rows whose own name matches the filter.
+    pub fn filter_hits(&self) -> usize {
+        self.filter.as_ref().map_or(0, |f| {
+            self.rows.iter().filter(|&&r| r != 0 && f.hits[r]).count()
+        })
     }
 
     pub fn move_by(&mut self, delta: isize) {
@@ -244,10 +316,20 @@ impl CallTree {
 
     /// Every expanded node, as name paths (for keeping the shape across refreshes).
     pub fn expanded_paths(&self, snap: &Snapshot) -> Vec<Vec<String>> {
-        self.rows
-            .iter()
-            .filter(|&&n| self.nodes[n].expanded)
-            .map(|&n| self.name_path(snap, n))
+        // From the nodes, not the rows: a filter may hide expanded ones.
+        // A parent is always created before its children.
+        (0..self.nodes.len())
+            .filter(|&n| {
+                let mut cur = Some(n);
+                while let Some(i) = cur {
+                    if !self.nodes[i].expanded {
+                        return false;
+                    }
+                    cur = self.nodes[i].parent;
+                }
+                true
+            })
+            .map(|n| self.name_path(snap, n))
             .collect()
     }
 
@@ -266,6 +348,19 @@ impl CallTree {
             .borders(Borders::ALL)
             .border_style(theme.border(view.focused))
             .title(Span::styled(title, theme.title(view.focused)));
+        let block = match (view.filter_input, self.filter()) {
+            (Some(typing), _) => {
+                block.title_bottom(Span::styled(format!(" filter: {typing}▏ "), theme.key()))
+            }
+            (None, Some(query)) => block.title_bottom(Span::styled(
+                format!(
+                    " filter: {query} · {} · esc clears ",
+                    counted(self.filter_hits(), "match", "matches")
+                ),
+                theme.key(),
+            )),
+            (None, None) => block,
+        };
         let inner = block.inner(area);
         let height = inner.height as usize;
         let res = &snap.index.res;
@@ -417,4 +512,6 @@ pub struct TreeView<'a> {
     /// `(path, first line, last line)` of accepted migration hunks: rows
     /// whose declaration overlaps one are marked.
     pub changed: &'a [(String, usize, usize)],
+    /// The filter being typed (`f`), shown under the tree.
+    pub filter_input: Option<&'a str>,
 }

@@ -23,6 +23,7 @@ use crate::resolve::DeclId;
 use crate::semantic::SearchIndex;
 use crate::terminal_text::counted;
 
+mod filter;
 mod mouse;
 mod place;
 
@@ -122,6 +123,8 @@ struct ViewState {
     /// selected declaration.
     source_scroll: Option<usize>,
     blast_scroll: usize,
+    /// The tree's filter (`f`).
+    filter: Option<String>,
 }
 
 pub struct App {
@@ -171,6 +174,8 @@ pub struct App {
     edit_request: Option<EditRequest>,
     /// Where `y` and `Y` send what they copy.
     clipboard: Clipboard,
+    /// The tree filter being typed (`f`).
+    filter_input: Option<String>,
     quit: bool,
     dirty: bool,
 }
@@ -219,6 +224,7 @@ impl App {
             neural: NeuralStatus::Off,
             edit_request: None,
             clipboard: Clipboard::terminal(),
+            filter_input: None,
             quit: false,
             dirty: true,
         }
@@ -508,6 +514,9 @@ impl App {
         if self.finder.is_some() {
             return vec![Context::Finder];
         }
+        if self.filter_input.is_some() {
+            return vec![Context::TreeFilter];
+        }
         if self.prompt.is_some() {
             return vec![Context::Prompt];
         }
@@ -561,6 +570,8 @@ impl App {
             self.on_findings(action);
         } else if self.finder.is_some() {
             self.on_finder(action, key);
+        } else if self.filter_input.is_some() {
+            self.on_filter(action, key);
         } else if self.prompt.is_some() {
             self.on_prompt(action, key);
         } else if self.editor.is_some() {
@@ -732,6 +743,8 @@ impl App {
             Action::Bottom => tree.move_by(isize::MAX / 2),
             Action::Expand => tree.expand_selected(&snap),
             Action::Collapse => tree.collapse_selected(),
+            Action::Filter => return self.open_filter(),
+            Action::ClearFilter => return self.clear_filter(),
             Action::Focus => {
                 let d = tree.selected().decl;
                 if d != tree.root {
@@ -825,6 +838,7 @@ impl App {
             tree_offset: tree.offset,
             source_scroll: self.source.free_scroll(),
             blast_scroll: self.blast_scroll,
+            filter: tree.filter().map(str::to_owned),
         })
     }
 
@@ -843,6 +857,7 @@ impl App {
             t.expand(snap, n);
         }
         let n = t.follow(snap, &view.selected);
+        t.set_filter(snap, view.filter.as_deref());
         t.select_node(n);
         t.offset = view.tree_offset;
         t.scroll_into_view(self.tree_height());
@@ -1656,6 +1671,7 @@ impl App {
             focused: self.pane == Pane::Tree,
             hops,
             changed: &changed,
+            filter_input: self.filter_input.as_deref(),
         };
         if let Some(r) = &self.review {
             let (tree_area, review_area) = layout::review_split(areas.main);
