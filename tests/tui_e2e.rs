@@ -203,6 +203,12 @@ fn find_expand_depth_toggle_and_quit_in_a_real_terminal() {
     let s = t.wait_for("ripple-exited-");
     assert!(s.contains("ripple-exited-0"), "{s}");
     assert!(t.alive());
+    assert_eq!(t.pane("mouse_any_flag"), "0", "q left mouse tracking on");
+    assert_eq!(
+        t.pane("alternate_on"),
+        "0",
+        "q left the alternate screen on"
+    );
 }
 
 #[test]

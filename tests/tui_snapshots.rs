@@ -102,6 +102,25 @@ impl Ui {
         self
     }
 
+    fn wheel(&mut self, column: u16, row: u16, down: bool) -> &mut Self {
+        let kind = if down {
+            MouseEventKind::ScrollDown
+        } else {
+            MouseEventKind::ScrollUp
+        };
+        self.app.handle(Event::Input(Input::Mouse(MouseEvent {
+            kind,
+            column,
+            row,
+            modifiers: KeyModifiers::NONE,
+        })));
+        self
+    }
+
+    fn hints(&mut self) -> String {
+        self.screen().lines().last().unwrap_or("").to_owned()
+    }
+
     fn draw(&mut self) -> &Buffer {
         self.term.draw(|f| self.app.draw(f)).unwrap();
         self.term.backend().buffer()
@@ -326,6 +345,50 @@ fn clicking_a_row_selects_it_and_tab_moves_between_panes() {
     // tab to the source pane: j scrolls the code, not the tree.
     ui.keys("<tab>j");
     assert_eq!(ui.selected_name(), "shop.auth.session.authorize");
+}
+
+#[test]
+fn the_wheel_scrolls_the_pane_under_the_pointer_and_a_click_focuses_a_pane() {
+    let mut ui = Ui::new(Theme { color: true });
+    ui.find("validate_token");
+    let areas = layout::areas(Rect::new(0, 0, W, H));
+    let inside = |r: Rect| (r.x + r.width / 2, r.y + r.height / 2);
+    let selected = ui.selected_name();
+    assert!(ui.hints().contains("m migrate"), "the tree has the focus");
+
+    let (c, r) = inside(areas.source);
+    let source = ui.pane(|a| a.source);
+    ui.wheel(c, r, true);
+    assert_ne!(ui.pane(|a| a.source), source, "the source scrolled");
+    assert_eq!(ui.selected_name(), selected);
+    assert!(ui.hints().contains("m migrate"), "the focus stayed");
+    ui.wheel(c, r, false);
+    assert_eq!(ui.pane(|a| a.source), source, "and back");
+
+    let (c, r) = inside(areas.blast);
+    let blast = ui.pane(|a| a.blast);
+    ui.wheel(c, r, true);
+    assert_ne!(ui.pane(|a| a.blast), blast, "the blast radius scrolled");
+
+    let (c, r) = inside(areas.tree);
+    ui.wheel(c, r, true);
+    assert_ne!(ui.selected_name(), selected, "the tree's cursor moved");
+
+    // A click focuses the pane it lands in.
+    let (c, r) = inside(areas.source);
+    ui.click(c, r);
+    assert!(ui.hints().contains("j scroll down"), "{}", ui.hints());
+    assert!(!ui.hints().contains("m migrate"));
+}
+
+#[test]
+fn a_click_picks_a_finder_result() {
+    let mut ui = Ui::new(Theme { color: true });
+    ui.keys("/token");
+    let buf = ui.draw().clone();
+    let (col, row) = row_of(&buf, "tokens.revoke_token").unwrap();
+    ui.click(col, row).keys("<enter>");
+    assert_eq!(ui.root_name(), "shop.auth.tokens.revoke_token");
 }
 
 #[test]

@@ -13,7 +13,9 @@ use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use common::copy_dir;
-use crossterm::event::{Event as Input, KeyCode, KeyEvent, KeyModifiers};
+use crossterm::event::{
+    Event as Input, KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind,
+};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ripple::tui::{App, Event, Jobs, Snapshot, TestRunner, Theme};
@@ -122,6 +124,24 @@ impl Ui {
         for c in keys.chars() {
             self.key(KeyCode::Char(c));
         }
+        self
+    }
+
+    /// A left click on the first cell showing `text`.
+    fn click_on(&mut self, text: &str) -> &mut Self {
+        let screen = self.screen();
+        let (row, line) = screen
+            .lines()
+            .enumerate()
+            .find(|(_, l)| l.contains(text))
+            .unwrap_or_else(|| panic!("{text:?} is not on the screen:\n{screen}"));
+        let col = line[..line.find(text).unwrap()].chars().count();
+        self.app.handle(Event::Input(Input::Mouse(MouseEvent {
+            kind: MouseEventKind::Down(MouseButton::Left),
+            column: col as u16,
+            row: row as u16,
+            modifiers: KeyModifiers::NONE,
+        })));
         self
     }
 
@@ -319,6 +339,26 @@ fn r_lists_findings_by_severity_and_enter_jumps_to_the_code() {
     assert_eq!(
         snap.name(ui.app.root().unwrap()),
         "github.com/acme/shipd/internal/auth.ValidateToken"
+    );
+}
+
+#[test]
+fn a_click_picks_a_finding_or_a_search_result() {
+    let snap = &fixture().snap;
+    let mut ui = Ui::new();
+    ui.root("issue_token").keys("R");
+    ui.click_on("internal/auth").key(KeyCode::Enter);
+    assert_eq!(
+        snap.name(ui.app.root().unwrap()),
+        "github.com/acme/shipd/internal/auth.ValidateToken"
+    );
+    ui.keys("s").keys("refund an order");
+    // The third result (the cursor starts on the first).
+    ui.click_on("refunds.RefundService.force_refund ")
+        .key(KeyCode::Enter);
+    assert_eq!(
+        snap.name(ui.app.root().unwrap()),
+        "shop.billing.refunds.RefundService.force_refund"
     );
 }
 

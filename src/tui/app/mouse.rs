@@ -4,8 +4,10 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers, MouseButton, MouseEvent, MouseEventKind};
 
 use super::super::finder::Finder;
+use super::super::findings::FindingsList;
 use super::super::keys::Action;
 use super::super::layout;
+use super::super::search::SearchPane;
 use super::{App, Pane, Screen};
 
 const MOUSE_STEP: isize = 3;
@@ -24,7 +26,12 @@ impl App {
             *scroll = (*scroll as isize + step).max(0) as usize;
             return;
         }
-        // The overlays own the wheel; a click on what they cover does nothing.
+        // The overlays own the wheel; a click selects a row of their list,
+        // and does nothing on what they cover.
+        if step == 0 && (self.search.is_some() || self.findings.is_some()) {
+            self.click_overlay_list(col, row);
+            return;
+        }
         if self.tests.is_some() || self.search.is_some() || self.findings.is_some() {
             if step != 0 {
                 let action = if step > 0 { Action::Down } else { Action::Up };
@@ -98,6 +105,28 @@ impl App {
                         self.sync_source();
                     }
                 }
+            }
+        }
+    }
+
+    /// A click on a row of the search results or the review findings.
+    fn click_overlay_list(&mut self, col: u16, row: u16) {
+        let main = self.areas().main;
+        // Rows above the list inside each popup: the border, and the
+        // search's query line.
+        let (area, top, cursor, offset, len) = if let Some(p) = &mut self.search {
+            let a = SearchPane::area(main);
+            (a, a.y + 2, &mut p.cursor, p.offset, p.hits.len())
+        } else if let Some(f) = &mut self.findings {
+            let a = FindingsList::area(main);
+            (a, a.y + 1, &mut f.cursor, f.offset, f.findings.len())
+        } else {
+            return;
+        };
+        if layout::contains(area, col, row) && row >= top && row + 1 < area.y + area.height {
+            let i = offset + (row - top) as usize;
+            if i < len {
+                *cursor = i;
             }
         }
     }
