@@ -392,6 +392,41 @@ fn a_click_picks_a_finder_result() {
 }
 
 #[test]
+fn the_palette_lists_the_key_table_and_runs_what_is_picked() {
+    let mut ui = Ui::new(Theme { color: true });
+    ui.find("validate_token");
+    ui.keys(":");
+    let screen = ui.screen();
+    assert!(screen.contains("run an action"), "{screen}");
+    assert!(
+        screen.contains("c             toggle callers / callees  everywhere"),
+        "{screen}"
+    );
+    assert!(screen.contains("esc close the palette"), "the hint bar");
+    ui.keys("callee");
+    let screen = ui.screen();
+    insta::assert_snapshot!("palette", screen);
+    ui.keys("<enter>");
+    let screen = ui.screen();
+    assert!(!screen.contains("run an action"), "{screen}");
+    assert!(
+        screen.contains("callees of tokens.validate_token"),
+        "{screen}"
+    );
+
+    // Keys typed are the query, not commands.
+    ui.keys(":q");
+    assert!(!ui.app.should_quit());
+    // A tree action, picked with the mouse from the whole list.
+    ui.keys("<bs>");
+    assert!(ui.app.tree_rows() > 1);
+    let buf = ui.draw().clone();
+    let (col, row) = row_of(&buf, "collapse (again: go to parent)").unwrap();
+    ui.click(col, row).keys("<enter>");
+    assert_eq!(ui.app.tree_rows(), 1, "the root collapsed");
+}
+
+#[test]
 fn a_small_terminal_stacks_the_blast_radius_under_the_source() {
     let mut ui = Ui::sized(Theme { color: true }, 90, 30);
     ui.find("ValidateToken");

@@ -61,6 +61,8 @@ pub enum Action {
     Filter,
     /// Drop the tree's filter: every row again.
     ClearFilter,
+    /// The command palette: every action by name.
+    OpenPalette,
 }
 
 /// Where a binding applies. Routing asks the innermost context first
@@ -88,6 +90,8 @@ pub enum Context {
     Findings,
     /// Typing the call tree's filter (`f`).
     TreeFilter,
+    /// The command palette (`:`).
+    Palette,
 }
 
 impl Context {
@@ -107,6 +111,7 @@ impl Context {
             Context::Search => "search",
             Context::Findings => "review findings",
             Context::TreeFilter => "tree filter",
+            Context::Palette => "command palette",
         }
     }
 }
@@ -230,6 +235,35 @@ pub const BINDINGS: &[Binding] = &[
         true,
     ),
     bind(Finder, &[Ctrl('u')], ClearQuery, "clear the query", false),
+    bind(
+        Palette,
+        &[Code(KeyCode::Enter)],
+        Submit,
+        "run the selected action",
+        true,
+    ),
+    bind(
+        Palette,
+        &[Code(KeyCode::Esc)],
+        Close,
+        "close the palette",
+        true,
+    ),
+    bind(
+        Palette,
+        &[Code(KeyCode::Up), Ctrl('p')],
+        Up,
+        "previous action",
+        true,
+    ),
+    bind(
+        Palette,
+        &[Code(KeyCode::Down), Ctrl('n')],
+        Down,
+        "next action",
+        true,
+    ),
+    bind(Palette, &[Ctrl('u')], ClearQuery, "clear the query", false),
     bind(
         TreeFilter,
         &[Code(KeyCode::Enter)],
@@ -751,6 +785,13 @@ pub const BINDINGS: &[Binding] = &[
         "overview of the repository",
         true,
     ),
+    bind(
+        Global,
+        &[Char(':')],
+        OpenPalette,
+        "command palette: any action by name",
+        true,
+    ),
     bind(Global, &[Char('?')], ShowHelp, "help: every key", true),
     bind(
         Global,
@@ -794,8 +835,8 @@ pub fn hints(contexts: &[Context]) -> Vec<&'static Binding> {
 
 /// Contexts in the order the help screen lists them.
 pub const HELP_ORDER: &[Context] = &[
-    Global, Tree, TreeFilter, Source, Blast, Overview, Finder, Help, Prompt, Review, HunkEditor,
-    TestRun, Search, Findings,
+    Global, Tree, TreeFilter, Source, Blast, Overview, Finder, Palette, Help, Prompt, Review,
+    HunkEditor, TestRun, Search, Findings,
 ];
 
 /// The manual's key table in docs/manual.md (tests/tui_keys.rs keeps it in sync).

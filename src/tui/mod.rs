@@ -27,6 +27,7 @@ mod jobs;
 pub mod keys;
 pub mod layout;
 mod overview;
+mod palette;
 mod radius;
 pub mod review;
 mod search;

@@ -38,6 +38,7 @@ use super::jobs::{Job, JobResult, Jobs};
 use super::keys::{Action, Context, action_for};
 use super::layout::{self, Areas};
 use super::overview::{OverviewState, Pick};
+use super::palette::Palette;
 use super::radius::{self, BlastView};
 use super::review::{self, MigrateUpdate, Review, Status};
 use super::search::{NeuralStatus, SearchKind, SearchPane};
@@ -176,6 +177,7 @@ pub struct App {
     clipboard: Clipboard,
     /// The tree filter being typed (`f`).
     filter_input: Option<String>,
+    palette: Option<Palette>,
     quit: bool,
     dirty: bool,
 }
@@ -225,6 +227,7 @@ impl App {
             edit_request: None,
             clipboard: Clipboard::terminal(),
             filter_input: None,
+            palette: None,
             quit: false,
             dirty: true,
         }
@@ -514,6 +517,9 @@ impl App {
         if self.finder.is_some() {
             return vec![Context::Finder];
         }
+        if self.palette.is_some() {
+            return vec![Context::Palette];
+        }
         if self.filter_input.is_some() {
             return vec![Context::TreeFilter];
         }
@@ -570,6 +576,8 @@ impl App {
             self.on_findings(action);
         } else if self.finder.is_some() {
             self.on_finder(action, key);
+        } else if self.palette.is_some() {
+            self.on_palette(action, key);
         } else if self.filter_input.is_some() {
             self.on_filter(action, key);
         } else if self.prompt.is_some() {
@@ -635,6 +643,42 @@ impl App {
         }
     }
 
+    fn palette_height(&self) -> usize {
+        Palette::list_height(Palette::area(self.areas().main))
+    }
+
+    fn on_palette(&mut self, action: Option<Action>, key: KeyEvent) {
+        let height = self.palette_height();
+        let Some(p) = &mut self.palette else { return };
+        match action {
+            Some(Action::Close) => self.palette = None,
+            Some(Action::Up) => p.move_by(-1, height),
+            Some(Action::Down) => p.move_by(1, height),
+            Some(Action::Submit) => {
+                let chosen = p.selected();
+                self.palette = None;
+                if let Some(a) = chosen {
+                    self.on_action(a);
+                }
+            }
+            Some(Action::ClearQuery) => {
+                p.query.clear();
+                p.refilter();
+            }
+            _ => match key.code {
+                KeyCode::Char(c) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                    p.query.push(c);
+                    p.refilter();
+                }
+                KeyCode::Backspace => {
+                    p.query.pop();
+                    p.refilter();
+                }
+                _ => {}
+            },
+        }
+    }
+
     fn run_finder(&mut self) {
         let Some(snap) = self.snap.clone() else {
             return;
@@ -676,6 +720,7 @@ impl App {
             (_, Action::DepthDown) => self.set_depth(self.depth.saturating_sub(1)),
             (_, Action::OpenSearch) => self.open_search(SearchKind::Query),
             (_, Action::ShowFindings) => self.open_findings(),
+            (_, Action::OpenPalette) => self.palette = Some(Palette::new(&self.contexts())),
             (_, Action::OpenEditor) => self.edit_place(),
             (_, Action::CopyName) => self.copy_place(false),
             (_, Action::CopyLocation) => self.copy_place(true),
@@ -1613,6 +1658,9 @@ impl App {
         );
         if let Some(f) = &self.finder {
             f.draw(frame, Finder::area(areas.main), self.snap.as_deref(), theme);
+        }
+        if let Some(p) = &self.palette {
+            p.draw(frame, Palette::area(areas.main), theme);
         }
         if let Some(p) = &self.prompt {
             let target = self

@@ -7,6 +7,7 @@ use super::super::finder::Finder;
 use super::super::findings::FindingsList;
 use super::super::keys::Action;
 use super::super::layout;
+use super::super::palette::Palette;
 use super::super::search::SearchPane;
 use super::{App, Pane, Screen};
 
@@ -49,6 +50,20 @@ impl App {
             return;
         }
         let areas = self.areas();
+        if self.palette.is_some() {
+            let pa = Palette::area(areas.main);
+            let height = self.palette_height();
+            let Some(p) = &mut self.palette else { return };
+            if step != 0 {
+                p.move_by(step, height);
+            } else if layout::contains(pa, col, row)
+                && row >= pa.y + 2
+                && row + 1 < pa.y + pa.height
+            {
+                p.click_row((row - pa.y - 2) as usize);
+            }
+            return;
+        }
         if self.finder.is_some() {
             let fa = Finder::area(areas.main);
             let height = self.finder_height();
