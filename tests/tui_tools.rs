@@ -208,9 +208,36 @@ fn t_runs_the_reaching_python_tests_by_node_id_and_shows_the_failure() {
     // every API test reaches force_refund through `dispatch` (13 in all).
     assert!(screen.contains("13 run in 1 command "), "{screen}");
     assert!(screen.contains("FAILED (exit 1)"), "{screen}");
+    // The command is longer than the pane is wide: it wraps, its end shows.
+    assert!(
+        screen.contains("tests/test_billing.py::test_goodwill_refund_needs_admin; exit 1'"),
+        "{screen}"
+    );
     insta::assert_snapshot!("tests_failed", screen);
     ui.key(KeyCode::Esc);
     assert!(!ui.screen().contains("tests reaching"));
+}
+
+#[test]
+fn wrapped_test_output_scrolls_by_screen_rows() {
+    let mut ui = Ui::sized(90, 16);
+    ui.root("RefundService.force_refund").keys("t");
+    let tail = ui.screen();
+    assert!(tail.contains("[exit 1]"), "the tail is followed:\n{tail}");
+    assert!(!tail.contains("$ sh -c"), "{tail}");
+    ui.key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL)
+        .key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL)
+        .key_mod(KeyCode::Char('u'), KeyModifiers::CONTROL);
+    let top = ui.screen();
+    assert!(
+        top.contains("$ sh -c 'echo ran tests/test_api.py::"),
+        "{top}"
+    );
+    assert!(!top.contains("[exit 1]"), "{top}");
+    ui.key_mod(KeyCode::Char('d'), KeyModifiers::CONTROL)
+        .key_mod(KeyCode::Char('d'), KeyModifiers::CONTROL)
+        .key_mod(KeyCode::Char('d'), KeyModifiers::CONTROL);
+    assert!(ui.screen().contains("[exit 1]"), "back at the tail");
 }
 
 #[test]

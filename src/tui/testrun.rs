@@ -122,8 +122,11 @@ impl TestRun {
         self.output.push(expand_tabs(&line));
     }
 
-    pub fn scroll_by(&mut self, delta: isize, height: usize) {
-        let max = self.output.len().saturating_sub(height);
+    /// Scroll by `delta` screen rows of the pane drawn in `area` (a long
+    /// line takes as many rows as it wraps to).
+    pub fn scroll_by(&mut self, delta: isize, area: Rect) {
+        let height = self.output_height(area);
+        let max = self.wrapped_rows(output_width(area)).saturating_sub(height);
         let from = self.scroll.unwrap_or(max) as isize;
         let to = (from + delta).clamp(0, max as isize) as usize;
         // Back at the bottom: follow the tail again.
@@ -140,6 +143,11 @@ impl TestRun {
             w,
             h,
         )
+    }
+
+    /// Screen rows the whole output takes at `width` columns.
+    fn wrapped_rows(&self, width: usize) -> usize {
+        self.output.iter().map(|l| wrap(l, width).len()).sum()
     }
 
     /// Rows of output shown in `area`.
@@ -201,9 +209,12 @@ impl TestRun {
         ]));
         lines.push(Line::styled("─".repeat(inner.width as usize), theme.dim()));
         let height = self.output_height(area);
-        let max = self.output.len().saturating_sub(height);
+        let width = output_width(area);
+        let max = self.wrapped_rows(width).saturating_sub(height);
         let from = self.scroll.unwrap_or(max).min(max);
-        for l in self.output.iter().skip(from).take(height) {
+        // Test output is read whole (a failing assertion's values, a long
+        // path): long lines wrap, in the line's own style.
+        let rows = self.output.iter().flat_map(|l| {
             let style = if l.starts_with("$ ") {
                 theme.key()
             } else if l.starts_with("[exit 0]") {
@@ -213,10 +224,39 @@ impl TestRun {
             } else {
                 theme.plain()
             };
-            lines.push(Line::styled(l.clone(), style));
+            wrap(l, width).into_iter().map(move |row| (row, style))
+        });
+        for (row, style) in rows.skip(from).take(height) {
+            lines.push(Line::styled(row.to_owned(), style));
         }
         frame.render_widget(Paragraph::new(lines), inner);
     }
+}
+
+/// Columns of output inside the pane's borders.
+fn output_width(area: Rect) -> usize {
+    (area.width as usize).saturating_sub(2).max(1)
+}
+
+/// `line` cut into pieces of at most `width` columns (at least one piece,
+/// so an empty line keeps its row). Characters are never split: a wide
+/// one that would straddle the edge starts the next piece.
+fn wrap(line: &str, width: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut used = 0;
+    for (i, c) in line.char_indices() {
+        let mut buf = [0u8; 4];
+        let w = Span::raw(&*c.encode_utf8(&mut buf)).width();
+        if used + w > width && i > start {
+            out.push(&line[start..i]);
+            start = i;
+            used = 0;
+        }
+        used += w;
+    }
+    out.push(&line[start..]);
+    out
 }
 
 /// Tabs to spaces at 8-column stops: the terminal would not draw them
@@ -267,6 +307,15 @@ pub fn spawn_tests(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_lines_wrap_at_the_width_without_splitting_characters() {
+        assert_eq!(wrap("abcdefg", 3), ["abc", "def", "g"]);
+        assert_eq!(wrap("abc", 3), ["abc"]);
+        assert_eq!(wrap("", 3), [""]);
+        // Wide characters take two columns: never cut in half.
+        assert_eq!(wrap("a漢字b", 3), ["a漢", "字b"]);
+    }
 
     #[test]
     fn go_test_columns_keep_their_tabs_as_spaces() {

@@ -1452,14 +1452,14 @@ impl App {
         self.launch_tests(name, plan);
     }
 
-    fn test_pane_height(&self) -> usize {
-        let area = TestRun::area(self.areas().main);
-        self.tests.as_ref().map_or(1, |t| t.output_height(area))
+    fn test_pane_area(&self) -> Rect {
+        TestRun::area(self.areas().main)
     }
 
     fn on_test_pane(&mut self, action: Option<Action>) {
-        let height = self.test_pane_height();
+        let area = self.test_pane_area();
         let Some(t) = &mut self.tests else { return };
+        let height = t.output_height(area);
         let page = height.max(2) as isize - 1;
         match action {
             Some(Action::Close) if t.is_running() => {
@@ -1467,10 +1467,10 @@ impl App {
                 self.message = Some("cancelling the test run…".to_owned());
             }
             Some(Action::Close) => self.tests = None,
-            Some(Action::Down) => t.scroll_by(1, height),
-            Some(Action::Up) => t.scroll_by(-1, height),
-            Some(Action::PageDown) => t.scroll_by(page, height),
-            Some(Action::PageUp) => t.scroll_by(-page, height),
+            Some(Action::Down) => t.scroll_by(1, area),
+            Some(Action::Up) => t.scroll_by(-1, area),
+            Some(Action::PageDown) => t.scroll_by(page, area),
+            Some(Action::PageUp) => t.scroll_by(-page, area),
             Some(Action::RunTests) if t.is_running() => {
                 self.message = Some("the tests are still running (esc cancels)".to_owned());
             }
