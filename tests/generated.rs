@@ -233,7 +233,7 @@ fn the_explorer_marks_generated_callers_in_the_tree() {
     let (_dir, repo) = fixture("python");
     let db = tempfile::tempdir().unwrap();
     let snap = ripple::tui::load(&repo, Some(&db.path().join("index.db"))).unwrap();
-    let mut app = App::new(repo.clone(), Jobs::inline(), Theme { color: false });
+    let mut app = App::new(repo.clone(), Jobs::inline(), Theme::no_color());
     app.resize(240, 20);
     app.handle(Event::indexed(snap));
     for c in "/app.codec.encode\n".chars() {

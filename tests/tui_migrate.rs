@@ -64,11 +64,7 @@ struct Ui {
 
 impl Ui {
     fn on(snap: Arc<Snapshot>, migrator: Migrator) -> Ui {
-        let mut app = App::new(
-            snap.index.root.clone(),
-            Jobs::inline(),
-            Theme { color: true },
-        );
+        let mut app = App::new(snap.index.root.clone(), Jobs::inline(), Theme::dark());
         app.set_migrator(migrator);
         app.resize(W, H);
         app.handle(Event::indexed(snap));
@@ -456,7 +452,7 @@ fn a_written_hunk_that_breaks_the_syntax_is_flagged_and_the_index_refreshes() {
     )))]);
     let (dir, root) = demo_talking_to(&server);
     let (tx, rx) = std::sync::mpsc::channel();
-    let mut app = App::new(root.clone(), Jobs::inline(), Theme { color: true });
+    let mut app = App::new(root.clone(), Jobs::inline(), Theme::dark());
     app.set_migrator(Migrator::Inline);
     app.set_llm_flags(talking_to(&server));
     app.set_indexer(ripple::tui::Indexer::spawn(

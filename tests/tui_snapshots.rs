@@ -205,7 +205,7 @@ fn row_of(buf: &Buffer, needle: &str) -> Option<(u16, u16)> {
 
 #[test]
 fn the_overview_is_the_start_screen() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     assert_eq!(ui.app.screen(), Screen::Overview);
     let screen = ui.screen();
     assert!(screen.contains("hotspots"), "{screen}");
@@ -216,7 +216,7 @@ fn the_overview_is_the_start_screen() {
 
 #[test]
 fn the_finder_shows_live_results_and_enter_makes_a_root() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.keys("/validate_tok");
     insta::assert_snapshot!("finder", ui.pane(|a| a.main));
     ui.keys("<enter>");
@@ -227,7 +227,7 @@ fn the_finder_shows_live_results_and_enter_makes_a_root() {
 
 #[test]
 fn expanding_callers_opens_the_next_hop_lazily() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("validate_token");
     let before = ui.app.tree_rows();
     // Down to `session.current_claims`, then expand it.
@@ -248,7 +248,7 @@ fn expanding_callers_opens_the_next_hop_lazily() {
 
 #[test]
 fn the_source_pane_shows_the_call_site_of_the_edge_we_came_through() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("validate_token");
     while ui.selected_name() != "shop.auth.session.current_claims" {
         ui.keys("j");
@@ -267,7 +267,7 @@ fn the_source_pane_shows_the_call_site_of_the_edge_we_came_through() {
 
 #[test]
 fn depth_changes_the_blast_radius_counts() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("validate_token");
     let three = ui.pane(|a| a.blast);
     assert!(three.contains("depth 3"), "{three}");
@@ -285,7 +285,7 @@ fn depth_changes_the_blast_radius_counts() {
 
 #[test]
 fn c_toggles_callees_and_history_goes_back_and_forward() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("OrderService.place_order");
     ui.keys("c");
     let tree = ui.pane(|a| a.tree);
@@ -316,7 +316,7 @@ fn c_toggles_callees_and_history_goes_back_and_forward() {
 #[test]
 fn help_and_hint_bar_come_from_the_key_table() {
     // Tall enough for every binding of the one key table.
-    let mut ui = Ui::sized(Theme { color: true }, W, 80);
+    let mut ui = Ui::sized(Theme::dark(), W, 80);
     ui.keys("?");
     let help = ui.screen();
     for b in ripple::tui::keys::BINDINGS {
@@ -336,7 +336,7 @@ fn help_and_hint_bar_come_from_the_key_table() {
 
 #[test]
 fn clicking_a_row_selects_it_and_tab_moves_between_panes() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("validate_token");
     let buf = ui.draw().clone();
     let (col, row) = row_of(&buf, "session.authorize").unwrap();
@@ -349,7 +349,7 @@ fn clicking_a_row_selects_it_and_tab_moves_between_panes() {
 
 #[test]
 fn the_wheel_scrolls_the_pane_under_the_pointer_and_a_click_focuses_a_pane() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("validate_token");
     let areas = layout::areas(Rect::new(0, 0, W, H));
     let inside = |r: Rect| (r.x + r.width / 2, r.y + r.height / 2);
@@ -383,7 +383,7 @@ fn the_wheel_scrolls_the_pane_under_the_pointer_and_a_click_focuses_a_pane() {
 
 #[test]
 fn a_click_picks_a_finder_result() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.keys("/token");
     let buf = ui.draw().clone();
     let (col, row) = row_of(&buf, "tokens.revoke_token").unwrap();
@@ -393,7 +393,7 @@ fn a_click_picks_a_finder_result() {
 
 #[test]
 fn the_palette_lists_the_key_table_and_runs_what_is_picked() {
-    let mut ui = Ui::new(Theme { color: true });
+    let mut ui = Ui::new(Theme::dark());
     ui.find("validate_token");
     ui.keys(":");
     let screen = ui.screen();
@@ -428,7 +428,7 @@ fn the_palette_lists_the_key_table_and_runs_what_is_picked() {
 
 #[test]
 fn a_small_terminal_stacks_the_blast_radius_under_the_source() {
-    let mut ui = Ui::sized(Theme { color: true }, 90, 30);
+    let mut ui = Ui::sized(Theme::dark(), 90, 30);
     ui.find("ValidateToken");
     let screen = ui.screen();
     assert!(screen.contains("blast radius"), "{screen}");
@@ -440,7 +440,7 @@ fn a_small_terminal_stacks_the_blast_radius_under_the_source() {
 
 #[test]
 fn no_color_leaves_only_emphasis() {
-    let mut ui = Ui::new(Theme { color: false });
+    let mut ui = Ui::new(Theme::no_color());
     ui.find("validate_token");
     let buf = ui.draw().clone();
     for cell in buf.content() {
@@ -452,5 +452,31 @@ fn no_color_leaves_only_emphasis() {
         buf.content()
             .iter()
             .any(|c| c.modifier.contains(Modifier::REVERSED))
+    );
+}
+
+#[test]
+fn the_light_theme_draws_no_colour_that_vanishes_on_white() {
+    let mut ui = Ui::new(Theme::light());
+    let mut screens = vec![ui.draw().clone()];
+    ui.find("validate_token");
+    screens.push(ui.draw().clone());
+    ui.keys("?");
+    screens.push(ui.draw().clone());
+    let mut coloured = 0;
+    for buf in &screens {
+        for cell in buf.content() {
+            assert!(
+                !matches!(cell.fg, Color::Yellow | Color::Cyan | Color::White),
+                "{cell:?}"
+            );
+            coloured += usize::from(cell.fg != Color::Reset);
+        }
+    }
+    assert!(coloured > 100, "still in colour");
+    let help = text(screens.last().unwrap(), None);
+    assert!(
+        help.contains("(red 1, magenta 2, blue 3, green 4+)"),
+        "{help}"
     );
 }

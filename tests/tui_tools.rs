@@ -97,11 +97,7 @@ impl Ui {
 
     fn sized(w: u16, h: u16) -> Ui {
         let snap = fixture().snap.clone();
-        let mut app = App::new(
-            snap.index.root.clone(),
-            Jobs::inline(),
-            Theme { color: true },
-        );
+        let mut app = App::new(snap.index.root.clone(), Jobs::inline(), Theme::dark());
         app.resize(w, h);
         app.handle(Event::indexed(snap));
         Ui {
@@ -294,7 +290,7 @@ fn a_running_test_run_streams_and_esc_kills_it() {
     .unwrap();
     let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
     let (tx, rx) = mpsc::channel();
-    let mut app = App::new(root.clone(), Jobs::inline(), Theme { color: false });
+    let mut app = App::new(root.clone(), Jobs::inline(), Theme::no_color());
     app.set_test_runner(TestRunner::Thread(tx));
     app.resize(W, H);
     app.handle(Event::indexed(snap));
@@ -398,7 +394,7 @@ fn r_without_a_review_says_how_to_get_one() {
         &root,
     );
     let snap = ripple::tui::load(&root, Some(&dir.path().join("index.db"))).unwrap();
-    let mut app = App::new(root, Jobs::inline(), Theme { color: false });
+    let mut app = App::new(root, Jobs::inline(), Theme::no_color());
     app.resize(W, H);
     app.handle(Event::indexed(snap));
     let mut ui = Ui {
@@ -471,11 +467,7 @@ fn capital_s_lists_declarations_similar_to_the_selected_one() {
 fn the_search_index_is_built_off_the_ui_thread_in_the_explorer() {
     let (tx, rx) = mpsc::channel();
     let snap = fixture().snap.clone();
-    let mut app = App::new(
-        fixture().root.clone(),
-        Jobs::spawn(tx),
-        Theme { color: false },
-    );
+    let mut app = App::new(fixture().root.clone(), Jobs::spawn(tx), Theme::no_color());
     app.resize(W, H);
     app.handle(Event::indexed(snap));
     let mut ui = Ui {
@@ -519,7 +511,7 @@ fn explorer_with_embeddings(
     } else {
         Jobs::spawn(tx)
     };
-    let mut app = App::new(root, jobs, Theme { color: false });
+    let mut app = App::new(root, jobs, Theme::no_color());
     app.resize(W, H);
     app.handle(Event::indexed(snap));
     let ui = Ui {

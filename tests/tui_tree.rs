@@ -86,7 +86,7 @@ fn screen(app: &App) -> String {
 }
 
 fn open(snap: Arc<Snapshot>, root: &Path) -> App {
-    let mut app = App::new(root.to_path_buf(), Jobs::inline(), Theme { color: true });
+    let mut app = App::new(root.to_path_buf(), Jobs::inline(), Theme::dark());
     app.resize(120, 20);
     app.handle(Event::indexed(snap));
     app
@@ -154,11 +154,7 @@ fn a_refresh_keeps_root_shape_and_selection_by_name() {
 #[test]
 fn an_index_error_is_shown_not_fatal() {
     let repo = Repo::new();
-    let mut app = App::new(
-        repo.root().to_path_buf(),
-        Jobs::inline(),
-        Theme { color: false },
-    );
+    let mut app = App::new(repo.root().to_path_buf(), Jobs::inline(), Theme::no_color());
     app.resize(120, 20);
     app.handle(Event::Indexed(Box::new(Indexed {
         generation: 1,
@@ -234,11 +230,7 @@ fn the_source_pane_keeps_the_declaration_in_view_when_the_terminal_shrinks() {
     }
     std::fs::write(dir.path().join("mod.py"), text).unwrap();
     let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
-    let mut app = App::new(
-        dir.path().to_path_buf(),
-        Jobs::inline(),
-        Theme { color: false },
-    );
+    let mut app = App::new(dir.path().to_path_buf(), Jobs::inline(), Theme::no_color());
     app.resize(200, 50);
     app.handle(Event::indexed(snap));
     press(&mut app, "/mod.target\n");
@@ -310,11 +302,7 @@ fn a_row_too_wide_cuts_the_name_and_keeps_file_and_line() {
     )
     .unwrap();
     let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
-    let mut app = App::new(
-        dir.path().to_path_buf(),
-        Jobs::inline(),
-        Theme { color: false },
-    );
+    let mut app = App::new(dir.path().to_path_buf(), Jobs::inline(), Theme::no_color());
     app.resize(80, 24);
     app.handle(Event::indexed(snap));
     press(&mut app, "/m.f\n");

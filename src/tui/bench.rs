@@ -36,7 +36,7 @@ fn press(app: &mut App, code: KeyCode) {
 
 fn frames(snap: &Arc<Snapshot>, jobs: Jobs, moves: usize) -> (Vec<f64>, String, usize) {
     let (w, h) = (200, 50);
-    let mut app = App::new(snap.index.root.clone(), jobs, Theme { color: true });
+    let mut app = App::new(snap.index.root.clone(), jobs, Theme::dark());
     app.resize(w, h);
     app.handle(Event::indexed(snap.clone()));
     // Root at the biggest hotspot, open its first levels: a busy tree.

@@ -104,7 +104,10 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
                 "tree rows: hop · name · ~likely/?possible · [test] · [stable]/[active]/[off-limits] (ripple.toml) · ✎ accepted change · (cycle) · +N · file:line",
                 theme.dim(),
             ),
-            Line::styled("row colour: hop inside the blast radius (red 1, yellow 2, magenta 3, blue 4+)", theme.dim()),
+            Line::styled(
+                format!("row colour: hop inside the blast radius ({})", theme.hop_legend()),
+                theme.dim(),
+            ),
         ]),
         legend,
     );
@@ -133,7 +136,7 @@ mod tests {
 
     #[test]
     fn help_and_quit_stay_visible_at_any_width() {
-        let theme = Theme { color: false };
+        let theme = Theme::no_color();
         for width in [60u16, 80, 120, 200] {
             let line = hint_bar(&[Context::Tree, Context::Global], width, &theme);
             let shown = text(&line);
@@ -148,7 +151,7 @@ mod tests {
 
     #[test]
     fn a_context_without_help_pins_nothing() {
-        let theme = Theme { color: false };
+        let theme = Theme::no_color();
         let shown = text(&hint_bar(&[Context::Prompt], 200, &theme));
         assert!(!shown.contains("q quit"), "{shown}");
     }

@@ -78,10 +78,6 @@ impl Palette {
         self.hits.get(self.cursor).map(|&i| self.entries[i].action)
     }
 
-    pub fn len(&self) -> usize {
-        self.hits.len()
-    }
-
     pub fn move_by(&mut self, delta: isize, height: usize) {
         let len = self.hits.len();
         move_cursor(&mut self.cursor, &mut self.offset, len, delta, height);
@@ -165,10 +161,10 @@ mod tests {
     #[test]
     fn typing_narrows_and_a_key_name_finds_its_action() {
         let mut p = Palette::new(&[Context::Tree, Context::Global]);
-        let all = p.len();
+        let all = p.hits.len();
         p.query = "callees".to_owned();
         p.refilter();
-        assert!(p.len() < all);
+        assert!(p.hits.len() < all);
         assert_eq!(p.selected(), Some(Action::ToggleDirection));
         p.query = "E".to_owned();
         p.refilter();
