@@ -96,14 +96,28 @@ pub fn plan(
     decl: DeclId,
     commands: &TestCommands,
 ) -> Result<TestPlan, TestRunError> {
+    let reaching: Vec<DeclId> = index
+        .graph
+        .tests_reaching(&index.res, decl, 0)
+        .iter()
+        .map(|r| r.decl)
+        .collect();
+    plan_tests(index, &reaching, commands)
+}
+
+/// The commands that run exactly `tests` (test declarations).
+pub fn plan_tests(
+    index: &Index,
+    reaching: &[DeclId],
+    commands: &TestCommands,
+) -> Result<TestPlan, TestRunError> {
     let res = &index.res;
     let mut python: Vec<String> = Vec::new();
     let mut go: Vec<GoTest> = Vec::new();
     let mut not_selectable = 0;
-    let reaching = index.graph.tests_reaching(res, decl, 0);
-    for r in &reaching {
-        let d = &res.decls[r.decl];
-        let (Some(file), Some(fid)) = (index.file_of(r.decl), d.file) else {
+    for &decl in reaching {
+        let d = &res.decls[decl];
+        let (Some(file), Some(fid)) = (index.file_of(decl), d.file) else {
             continue;
         };
         match file.lang {

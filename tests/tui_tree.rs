@@ -489,3 +489,104 @@ fn f_filters_the_tree_keeping_the_ancestors_of_matches() {
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.tree_rows(), 4);
 }
+
+const BLAST_M: &str = "\
+def f():
+    pass
+
+
+def g():
+    f()
+
+
+def h(x):
+    x.f()
+";
+
+const BLAST_TESTS: &str = "\
+from m import g
+
+
+def test_a():
+    g()
+
+
+def test_b():
+    g()
+";
+
+fn blast_repo() -> (tempfile::TempDir, tempfile::TempDir, Arc<Snapshot>) {
+    let dir = tempfile::tempdir().unwrap();
+    let db = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("m.py"), BLAST_M).unwrap();
+    std::fs::create_dir(dir.path().join("tests")).unwrap();
+    std::fs::write(dir.path().join("tests/test_m.py"), BLAST_TESTS).unwrap();
+    std::fs::write(
+        dir.path().join("ripple.toml"),
+        "[tests]\npython = \"sh -c 'echo ran {tests}'\"\n",
+    )
+    .unwrap();
+    let snap = ripple::tui::load(dir.path(), Some(&db.path().join("index.db"))).unwrap();
+    (dir, db, snap)
+}
+
+#[test]
+fn the_blast_lists_are_selectable_and_enter_and_t_act_on_the_row() {
+    let (dir, _db, snap) = blast_repo();
+    let mut app = open(snap.clone(), dir.path());
+    press(&mut app, "/m.f\n");
+    let s = screen(&app);
+    assert!(s.contains("m.py:10  x.f"), "a possibly missing caller: {s}");
+    // tab twice: the blast pane. Its first list row is that call site.
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    press(&mut app, "j\n");
+    assert_eq!(snap.name(app.root().unwrap()), "m.h", "the site's function");
+    assert!(screen(&app).contains("10 ▶"), "its line is marked");
+
+    // f again, and down to the second test: t runs it alone.
+    press(&mut app, "/m.f\n");
+    assert_eq!(snap.name(app.root().unwrap()), "m.f");
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    press(&mut app, "jjjt");
+    let s = screen(&app);
+    assert!(s.contains("ran tests/test_m.py::test_b"), "{s}");
+    assert!(!s.contains("test_m.py::test_a"), "test_b alone: {s}");
+    key(&mut app, KeyCode::Esc);
+
+    // y on a test row copies the test's name; enter makes it the root.
+    let clip = Captured::default();
+    app.set_clipboard(ripple::tui::Clipboard::to(clip.clone()));
+    press(&mut app, "ky");
+    assert!(screen(&app).contains("copied tests.test_m.test_a"));
+    press(&mut app, "\n");
+    assert_eq!(snap.name(app.root().unwrap()), "tests.test_m.test_a");
+}
+
+#[test]
+fn a_click_selects_a_blast_row_and_a_file_row_opens_the_finder() {
+    let (dir, _db, snap) = blast_repo();
+    let mut app = open(snap.clone(), dir.path());
+    app.resize(120, 40);
+    press(&mut app, "/m.f\n");
+    let s = screen_at(&app, 120, 40);
+    let (row, line) = s
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains("  tests/test_m.py") && !l.contains("::"))
+        .unwrap_or_else(|| panic!("{s}"));
+    let col = line[..line.rfind("tests/test_m.py").unwrap()]
+        .chars()
+        .count();
+    app.handle(Event::Input(Input::Mouse(crossterm::event::MouseEvent {
+        kind: crossterm::event::MouseEventKind::Down(crossterm::event::MouseButton::Left),
+        column: col as u16,
+        row: row as u16,
+        modifiers: KeyModifiers::NONE,
+    })));
+    press(&mut app, "\n");
+    let s = screen_at(&app, 120, 40);
+    assert!(s.contains("/ tests.test_m."), "the finder on the file: {s}");
+    assert!(s.contains("test_m.test_b"), "{s}");
+}

@@ -23,6 +23,7 @@ use crate::resolve::DeclId;
 use crate::semantic::SearchIndex;
 use crate::terminal_text::counted;
 
+mod blast;
 mod filter;
 mod mouse;
 mod place;
@@ -31,7 +32,7 @@ use super::Event;
 use super::clipboard::Clipboard;
 use super::editor::EditRequest;
 use super::finder::Finder;
-use super::findings::{self, FindingsList};
+use super::findings::FindingsList;
 use super::help;
 use super::indexer::{IndexStatus, Indexed, Indexer};
 use super::jobs::{Job, JobResult, Jobs};
@@ -39,7 +40,7 @@ use super::keys::{Action, Context, action_for};
 use super::layout::{self, Areas};
 use super::overview::{OverviewState, Pick};
 use super::palette::Palette;
-use super::radius::{self, BlastView};
+use super::radius::{self, BlastCursor, BlastView};
 use super::review::{self, MigrateUpdate, Review, Status};
 use super::search::{NeuralStatus, SearchKind, SearchPane};
 use super::snapshot::Snapshot;
@@ -143,7 +144,7 @@ pub struct App {
     dir: Direction,
     depth: u32,
     blast: Option<BlastView>,
-    blast_scroll: usize,
+    blast_cursor: BlastCursor,
     blast_generation: u64,
     source: SourceView,
     source_generation: u64,
@@ -199,7 +200,7 @@ impl App {
             dir: Direction::Callers,
             depth: DEFAULT_DEPTH,
             blast: None,
-            blast_scroll: 0,
+            blast_cursor: BlastCursor::default(),
             blast_generation: 0,
             source: SourceView::default(),
             source_generation: 0,
@@ -397,6 +398,8 @@ impl App {
                 self.dirty = true;
             }
             JobResult::Blast { generation, view } if generation == self.blast_generation => {
+                // Its rows are another list: the old selection means nothing there.
+                self.blast_cursor.row = None;
                 self.blast = Some(*view);
                 self.dirty = true;
             }
@@ -820,17 +823,6 @@ impl App {
         self.request_highlight();
     }
 
-    fn on_blast(&mut self, action: Action) {
-        match action {
-            Action::Up => self.blast_scroll = self.blast_scroll.saturating_sub(1),
-            Action::Down => self.blast_scroll += 1,
-            Action::PageUp => self.blast_scroll = self.blast_scroll.saturating_sub(10),
-            Action::PageDown => self.blast_scroll += 10,
-            Action::Top => self.blast_scroll = 0,
-            _ => {}
-        }
-    }
-
     fn after_resize(&mut self) {
         self.dirty = true;
         let th = self.tree_height();
@@ -864,7 +856,7 @@ impl App {
         self.pane = Pane::Tree;
         if !same_root {
             self.blast = None;
-            self.blast_scroll = 0;
+            self.blast_cursor = BlastCursor::default();
         }
         self.request_blast();
         self.sync_source();
@@ -882,7 +874,7 @@ impl App {
             selected: tree.name_path(snap, tree.selected_index()),
             tree_offset: tree.offset,
             source_scroll: self.source.free_scroll(),
-            blast_scroll: self.blast_scroll,
+            blast_scroll: self.blast_cursor.scroll,
             filter: tree.filter().map(str::to_owned),
         })
     }
@@ -909,7 +901,10 @@ impl App {
         let same_selection =
             snap.name(t.selected().decl) == view.selected.last().map_or("", |s| s.as_str());
         self.tree = Some(t);
-        self.blast_scroll = view.blast_scroll;
+        self.blast_cursor = BlastCursor {
+            scroll: view.blast_scroll,
+            row: None,
+        };
         self.request_blast();
         self.sync_source();
         if same_selection && let Some(scroll) = view.source_scroll {
@@ -1406,6 +1401,9 @@ impl App {
     /// `t`: in the review, the tests reaching the changed function; in the
     /// tree, those reaching the selected declaration.
     fn run_tests_here(&mut self) {
+        if self.run_blast_test() {
+            return;
+        }
         let Some(snap) = self.snap.clone() else {
             return;
         };
@@ -1615,26 +1613,14 @@ impl App {
                     self.message = Some("the index is not ready yet".to_owned());
                     return;
                 };
-                let Some(d) = findings::decl_at(&snap, &f.file, f.start_line) else {
-                    self.message = Some(format!(
-                        "{}:{} is not in the index (moved, deleted, or not Python/Go)",
-                        f.file, f.start_line
-                    ));
-                    return;
-                };
-                self.findings = None;
-                self.set_root(d, true);
-                let height = self.source_height();
-                self.source.mark_line(
-                    f.start_line as usize,
-                    format!(
-                        "{}: {}",
-                        f.severity.name(),
-                        f.message.lines().next().unwrap_or("")
-                    ),
-                    height,
+                let note = format!(
+                    "{}: {}",
+                    f.severity.name(),
+                    f.message.lines().next().unwrap_or("")
                 );
-                self.request_highlight();
+                if self.show_line(&snap, &f.file, f.start_line, note) {
+                    self.findings = None;
+                }
             }
             _ => {}
         }
@@ -1735,7 +1721,7 @@ impl App {
             areas.blast,
             self.blast.as_ref().filter(|b| b.root == tree.root),
             Some(snap),
-            self.blast_scroll,
+            self.blast_cursor,
             theme,
             self.pane == Pane::Blast,
         );

@@ -99,6 +99,12 @@ impl App {
                 } else {
                     return;
                 };
+                // The wheel scrolls the blast pane's text; j/k move over its lists.
+                if step != 0 && pane == Pane::Blast {
+                    let c = &mut self.blast_cursor;
+                    c.scroll = (c.scroll as isize + step).max(0) as usize;
+                    return;
+                }
                 if step != 0 {
                     let action = if step > 0 { Action::Down } else { Action::Up };
                     let saved = self.pane;
@@ -110,6 +116,11 @@ impl App {
                     return;
                 }
                 self.pane = pane;
+                if pane == Pane::Blast && row > areas.blast.y {
+                    let rows = self.blast_rows();
+                    self.blast_cursor
+                        .click(&rows, (row - areas.blast.y - 1) as usize);
+                }
                 if pane == Pane::Tree
                     && let Some(tree) = &mut self.tree
                     && row > areas.tree.y

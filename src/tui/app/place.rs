@@ -1,12 +1,14 @@
 //! What `E`, `y` and `Y` act on: the place under the cursor, handed to the
 //! user's editor or clipboard. In the source pane that is the call site
-//! the user came through (what the pane marks); elsewhere the selected
-//! declaration.
+//! the user came through (what the pane marks); in the blast pane the row
+//! selected in its lists; elsewhere the selected declaration.
 
 use crate::resolve::DeclId;
 
 use super::super::editor::EditRequest;
+use super::super::findings;
 use super::super::overview::Pick;
+use super::super::radius::BlastItem;
 use super::{App, Pane, Screen};
 
 /// A declaration, or a line in the repository.
@@ -14,8 +16,8 @@ use super::{App, Pane, Screen};
 pub(super) struct Place {
     /// Qualified name of the declaration (the one the place is in).
     pub name: String,
-    /// Relative to the repository root; `None` outside the repository.
-    pub path: Option<String>,
+    /// Relative to the repository root; else why there is no file.
+    pub path: Result<String, &'static str>,
     /// 1-based.
     pub line: usize,
 }
@@ -26,7 +28,11 @@ impl App {
         let decl = &snap.index.res.decls[d];
         Some(Place {
             name: snap.name(d).to_owned(),
-            path: snap.index.file_of(d).map(|f| f.path.clone()),
+            path: snap
+                .index
+                .file_of(d)
+                .map(|f| f.path.clone())
+                .ok_or("is outside the repository"),
             line: decl.span.start_line as usize,
         })
     }
@@ -39,7 +45,7 @@ impl App {
         let (path, site) = snap.index.call_site(edge.file, edge.call)?;
         Some(Place {
             name: snap.name(node.decl).to_owned(),
-            path: Some(path.to_owned()),
+            path: Ok(path.to_owned()),
             line: site.span.start_line as usize,
         })
     }
@@ -52,6 +58,9 @@ impl App {
                 Pick::Package(_) => None,
             },
             Screen::Explorer => {
+                if let Some(item) = self.blast_item() {
+                    return self.blast_place(item);
+                }
                 if self.pane == Pane::Source
                     && let Some(p) = self.call_site_place()
                 {
@@ -62,15 +71,42 @@ impl App {
         }
     }
 
+    fn blast_place(&self, item: BlastItem) -> Option<Place> {
+        let snap = self.snap.as_ref()?;
+        match item {
+            BlastItem::Test(d) => self.decl_place(d),
+            BlastItem::Package(p) => Some(Place {
+                name: p,
+                path: Err("is a package, not a file"),
+                line: 0,
+            }),
+            BlastItem::File(f) => Some(Place {
+                name: f.clone(),
+                path: Ok(f),
+                line: 1,
+            }),
+            BlastItem::Site { file, line } => Some(Place {
+                // The declaration the call is in, as for any other place.
+                name: findings::decl_at(snap, &file, line)
+                    .map_or_else(|| format!("{file}:{line}"), |d| snap.name(d).to_owned()),
+                path: Ok(file),
+                line: line as usize,
+            }),
+        }
+    }
+
     /// `E`: ask the event loop for the editor (it owns the terminal).
     pub(super) fn edit_place(&mut self) {
         let Some(place) = self.place() else {
             self.message = Some("nothing selected to open".to_owned());
             return;
         };
-        let Some(path) = place.path else {
-            self.message = Some(format!("{} is outside the repository", place.name));
-            return;
+        let path = match place.path {
+            Ok(path) => path,
+            Err(why) => {
+                self.message = Some(format!("{} {why}", place.name));
+                return;
+            }
         };
         self.edit_request = Some(EditRequest {
             root: self.root_path.clone(),
@@ -87,9 +123,9 @@ impl App {
         };
         let text = if location {
             match &place.path {
-                Some(path) => format!("{path}:{}", place.line),
-                None => {
-                    self.message = Some(format!("{} is outside the repository", place.name));
+                Ok(path) => format!("{path}:{}", place.line),
+                Err(why) => {
+                    self.message = Some(format!("{} {why}", place.name));
                     return;
                 }
             }
