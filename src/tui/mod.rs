@@ -10,8 +10,10 @@
 //!
 //! Panes: [`tree`] (callers/callees), [`source`], [`radius`] (blast radius),
 //! plus the [`overview`], the [`finder`], the migration [`review`], the
-//! [`testrun`] output, the [`search`] pane, the review [`findings`] and the
-//! [`help`] generated from the one key table in [`keys`].
+//! [`testrun`] output, the [`search`] pane, the review [`findings`], the
+//! command [`palette`] and the [`help`], the last two generated from the
+//! one key table in [`keys`]. `E` hands the terminal to the user's
+//! [`editor`] from the event loop, which owns the terminal.
 
 mod app;
 pub mod bench;

@@ -151,7 +151,7 @@ impl App {
             Err(e) => e,
         });
         // The source pane keeps its scroll until the new index arrives and
-        // restores the view (a re-read now would lose it).
+        // restores the view (reading the file here would lose it).
         self.files.clear();
         if let Some(ix) = &self.indexer {
             ix.refresh();
