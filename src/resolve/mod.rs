@@ -272,9 +272,64 @@ pub fn resolver_fingerprint() -> u64 {
     crate::model::content_hash_of(SOURCES) ^ crate::lang::extractor_fingerprint().rotate_left(1)
 }
 
+/// The order in which the Python solver first visits its constraints and
+/// takes them off its worklist. The graph must not depend on it: the
+/// differential tests vary it (and `RIPPLE_DEBUG_SOLVE_ORDER=reverse` or
+/// `shuffle:SEED` does from the command line) to show that it does not.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum SolveOrder {
+    #[default]
+    Canonical,
+    Reversed,
+    Shuffled(u64),
+}
+
+impl SolveOrder {
+    /// `RIPPLE_DEBUG_SOLVE_ORDER`: `reverse`, `shuffle:SEED`, anything else canonical.
+    pub fn from_env() -> SolveOrder {
+        let Some(v) = std::env::var_os("RIPPLE_DEBUG_SOLVE_ORDER") else {
+            return SolveOrder::Canonical;
+        };
+        let v = v.to_string_lossy();
+        if v == "reverse" {
+            SolveOrder::Reversed
+        } else if let Some(seed) = v.strip_prefix("shuffle:").and_then(|s| s.parse().ok()) {
+            SolveOrder::Shuffled(seed)
+        } else {
+            SolveOrder::Canonical
+        }
+    }
+}
+
+thread_local! {
+    static ORDER_OVERRIDE: std::cell::Cell<Option<SolveOrder>> = const { std::cell::Cell::new(None) };
+}
+
+/// Run `f` with every resolution on this thread visiting constraints in
+/// `order`: how the differential tests index a repository in several
+/// orders through the ordinary [`crate::index::Index`] entry points.
+pub fn with_solve_order<T>(order: SolveOrder, f: impl FnOnce() -> T) -> T {
+    let previous = ORDER_OVERRIDE.with(|o| o.replace(Some(order)));
+    let out = f();
+    ORDER_OVERRIDE.with(|o| o.set(previous));
+    out
+}
+
 /// Resolve a whole repository.
 /// `go_modules` lists each `go.mod` as (directory, module path).
 pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolution {
+    let order = ORDER_OVERRIDE
+        .with(|o| o.get())
+        .unwrap_or_else(SolveOrder::from_env);
+    resolve_in_order(files, go_modules, order)
+}
+
+/// [`resolve`], visiting constraints in `order`.
+pub fn resolve_in_order(
+    files: &[SourceFile],
+    go_modules: &[(String, String)],
+    order: SolveOrder,
+) -> Resolution {
     let mut b = Builder::new();
     // Qualified names need the whole file set (package roots, go.mod), so
     // they are computed here, not at extraction.
@@ -315,7 +370,7 @@ pub fn resolve(files: &[SourceFile], go_modules: &[(String, String)]) -> Resolut
         b.res.file_module[i] = module;
     }
     crate::memory::trace("resolve (declarations named)");
-    python::resolve(&mut b, files, &py_files);
+    python::resolve(&mut b, files, &py_files, order);
     go::resolve(&mut b, files, &go_files);
     b.res.call_lines = files
         .iter()

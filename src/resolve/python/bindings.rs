@@ -88,12 +88,10 @@ impl Analysis<'_> {
     pub(super) fn free_name(&mut self, ci: usize, name: Sym) -> Vals {
         let gname = self.gsym(ci, name);
         let file = self.files[ci].file;
-        if !self.star_sources(file).is_empty() {
-            let mut seen = Vec::new();
-            let found = self.star_lookup(file, gname, &mut seen);
-            if !found.is_empty() {
-                return found;
-            }
+        let mut seen = Vec::new();
+        let (found, bound) = self.star_lookup(file, gname, &mut seen);
+        if bound {
+            return found;
         }
         let text = &self.strings[gname as usize];
         if self.builtins.contains(text.as_str()) {
@@ -102,38 +100,58 @@ impl Analysis<'_> {
         self.external_star_member(file, gname, 0)
     }
 
-    /// A name looked up through the `from m import *` imports of `file`'s module scope.
-    pub(super) fn star_lookup(&mut self, file: u32, name: GSym, seen: &mut Vec<u32>) -> Vals {
+    /// A name looked up through the `from m import *` imports of `file`'s
+    /// module scope, and whether one of them binds it (by a statement, a
+    /// submodule or an out-of-repo star import): only then is the name
+    /// theirs, whatever its value is known to be so far.
+    pub(super) fn star_lookup(
+        &mut self,
+        file: u32,
+        name: GSym,
+        seen: &mut Vec<u32>,
+    ) -> (Vals, bool) {
         // Free names (every builtin) of a module with star imports come
         // here on each evaluation: no hashing, no copies of the sources.
         if seen.contains(&file) {
-            return Vals::new();
+            return (Vals::new(), false);
         }
         seen.push(file);
         let name = self.unversioned(name);
         let mut out = Vals::new();
+        let mut bound = false;
         for &f in self.star_sources(file).iter() {
             if !self.star_exports(f, name) {
                 continue;
             }
             let decl = self.module_decl(f);
-            let mut vals = self.get(Slot::Var(decl, name));
-            if vals.is_empty() {
-                vals = self.star_lookup(f, name, seen);
-            }
-            if vals.is_empty()
-                && let Some(sf) = self.submodule(f, name)
-            {
-                vals.push(Value::Module(sf));
-            }
-            if vals.is_empty() {
-                vals = self.external_star_member(f, name, 0);
-            }
+            let vals = if self.binds(decl, name) {
+                self.get(Slot::Var(decl, name))
+            } else {
+                let (vals, inner) = self.star_lookup(f, name, seen);
+                if inner {
+                    vals
+                } else if let Some(sf) = self.submodule(f, name) {
+                    smallvec![Value::Module(sf)]
+                } else {
+                    let vals = self.external_star_member(f, name, 0);
+                    if vals.is_empty() {
+                        continue;
+                    }
+                    vals
+                }
+            };
+            bound = true;
             for v in vals {
                 push_unique(&mut out, v);
             }
         }
-        out
+        (out, bound)
+    }
+
+    /// Whether a statement of `scope` binds `name` (an assignment, a
+    /// definition, an import, a loop or `with` target), in any version.
+    pub(super) fn binds(&self, scope: RawDeclId, name: GSym) -> bool {
+        self.static_binds.contains(&Slot::Var(scope, name))
     }
 
     /// Whether `from module import *` of `file`'s module binds `name`:
@@ -313,6 +331,6 @@ impl Analysis<'_> {
             return Vals::new();
         }
         let hooks = self.module_getattr_hooks(f);
-        self.read_through(hooks, name)
+        self.read_through(hooks)
     }
 }

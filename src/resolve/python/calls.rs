@@ -51,6 +51,10 @@ impl Analysis<'_> {
             return out;
         }
         let callees = self.callee_values(ci, call);
+        // Calling anything returns anything.
+        if is_full(&callees) {
+            return smallvec![Value::Top];
+        }
         if kind == PyCallKind::With {
             for v in callees {
                 match v {
@@ -227,6 +231,7 @@ impl Analysis<'_> {
                         push_unique(&mut out, Value::External(p));
                     }
                 }
+                Value::Library => push_unique(&mut out, Value::Library),
                 Value::Builtin(_) => {
                     for r in self.builtin_result(ci, call, v) {
                         push_unique(&mut out, r);

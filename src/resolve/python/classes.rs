@@ -11,7 +11,7 @@ use crate::resolve::RawDeclId;
 
 use super::library::{DICT_ALL_METHODS, MODELLED_DICT_METHODS, builtin_type_member};
 use super::operators::COMPARISONS;
-use super::values::{ANY_CLASS, GSym, MAX_SET, RUNTIME, Slot, Vals, Value, push_unique};
+use super::values::{ANY_CLASS, GSym, RUNTIME, Slot, Vals, Value, is_full, push_unique};
 use super::{Analysis, qualified_name};
 
 impl Analysis<'_> {
@@ -190,6 +190,10 @@ impl Analysis<'_> {
     /// The value of `v.name`. A property read through an instance is what
     /// its getter returns, not the getter.
     pub(super) fn attr(&mut self, v: Value, name: GSym, depth: u32) -> Vals {
+        // A library value's attribute is a library value.
+        if v == Value::Library {
+            return smallvec![Value::Library];
+        }
         let members = self.attr_members(v, name, depth);
         if !matches!(v, Value::Instance(_) | Value::Cone(_)) || !self.property_names.contains(&name)
         {
@@ -267,28 +271,43 @@ impl Analysis<'_> {
         match v {
             Value::Module(f) => {
                 let decl = self.module_decl(f);
-                let vals = self.get(Slot::Var(decl, name));
-                if !vals.is_empty() {
+                let mut vals = self.get(Slot::Var(decl, name));
+                // Where a module binds the name, its value is all there is,
+                // even while it is still unknown: asking the fallbacks
+                // whenever the slot is empty would keep whatever they gave
+                // before it filled, so the graph would depend on the order
+                // constraints run in. Other modules may still assign an
+                // unbound name (`mod.x = v`); those values join the fallback's.
+                // A submodule of the package is always a candidate:
+                // `from . import cache` in `__init__.py` binds `cache`
+                // to the very attribute being looked up.
+                let submodule = self.submodule(f, name);
+                if let Some(sf) = submodule {
+                    push_unique(&mut vals, Value::Module(sf));
+                }
+                if self.binds(decl, name) {
                     return vals;
                 }
-                if let Some(sf) = self.submodule(f, name) {
-                    return smallvec![Value::Module(sf)];
-                }
-                let found = if self.star_sources(f).is_empty() {
-                    self.external_star_member(f, name, depth)
+                let found = if submodule.is_some() {
+                    Vals::new()
                 } else {
                     let mut seen = Vec::new();
-                    let found = self.star_lookup(f, name, &mut seen);
-                    if found.is_empty() {
-                        self.external_star_member(f, name, depth)
-                    } else {
+                    let (found, bound) = self.star_lookup(f, name, &mut seen);
+                    if bound {
                         found
+                    } else {
+                        let found = self.external_star_member(f, name, depth);
+                        if found.is_empty() {
+                            self.module_getattr_fallback(f, name)
+                        } else {
+                            found
+                        }
                     }
                 };
-                if found.is_empty() {
-                    return self.module_getattr_fallback(f, name);
+                for v in found {
+                    push_unique(&mut vals, v);
                 }
-                found
+                vals
             }
             Value::Class(c) => self
                 .class_attr(c, name)
@@ -516,10 +535,9 @@ impl Analysis<'_> {
     }
 
     /// `name` read through `hooks`: what they return.
-    pub(super) fn read_through(&mut self, hooks: SmallVec<[RawDeclId; 1]>, name: GSym) -> Vals {
+    pub(super) fn read_through(&mut self, hooks: SmallVec<[RawDeclId; 1]>) -> Vals {
         let mut out = Vals::new();
         for f in hooks {
-            self.getattr_names.insert(name);
             for v in self.ret_values(f) {
                 push_unique(&mut out, v);
             }
@@ -537,15 +555,20 @@ impl Analysis<'_> {
         if hooks.is_empty() {
             return Vals::new();
         }
-        let has_it = self.mro(c).iter().any(|&k| {
-            self.class_body_names.contains(&(k, name)) || self.self_attrs.contains(&(k, name))
-        });
         // A metaclass's instances are classes, whose attributes are set in
         // ways this does not see (`cls._member_map_` in `enum`).
-        if has_it || self.builtin_base(c).as_deref() == Some("type") {
+        if self.has_attribute(c, name) || self.builtin_base(c).as_deref() == Some("type") {
             return Vals::new();
         }
-        self.read_through(hooks, name)
+        self.read_through(hooks)
+    }
+
+    /// Whether a class in `c`'s MRO binds `name` in its body or assigns
+    /// it to `self` in a method, whatever values are known for it.
+    pub(super) fn has_attribute(&mut self, c: RawDeclId, name: GSym) -> bool {
+        self.mro(c).iter().any(|&k| {
+            self.class_body_names.contains(&(k, name)) || self.self_attrs.contains(&(k, name))
+        })
     }
 
     /// The runtime classes `self` (or `cls`) of `func` may have, which a
@@ -581,7 +604,7 @@ impl Analysis<'_> {
                         }
                     }
                     // None known, or too many to list: the class's own MRO too.
-                    if runtime.is_empty() || runtime.len() >= MAX_SET {
+                    if runtime.is_empty() || is_full(&runtime) {
                         seen(&mut out, (c, true));
                     }
                 }

@@ -13,7 +13,7 @@ use crate::resolve::{Builder, FileId, RawDeclId};
 use super::Analysis;
 use super::calls::{Target, function_and_shift};
 use super::library::{FUNCTOOLS_REDUCE, never_calls_its_arguments};
-use super::values::{GSym, MAX_CALLABLES, MAX_SET, Slot, Value};
+use super::values::{GSym, MAX_CALLABLES, MAX_SET, Slot, Value, is_full};
 
 impl Analysis<'_> {
     pub(super) fn emit(&mut self, b: &mut Builder) {
@@ -63,14 +63,11 @@ impl Analysis<'_> {
                 if let (Some(Value::Module(m)), Some(name)) = (target, imp.name)
                     && facts.sym(name) != "*"
                     && !imports_submodule
-                    && !self.getattr_names.is_empty()
+                    && self.getattr_hooks_exist()
                 {
                     let name = self.gsym(ci, name);
                     let hooks = self.module_getattr_hooks(m);
-                    if !hooks.is_empty()
-                        && self.getattr_names.contains(&name)
-                        && !self.found_without_getattr(Value::Module(m), name)
-                    {
+                    if !hooks.is_empty() && !self.found_without_getattr(Value::Module(m), name) {
                         let importer = self.gdecl(ci, imp.scope);
                         let mut seen = HashSet::default();
                         implicit_edges(b, &mut seen, importer, &hooks, file);
@@ -124,16 +121,17 @@ impl Analysis<'_> {
                 if opaque {
                     self.note_handed_out(b, ci, call, caller);
                 }
-                if !decls.is_empty() && targets.iter().any(|t| matches!(t, Target::Truncated)) {
+                if targets.iter().any(|t| matches!(t, Target::Truncated)) {
                     b.unresolved(
                         caller,
                         file,
                         call as u32,
                         format!(
-                            "the callee has more possible values than are kept ({MAX_SET}, or \
-                             {MAX_CALLABLES} functions); the callees shown may not be all"
+                            "the callee may be any of more values than are kept ({MAX_SET}, or \
+                             {MAX_CALLABLES} functions and classes)"
                         ),
                     );
+                    continue;
                 }
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
@@ -411,8 +409,27 @@ impl Analysis<'_> {
         }
     }
 
-    /// Whether `name` on `v` is found without asking a `__getattr__`.
+    /// Whether some class or module of the repository defines `__getattr__`.
+    pub(super) fn getattr_hooks_exist(&mut self) -> bool {
+        if let Some(exist) = self.getattr_hooks_exist {
+            return exist;
+        }
+        let getattr = self.dunder_getattr;
+        let exist = self.class_definers.contains_key(&getattr)
+            || (0..self.files.len()).any(|ci| self.binds(self.gdecl(ci, 0), getattr));
+        self.getattr_hooks_exist = Some(exist);
+        exist
+    }
+
+    /// Whether `name` on `v` is found without asking a `__getattr__`:
+    /// by a lookup, or because its class defines the attribute even where
+    /// no value of it is known (`self.conn = None`).
     pub(super) fn found_without_getattr(&mut self, v: Value, name: GSym) -> bool {
+        if let Value::Instance(c) | Value::Cone(c) = v
+            && self.has_attribute(c, name)
+        {
+            return true;
+        }
         self.skip_getattr = true;
         let direct = self.attr_members(v, name, 1);
         self.skip_getattr = false;
@@ -423,7 +440,7 @@ impl Analysis<'_> {
     /// `__getattr__`: an edge from the function that reads it, as for a
     /// property's getter.
     pub(super) fn emit_getattr_reads(&mut self, b: &mut Builder, ci: usize) {
-        if self.getattr_names.is_empty() {
+        if !self.getattr_hooks_exist() {
             return;
         }
         let py = self.files[ci].py;
@@ -434,7 +451,7 @@ impl Analysis<'_> {
                 continue;
             };
             let name = self.gsym(ci, name);
-            if !self.getattr_names.contains(&name) {
+            if !self.may_ask_getattr(name) {
                 continue;
             }
             let caller = self.gdecl(ci, caller);
@@ -517,6 +534,11 @@ impl Analysis<'_> {
                 });
                 if bases.is_empty() {
                     format!("the receiver of `.{}` has no known type", facts.sym(*name))
+                } else if is_full(&bases) {
+                    format!(
+                        "the receiver of `.{}` may be any of more values than are kept ({MAX_SET})",
+                        facts.sym(*name)
+                    )
                 } else if let Some(hook) = hook {
                     format!(
                         "`{}` comes from `{}`, whose result is unknown",

@@ -11,7 +11,7 @@ use crate::resolve::RawDeclId;
 use super::Analysis;
 use super::calls::NO_BIND;
 use super::operators::ITER_PROTOCOL;
-use super::solver::NO_CONSTRAINT;
+use super::strata::Question;
 use super::values::{
     ANY_KEY, GSym, KEYS, MAX_DEPTH, MAX_NESTING, MAX_SLICE_OFFSET, MISSING_KEY, Slot,
     UNKNOWN_OFFSET, Vals, Value, push_unique,
@@ -44,10 +44,12 @@ impl Analysis<'_> {
             PyExpr::Unknown | PyExpr::Name { .. } => Vals::new(),
             PyExpr::Var { scope, name } => {
                 let id = self.var_slot_id(ci, expr, *scope, *name);
-                let vals = self.get_id(id);
-                if vals.is_empty() && *scope == 0 {
+                let mut vals = self.get_id(id);
+                if *scope == 0 && !self.binds(self.gdecl(ci, 0), self.gsym(ci, *name)) {
                     // A module-level name bound only by a star import elsewhere in the file.
-                    return self.free_name(ci, *name);
+                    for v in self.free_name(ci, *name) {
+                        push_unique(&mut vals, v);
+                    }
                 }
                 vals
             }
@@ -62,6 +64,13 @@ impl Analysis<'_> {
                 let bases = self.eval(ci, *base, depth + 1);
                 let mut out = Vals::new();
                 for v in bases {
+                    // Anything's attribute is anything: reading it as
+                    // nothing would keep what was read before the base
+                    // filled up, and the graph would depend on the order.
+                    if v == Value::Top {
+                        push_unique(&mut out, Value::Top);
+                        continue;
+                    }
                     for r in self.attr(v, name, 0) {
                         push_unique(&mut out, r);
                     }
@@ -80,6 +89,7 @@ impl Analysis<'_> {
                             }
                         }
                         Value::Items(site) => push_unique(&mut out, Value::Container(site)),
+                        Value::Top | Value::Library => push_unique(&mut out, v),
                         Value::ZipRow(site) => {
                             for r in self.zip_row_element(site, key, depth + 1) {
                                 push_unique(&mut out, r);
@@ -136,6 +146,7 @@ impl Analysis<'_> {
                 let mut out = Vals::new();
                 for v in self.eval(ci, *base, depth + 1) {
                     let sliced = match (v, *start) {
+                        (Value::Top, _) => Value::Top,
                         (Value::Container(site), Some(start)) => Value::Slice {
                             site,
                             offset: start,
@@ -306,66 +317,56 @@ impl Analysis<'_> {
                 }]
             }
             PyExpr::Decorated { result, original } => {
-                let vals = self.eval(ci, *result, depth + 1);
+                let mut vals = self.eval(ci, *result, depth + 1);
                 let callable = vals.iter().any(|v| {
                     matches!(
                         v,
                         Value::Func(_) | Value::Bound { .. } | Value::Class(_) | Value::Instance(_)
                     )
                 });
-                if callable {
-                    vals
-                } else if !self.late_decorators && self.decorator_pending(ci, *result) {
-                    // A repository decorator whose returns are not known
-                    // yet (defined in a module solved later): the name
-                    // waits for them, rather than keep the undecorated
-                    // function for good. Those still without a callable
-                    // result once the rest is solved fall back to it.
-                    let id = self.current.get();
-                    if id != NO_CONSTRAINT {
-                        self.pending_decorated.insert(id);
+                // A library decorator keeps the function as far as the
+                // graph can tell. A repository decorator whose returns are
+                // not known yet (solved later, or imported through a
+                // package not solved yet) may still return a callable: the
+                // name waits for the stratum's end, and only if none came
+                // by then is it the undecorated function.
+                let site = self.site(ci, *result);
+                if self.decorated_by_library(ci, *result, 0)
+                    || self.absent(Question::DecoratorReturnsNothing(site), !callable)
+                {
+                    for v in self.eval(ci, *original, depth + 1) {
+                        push_unique(&mut vals, v);
                     }
-                    Vals::new()
+                    vals
+                } else if callable {
+                    vals
                 } else {
-                    self.eval(ci, *original, depth + 1)
+                    Vals::new()
                 }
             }
         }
     }
 
-    /// Key `#i` of a slice starting at `offset`: the container's `#(i + offset)`.
-    /// Whether decorator call `result` may still turn out to return a
-    /// callable: its decorator is not known yet, or is a repository
-    /// function that returns nothing yet.
-    pub(super) fn decorator_pending(&mut self, ci: usize, result: ExprId) -> bool {
+    /// Whether the decorator of call `e` (or, for `@factory(args)`, its
+    /// factory) may be out of the repository. Once true it stays true as
+    /// values are added, so acting on it keeps the solve monotone.
+    pub(super) fn decorated_by_library(&mut self, ci: usize, e: ExprId, depth: u32) -> bool {
         let py = self.files[ci].py;
-        let Some(&PyExpr::Call(call)) = py.exprs.get(result as usize) else {
+        let Some(&PyExpr::Call(call)) = py.exprs.get(e as usize) else {
             return false;
         };
         let callee = py.calls[call as usize].callee;
-        self.may_still_decorate(ci, callee, 0)
+        if self
+            .eval(ci, callee, 1)
+            .iter()
+            .any(|v| matches!(v, Value::External(_) | Value::Builtin(_)))
+        {
+            return true;
+        }
+        depth < 4 && self.decorated_by_library(ci, callee, depth + 1)
     }
 
-    /// Whether decorator expression `e` names nothing yet (a name imported
-    /// through a package not solved yet) or a repository function that
-    /// returns nothing yet; for `@factory(args)`, whether the factory does.
-    pub(super) fn may_still_decorate(&mut self, ci: usize, e: ExprId, depth: u32) -> bool {
-        let decorators = self.eval(ci, e, 1);
-        if !decorators.is_empty() {
-            return decorators
-                .iter()
-                .any(|v| matches!(v, Value::Func(f) if self.returns_of(*f).is_empty()));
-        }
-        let py = self.files[ci].py;
-        match py.exprs.get(e as usize) {
-            Some(&PyExpr::Call(call)) if depth < 4 => {
-                self.may_still_decorate(ci, py.calls[call as usize].callee, depth + 1)
-            }
-            Some(PyExpr::Var { .. } | PyExpr::Free { .. } | PyExpr::Attr { .. }) => true,
-            _ => false,
-        }
-    }
-
+    /// Key `#i` of a slice starting at `offset`: the container's `#(i + offset)`.
     pub(super) fn shifted_key(&mut self, key: GSym, offset: u32) -> Option<GSym> {
         if offset == 0 {
             return Some(key);
@@ -420,7 +421,7 @@ impl Analysis<'_> {
         out
     }
 
-    pub(super) fn elements(&self, site: u32, key: Option<GSym>) -> Vals {
+    pub(super) fn elements(&mut self, site: u32, key: Option<GSym>) -> Vals {
         self.touch(Slot::Elem(site, KEYS));
         let mut out = Vals::new();
         let keys = self.container_keys.get(&site).cloned().unwrap_or_default();
@@ -435,13 +436,9 @@ impl Analysis<'_> {
         }
         // A key that was never written literally: any element may come out.
         // (One written with a value the analysis does not track, such as a
-        // string, holds nothing callable.)
-        if out.is_empty()
-            && let Some(key) = key
-            && !self
-                .container_keys
-                .get(&site)
-                .is_some_and(|keys| keys.contains(&key))
+        // string, holds nothing callable.) Keys are added as the solve
+        // goes, so whether one was is asked at a stratum's end.
+        if let Some(key) = key
             // A dict's string keys are all written literally or not at all
             // (an unknown key is stored as ANY_KEY, read above), so an absent
             // one holds nothing. Positions (`pair[1]` of `d.items()`) do not
@@ -452,7 +449,16 @@ impl Analysis<'_> {
                     .get(key as usize)
                     .is_some_and(|k| k.starts_with('#')))
         {
-            return self.elements(site, None);
+            let unwritten = out.is_empty()
+                && !self
+                    .container_keys
+                    .get(&site)
+                    .is_some_and(|keys| keys.contains(&key));
+            if self.absent(Question::KeyNeverWritten { site, key }, unwritten) {
+                for v in self.elements(site, None) {
+                    push_unique(&mut out, v);
+                }
+            }
         }
         // A defaultdict's missing key holds what its factory makes.
         if self.defaultdict_sites.contains(&site) {
@@ -463,6 +469,7 @@ impl Analysis<'_> {
 
     pub(super) fn iterate(&mut self, v: Value) -> Vals {
         match v {
+            Value::Top => smallvec![Value::Top],
             Value::Container(site) | Value::Slice { site, .. } => self.elements(site, None),
             Value::Items(site) => smallvec![Value::Container(site)],
             Value::Zipped(site) => smallvec![Value::ZipRow(site)],
@@ -541,7 +548,7 @@ impl Analysis<'_> {
         out
     }
 
-    pub(super) fn iterate_shallow(&self, v: Value) -> Vals {
+    pub(super) fn iterate_shallow(&mut self, v: Value) -> Vals {
         match v {
             Value::Container(site) | Value::Slice { site, .. } => self.elements(site, None),
             Value::Items(site) => smallvec![Value::Container(site)],

@@ -41,12 +41,12 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use crate::lang::python::{ExprId, PyFacts};
 use crate::lang::{FileFacts, LangFacts};
 use crate::model::{DeclKind, Sym};
-use crate::resolve::{Builder, RawDeclId, SourceFile};
+use crate::resolve::{Builder, RawDeclId, SolveOrder, SourceFile};
 
 use calls::Target;
 use library::BUILTINS;
 use solver::{ConsKind, Constraint, NO_CONSTRAINT};
-use values::{ANY_KEY, GSym, HIERARCHY, MAX_ROUNDS, MAX_SET, NO_SLOT, Slot, SlotTable, Value};
+use values::{ANY_KEY, GSym, HIERARCHY, MAX_ROUNDS, NO_SLOT, Slot, SlotTable, Value};
 
 mod bindings;
 mod calls;
@@ -56,6 +56,7 @@ mod eval;
 mod library;
 mod operators;
 mod solver;
+mod strata;
 mod values;
 
 /// The resolver's sources, hashed into [`super::resolver_fingerprint`].
@@ -63,6 +64,7 @@ pub(super) const SOURCES: &str = concat!(
     include_str!("mod.rs"),
     include_str!("values.rs"),
     include_str!("solver.rs"),
+    include_str!("strata.rs"),
     include_str!("eval.rs"),
     include_str!("bindings.rs"),
     include_str!("classes.rs"),
@@ -175,6 +177,9 @@ struct Analysis<'a> {
     slots: std::cell::RefCell<SlotTable>,
     container_keys: HashMap<u32, Vec<GSym>>,
     dynamic_slots: HashSet<Slot>,
+    /// The `Var` slots some assignment, definition or import statement
+    /// writes (module-level ones also under their unversioned name).
+    static_binds: HashSet<Slot>,
     decl_kind: Vec<DeclKind>,
     decl_file: Vec<Option<u32>>,
     decl_local: Vec<u32>,
@@ -231,11 +236,8 @@ struct Analysis<'a> {
     /// First container site past every expression: the `*args` and
     /// `**kwargs` containers of each function are numbered from here.
     packed_base: u32,
-    /// Constraints that read a decorated name whose decorator's returns
-    /// were not known yet, and whether they have been run again since the
-    /// rest was solved (they then take the undecorated definition).
-    pending_decorated: HashSet<u32>,
-    late_decorators: bool,
+    /// The questions fallbacks wait on, answered between strata.
+    strata: strata::Strata,
     /// Class-body names holding descriptors, once the emit pass asks.
     descriptor_names: Option<HashSet<GSym>>,
     /// Memo of [`Analysis::prefixed_methods`].
@@ -266,9 +268,8 @@ struct Analysis<'a> {
     dunder_class: GSym,
     dunder_init: GSym,
     dunder_getattr: GSym,
-    /// Attribute names some lookup found only through a class's
-    /// `__getattr__`: the loads whose edges to it are looked for.
-    getattr_names: HashSet<GSym>,
+    /// Whether a class or module defines `__getattr__`, once the emit pass asks.
+    getattr_hooks_exist: Option<bool>,
     /// Set while emitting, to ask whether a lookup finds the attribute
     /// without `__getattr__`.
     skip_getattr: bool,
@@ -303,7 +304,7 @@ struct Analysis<'a> {
 /// How many of a name's definers were examined, and which are subclasses.
 type DefinersBelow = (usize, std::rc::Rc<[RawDeclId]>);
 
-pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
+pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: SolveOrder) {
     if py_files.is_empty() {
         return;
     }
@@ -317,6 +318,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         slots: std::cell::RefCell::new(SlotTable::default()),
         container_keys: HashMap::default(),
         dynamic_slots: HashSet::default(),
+        static_binds: HashSet::default(),
         decl_kind: b.res.decls.iter().map(|d| d.kind).collect(),
         decl_file: b.res.decls.iter().map(|d| d.file.map(|f| f.0)).collect(),
         decl_local: b.res.decls.iter().map(|d| d.local).collect(),
@@ -348,11 +350,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         packed_base: 0,
         var_slot_ids: Vec::new(),
         defaultdict_sites: HashSet::default(),
-        pending_decorated: HashSet::default(),
+        strata: strata::Strata::default(),
         class_body_by_class: None,
         prefixed: HashMap::default(),
         descriptor_names: None,
-        late_decorators: false,
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
         star_sources: HashMap::default(),
@@ -362,7 +363,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         dunder_class: ANY_KEY,
         dunder_init: ANY_KEY,
         dunder_getattr: ANY_KEY,
-        getattr_names: HashSet::default(),
+        getattr_hooks_exist: None,
         skip_getattr: false,
         multi_base: Vec::new(),
         hierarchy_id: 0,
@@ -451,6 +452,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
         a.constraints.extend(cs);
     }
     a.queued = vec![false; a.constraints.len()];
+    a.strata = strata::Strata::new(a.constraints.len());
     crate::memory::trace("py constraints");
     // One sweep evaluates every constraint and records what each reads;
     // then a worklist re-evaluates only constraints whose inputs grew (a
@@ -469,7 +471,21 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             a.run(id);
         }
     };
-    for id in 0..a.constraints.len() as u32 {
+    let mut shuffle = match order {
+        SolveOrder::Shuffled(seed) => Some(SplitMix(seed)),
+        _ => None,
+    };
+    let mut sweep_order: Vec<u32> = (0..a.constraints.len() as u32).collect();
+    match (order, shuffle.as_mut()) {
+        (SolveOrder::Reversed, _) => sweep_order.reverse(),
+        (_, Some(rng)) => {
+            for i in (1..sweep_order.len()).rev() {
+                sweep_order.swap(i, rng.below(i + 1));
+            }
+        }
+        _ => {}
+    }
+    for id in sweep_order {
         run(&mut a, id);
     }
     let sweep = t.elapsed();
@@ -478,7 +494,13 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     let mut epochs = 0usize;
     let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
     loop {
-        while let Some(id) = a.worklist.pop() {
+        while let Some(id) = match shuffle.as_mut() {
+            Some(rng) if !a.worklist.is_empty() => {
+                let i = rng.below(a.worklist.len());
+                Some(a.worklist.swap_remove(i))
+            }
+            _ => a.worklist.pop(),
+        } {
             a.queued[id as usize] = false;
             run(&mut a, id);
             steps += 1;
@@ -487,16 +509,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             }
         }
         if !a.hierarchy_dirty || steps > budget {
-            if steps <= budget && !a.late_decorators && !a.pending_decorated.is_empty() {
-                a.late_decorators = true;
-                let mut pending: Vec<u32> = a.pending_decorated.drain().collect();
-                pending.sort_unstable();
-                for id in pending.into_iter().rev() {
-                    if !a.queued[id as usize] {
-                        a.queued[id as usize] = true;
-                        a.worklist.push(id);
-                    }
-                }
+            if steps <= budget && a.close_stratum() {
                 continue;
             }
             a.exhausted = steps > budget;
@@ -511,7 +524,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     }
     if debug {
         let table = a.slots.borrow();
-        let big = table.vals.iter().filter(|v| v.len() >= MAX_SET).count();
+        let big = table.vals.iter().filter(|v| values::is_full(v)).count();
         eprintln!(
             "sweep {sweep:?}, worklist {steps} steps in {epochs} epochs, total {:?}; {} slots, {big} saturated",
             t.elapsed(),
@@ -548,6 +561,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
             );
         }
     }
+    if let Some(path) = std::env::var_os("RIPPLE_DEBUG_SLOTS") {
+        a.dump_slots(b, std::path::Path::new(&path));
+    }
     if std::env::var_os("RIPPLE_DEBUG_SATURATED").is_some() {
         a.print_saturated(b);
     }
@@ -567,5 +583,19 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32]) {
     crate::memory::trace("py emitted");
     if debug {
         eprintln!("emit: {:?}", t.elapsed());
+    }
+}
+
+/// A small deterministic generator (SplitMix64) for [`SolveOrder::Shuffled`].
+struct SplitMix(u64);
+
+impl SplitMix {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^= z >> 31;
+        (z % n as u64) as usize
     }
 }

@@ -10,7 +10,7 @@ use crate::resolve::{Builder, RawDeclId};
 
 use super::Analysis;
 use super::operators::{INPLACE_OPERATORS, PLAIN_OPERATORS};
-use super::values::{ANY_CLASS, ANY_KEY, GSym, MAX_SET, Slot, Value};
+use super::values::{ANY_CLASS, ANY_KEY, GSym, Slot, Value, is_full};
 
 impl Analysis<'_> {
     /// Facts true before any flow: methods receive their class's instances
@@ -71,6 +71,15 @@ impl Analysis<'_> {
                         list.push(class);
                     }
                 }
+                if let PyFlow::Assign { target, .. } = flow
+                    && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
+                {
+                    let scope = self.gdecl(ci, scope);
+                    let name = self.gsym(ci, name);
+                    let plain = self.unversioned(name);
+                    self.static_binds.insert(Slot::Var(scope, name));
+                    self.static_binds.insert(Slot::Var(scope, plain));
+                }
                 if let PyFlow::Assign { target, value } = flow
                     && let PyExpr::Var { scope, name } = py.exprs[*target as usize]
                 {
@@ -102,8 +111,8 @@ impl Analysis<'_> {
         }
     }
 
-    /// With `RIPPLE_DEBUG_SATURATED`: every value set that filled its cap,
-    /// with its values, named (how the "string soup" was found).
+    /// With `RIPPLE_DEBUG_SATURATED`: every value set that went past its
+    /// cap, named.
     pub(super) fn print_saturated(&self, b: &Builder) {
         let name = |d: RawDeclId| {
             b.res
@@ -134,7 +143,7 @@ impl Analysis<'_> {
         let table = self.slots.borrow();
         for (slot, &id) in &table.ids {
             let vals = &table.vals[id as usize];
-            if vals.len() < MAX_SET {
+            if !is_full(vals) {
                 continue;
             }
             let s = match *slot {
@@ -147,6 +156,7 @@ impl Analysis<'_> {
                 Slot::Ret(d) => format!("Ret {}", name(d)),
                 Slot::Yield(d) => format!("Yield {}", name(d)),
                 Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
+                Slot::Question(q) => format!("{q:?}"),
             };
             let vs: Vec<String> = vals
                 .iter()
@@ -166,6 +176,57 @@ impl Analysis<'_> {
                 })
                 .collect();
             eprintln!("SAT {s} => {}", vs.join(" "));
+        }
+    }
+
+    /// With `RIPPLE_DEBUG_SLOTS=FILE`: every slot that holds a value, one
+    /// per line, named and sorted, so two solves of the same facts can be
+    /// compared with `diff` (how order-dependence is tracked down).
+    pub(super) fn dump_slots(&self, b: &Builder, path: &std::path::Path) {
+        let sym = |g: GSym| {
+            self.strings
+                .get(g as usize)
+                .cloned()
+                .unwrap_or_else(|| format!("${g}"))
+        };
+        let decl = |d: RawDeclId| {
+            b.res
+                .decls
+                .get(d as usize)
+                .map(|x| x.name.to_string())
+                .unwrap_or_else(|| format!("#{d}"))
+        };
+        let value = |v: &Value| match *v {
+            Value::External(g) => format!("X:{}", sym(g)),
+            Value::Builtin(g) => format!("b:{}", sym(g)),
+            Value::DictMethod { site, name } => format!("DictMethod:{site}:{}", sym(name)),
+            Value::SeqMethod { site, name } => format!("SeqMethod:{site}:{}", sym(name)),
+            Value::MethodCaller(g) => format!("MethodCaller:{}", sym(g)),
+            other => format!("{other:?}"),
+        };
+        let table = self.slots.borrow();
+        let mut lines: Vec<String> = table
+            .ids
+            .iter()
+            .filter(|(_, id)| !table.vals[**id as usize].is_empty())
+            .map(|(slot, &id)| {
+                let mut vals: Vec<String> = table.vals[id as usize].iter().map(value).collect();
+                vals.sort();
+                let slot = match *slot {
+                    Slot::Var(d, g) => format!("Var({}, {})", decl(d), sym(g)),
+                    Slot::InstAttr(d, g) => format!("InstAttr({}, {})", decl(d), sym(g)),
+                    Slot::Ret(d) => format!("Ret({})", decl(d)),
+                    Slot::Yield(d) => format!("Yield({})", decl(d)),
+                    Slot::Elem(site, g) => format!("Elem({site}, {})", sym(g)),
+                    Slot::Question(q) => format!("{q:?}"),
+                };
+                format!("{slot} => {}", vals.join(" "))
+            })
+            .collect();
+        lines.sort();
+        lines.push(String::new());
+        if let Err(e) = std::fs::write(path, lines.join("\n")) {
+            eprintln!("RIPPLE_DEBUG_SLOTS: cannot write {}: {e}", path.display());
         }
     }
 
@@ -282,6 +343,7 @@ impl Analysis<'_> {
     pub(super) fn run(&mut self, id: u32) {
         let c = self.constraints[id as usize];
         self.current.set(id);
+        self.strata.forget(id);
         let ci = c.ci as usize;
         let py = self.files[ci].py;
         match c.kind {

@@ -11,6 +11,7 @@ use crate::resolve::RawDeclId;
 
 use super::Analysis;
 use super::solver::NO_CONSTRAINT;
+use super::strata::Question;
 
 /// Global string id (interned across files).
 pub(super) type GSym = u32;
@@ -83,6 +84,13 @@ pub(super) enum Value {
     /// A value of a builtin type whose methods PyCG names `<**PyStr**>.m`, `<**PyDict**>.m`.
     PyStr,
     PyDict,
+    /// More values than a set keeps: anything at all. A set holding it
+    /// holds nothing else, and every set it flows into becomes it.
+    Top,
+    /// Some value of library code: a set that would hold more than
+    /// [`MAX_LIBRARY`] external values, strings and dicts holds this
+    /// instead of any of them, and keeps its repository values.
+    Library,
 }
 
 /// A set of values as the solver passes it around: most hold one or two,
@@ -96,6 +104,8 @@ pub(super) enum Slot {
     Ret(RawDeclId),
     Yield(RawDeclId),
     Elem(u32, GSym),
+    /// A question answered between strata (see [`super::strata`]).
+    Question(Question),
 }
 
 /// The offset of a slice whose start is not a literal.
@@ -132,6 +142,10 @@ pub(super) const MAX_SET: usize = 16;
 /// How many values a set takes when all of them are functions or classes
 /// (see [`admits`]).
 pub(super) const MAX_CALLABLES: usize = 128;
+
+/// How many library values (external names, strings, dicts) a set keeps
+/// apart before they become one [`Value::Library`].
+pub(super) const MAX_LIBRARY: usize = 8;
 
 pub(super) const MAX_ROUNDS: usize = 40;
 
@@ -236,13 +250,7 @@ impl<'a> Analysis<'a> {
             let set = &mut table.vals[id];
             let mut grew = false;
             for v in vals {
-                if set.len() >= MAX_CALLABLES {
-                    break;
-                }
-                if admits(set, v) && !set.contains(v) {
-                    set.push(*v);
-                    grew = true;
-                }
+                grew |= insert(set, *v);
             }
             grew.then_some(id)
         };
@@ -399,14 +407,53 @@ impl SlotTable {
 }
 
 pub(super) fn push_unique(out: &mut Vals, v: Value) {
-    if admits(out, &v) && !out.contains(&v) {
-        out.push(v);
-    }
+    insert(out, v);
 }
 
-/// Whether a set reached its cap and may have dropped values.
+/// Add `v` to `set` as the lattice orders them, and say whether it grew.
+/// Past its cap a set becomes [`Value::Top`]; past [`MAX_LIBRARY`]
+/// library values, those become [`Value::Library`]. Both absorb what they
+/// stand for, so a set only ever moves up, whatever order values come in:
+/// a set that kept the first values to arrive would make the graph depend
+/// on the order constraints run in.
+pub(super) fn insert(set: &mut Vals, v: Value) -> bool {
+    if set.first() == Some(&Value::Top) || set.contains(&v) {
+        return false;
+    }
+    if v == Value::Top {
+        set.clear();
+        set.push(Value::Top);
+        return true;
+    }
+    if is_library(&v) || v == Value::Library {
+        if set.contains(&Value::Library) {
+            return false;
+        }
+        if v == Value::Library || set.iter().filter(|x| is_library(x)).count() >= MAX_LIBRARY {
+            set.retain(|x| !is_library(x));
+            set.push(Value::Library);
+        } else {
+            set.push(v);
+        }
+        return true;
+    }
+    if !admits(set, &v) {
+        set.clear();
+        set.push(Value::Top);
+        return true;
+    }
+    set.push(v);
+    true
+}
+
+/// Values of library code, which a set keeps apart from the repository's.
+pub(super) fn is_library(v: &Value) -> bool {
+    matches!(v, Value::External(_) | Value::PyStr | Value::PyDict)
+}
+
+/// Whether a set went past its cap: it may hold anything.
 pub(super) fn is_full(set: &[Value]) -> bool {
-    set.len() >= MAX_CALLABLES || (set.len() >= MAX_SET && !set.iter().all(is_callable))
+    set.contains(&Value::Top)
 }
 
 pub(super) fn is_callable(v: &Value) -> bool {
@@ -423,6 +470,9 @@ pub(super) fn is_callable(v: &Value) -> bool {
 /// subscript must keep an edge to each of them, or the blast radius of
 /// the thirtieth would say nobody calls it.
 pub(super) fn admits(set: &[Value], v: &Value) -> bool {
-    set.len() < MAX_SET
-        || (set.len() < MAX_CALLABLES && is_callable(v) && set.iter().all(is_callable))
+    let mut own = set
+        .iter()
+        .filter(|x| !is_library(x) && **x != Value::Library);
+    let len = own.clone().count();
+    len < MAX_SET || (len < MAX_CALLABLES && is_callable(v) && own.all(is_callable))
 }
