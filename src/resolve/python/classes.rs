@@ -484,22 +484,30 @@ impl Analysis<'_> {
         // A dataclass field's default (`fmt: Callable = plain`) is what
         // the generated `__init__` stores where a call passes none: as a
         // value of the instance, not a method bound to it.
-        if !inst.is_empty() && self.is_dataclass_field(c, name) {
+        if self.is_dataclass_field(c, name) {
             for k in mro.iter() {
                 self.read_into(Slot::Var(*k, name), &mut inst);
             }
-        }
-        if !inst.is_empty() {
             return inst;
         }
+        // The instance's values join what the class has (a class-level
+        // default, an annotation, a method): returning the instance's
+        // values whenever there were some would keep the class's from an
+        // earlier, emptier solve.
         if matches!(self.strings[name as usize].as_str(), "value" | "_value_") && self.is_enum(c) {
             let values = self.enum_member_values(c);
             if !values.is_empty() {
                 return values;
             }
         }
-        let members = self.class_attr(c, name);
-        let mut out = Vals::new();
+        // An attribute a method assigns to `self` is the instance's: an
+        // out-of-repository base is not asked for it.
+        let members = if mro.iter().any(|&k| self.self_attrs.contains(&(k, name))) {
+            self.repository_class_attr(c, name).0
+        } else {
+            self.class_attr(c, name)
+        };
+        let mut out = inst;
         for m in members {
             let bound = self.bind_class_member(m, c, true);
             push_unique(&mut out, bound);
@@ -816,20 +824,42 @@ impl Analysis<'_> {
 
     /// Class attribute `name` through the MRO (first class that defines it).
     pub(super) fn class_attr(&mut self, c: RawDeclId, name: GSym) -> Vals {
+        let (mut out, bound) = self.repository_class_attr(c, name);
+        if bound {
+            return out;
+        }
+        // Not defined in the repository: inherited from an external base, if any.
+        let inherited = match self.external_base(c) {
+            Some(p) => self.external_member(p, name),
+            None => self.builtin_base_member(c, name),
+        };
+        for v in inherited {
+            push_unique(&mut out, v);
+        }
+        out
+    }
+
+    /// `name` on the repository classes of `c`'s MRO, and whether one of
+    /// them binds it. The first class whose body binds the name has it,
+    /// even while its value is unknown ("the first with a value" would
+    /// keep whatever an earlier, emptier solve saw). Values assigned from
+    /// outside a class body (`Cls.x = v`) join along the way.
+    pub(super) fn repository_class_attr(&mut self, c: RawDeclId, name: GSym) -> (Vals, bool) {
+        let mut out = Vals::new();
         for &k in self.mro(c).iter() {
             let vals = self.get(Slot::Var(k, name));
             if self.is_enum_member(k, name, &vals) {
-                return smallvec![Value::Instance(k)];
+                push_unique(&mut out, Value::Instance(k));
+                return (out, true);
             }
-            if !vals.is_empty() {
-                return vals;
+            for v in vals {
+                push_unique(&mut out, v);
+            }
+            if self.binds(k, name) {
+                return (out, true);
             }
         }
-        // Not defined in the repository: inherited from an external base, if any.
-        match self.external_base(c) {
-            Some(p) => self.external_member(p, name),
-            None => self.builtin_base_member(c, name),
-        }
+        (out, false)
     }
 
     pub(super) fn bases(&mut self, c: RawDeclId) -> Vec<RawDeclId> {
@@ -838,13 +868,20 @@ impl Analysis<'_> {
         };
         let mut out = Vec::new();
         for &b in &info.bases {
-            for v in self.eval(ci, b, 0) {
-                if let Value::Class(k) = v
-                    && k != c
-                    && !out.contains(&k)
-                {
+            // Every class a base expression may be, in a fixed order: the
+            // first to arrive would depend on the order of the solve.
+            let mut classes: Vec<RawDeclId> = self
+                .eval(ci, b, 0)
+                .into_iter()
+                .filter_map(|v| match v {
+                    Value::Class(k) if k != c => Some(k),
+                    _ => None,
+                })
+                .collect();
+            classes.sort_unstable();
+            for k in classes {
+                if !out.contains(&k) {
                     out.push(k);
-                    break;
                 }
             }
         }

@@ -272,6 +272,7 @@ impl Analysis<'_> {
                 // are none" would keep whichever it saw first, and the graph
                 // would depend on the order constraints run in.
                 let mut out = Vals::new();
+                let mut unnarrowed = false;
                 for &class in classes.iter() {
                     for v in self.eval(ci, class, depth + 1) {
                         match v {
@@ -289,12 +290,21 @@ impl Analysis<'_> {
                                 push_unique(&mut out, Value::External(p))
                             }
                             // A class the values cannot stand for: no narrowing.
-                            _ => return self.eval(ci, *subject, depth + 1),
+                            _ => unnarrowed = true,
                         }
                     }
                 }
-                if out.is_empty() {
+                if unnarrowed {
                     return self.eval(ci, *subject, depth + 1);
+                }
+                // The classes are known only once their names are: until a
+                // stratum's end, nothing known is no reason to keep the
+                // subject's values.
+                let site = self.site(ci, expr);
+                if self.absent(Question::NarrowingUnknown(site), out.is_empty()) {
+                    for v in self.eval(ci, *subject, depth + 1) {
+                        push_unique(&mut out, v);
+                    }
                 }
                 out
             }

@@ -29,6 +29,9 @@ pub(super) enum Question {
     /// Whether the container at `site` holds nothing under `key`, a key
     /// never written to it: then any of its elements may come out.
     KeyNeverWritten { site: u32, key: u32 },
+    /// Whether the classes an `isinstance` test names (at this global
+    /// expression site) stand for nothing: then it narrows nothing.
+    NarrowingUnknown(u32),
 }
 
 #[derive(Default)]
