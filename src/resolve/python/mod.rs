@@ -186,6 +186,8 @@ struct Analysis<'a> {
     changed: bool,
     /// Resolved direct bases of each class, as last computed by its ClassBases constraint.
     class_bases: HashMap<RawDeclId, Vec<RawDeclId>>,
+    /// Bases found since the hierarchy's last epoch, which take effect at the next.
+    pending_bases: HashMap<RawDeclId, Vec<RawDeclId>>,
     /// Classes whose body binds a name (methods, class attributes).
     class_definers: HashMap<GSym, Vec<RawDeclId>>,
     /// Classes whose instances had an attribute assigned, by name.
@@ -324,6 +326,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         decl_local: b.res.decls.iter().map(|d| d.local).collect(),
         changed: false,
         class_bases: HashMap::default(),
+        pending_bases: HashMap::default(),
         class_definers: HashMap::default(),
         inst_definers: HashMap::default(),
         hierarchy_dirty: false,
@@ -516,11 +519,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
             break;
         }
         epochs += 1;
-        a.hierarchy_dirty = false;
-        a.mro_cache.clear();
-        a.mixin_hosts.clear();
-        a.definers_below.clear();
-        a.notify(HIERARCHY);
+        a.commit_hierarchy();
     }
     if debug {
         let table = a.slots.borrow();

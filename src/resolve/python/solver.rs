@@ -10,7 +10,7 @@ use crate::resolve::{Builder, RawDeclId};
 
 use super::Analysis;
 use super::operators::{INPLACE_OPERATORS, PLAIN_OPERATORS};
-use super::values::{ANY_CLASS, ANY_KEY, GSym, Slot, Value, is_full};
+use super::values::{ANY_CLASS, ANY_KEY, GSym, HIERARCHY, Slot, Value, is_full};
 
 impl Analysis<'_> {
     /// Facts true before any flow: methods receive their class's instances
@@ -390,7 +390,12 @@ impl Analysis<'_> {
                 // In the order the class statement names them, whichever
                 // resolved first (an imported base may resolve later).
                 let mut merged = self.bases(class);
-                let old = self.class_bases.get(&class).cloned().unwrap_or_default();
+                let old = self
+                    .pending_bases
+                    .get(&class)
+                    .or_else(|| self.class_bases.get(&class))
+                    .cloned()
+                    .unwrap_or_default();
                 for &b in &old {
                     if !merged.contains(&b) {
                         merged.push(b);
@@ -411,17 +416,36 @@ impl Analysis<'_> {
                     }
                 }
                 if merged != old {
-                    if merged.len() >= 2 && !self.multi_base.contains(&class) {
-                        self.multi_base.push(class);
-                    }
-                    self.class_bases.insert(class, merged);
-                    // Re-walking every hierarchy user on each change would be
-                    // quadratic; changes are batched into epochs instead.
+                    // The hierarchy changes only between epochs, when the
+                    // worklist is empty: lookups along an MRO that changed
+                    // while they ran would keep what the older one gave,
+                    // and the graph would depend on the order. Re-walking
+                    // every hierarchy user on each change would also be
+                    // quadratic.
+                    self.pending_bases.insert(class, merged);
                     self.hierarchy_dirty = true;
                 }
             }
         }
         self.current.set(NO_CONSTRAINT);
+    }
+
+    /// Start a new epoch of the hierarchy: the bases found since the last
+    /// one take effect, and everything that walked the old one runs again.
+    pub(super) fn commit_hierarchy(&mut self) {
+        let mut pending: Vec<(RawDeclId, Vec<RawDeclId>)> = self.pending_bases.drain().collect();
+        pending.sort_unstable_by_key(|(class, _)| *class);
+        for (class, bases) in pending {
+            if bases.len() >= 2 && !self.multi_base.contains(&class) {
+                self.multi_base.push(class);
+            }
+            self.class_bases.insert(class, bases);
+        }
+        self.hierarchy_dirty = false;
+        self.mro_cache.clear();
+        self.mixin_hosts.clear();
+        self.definers_below.clear();
+        self.notify(HIERARCHY);
     }
 
     pub(super) fn write(&mut self, ci: usize, target: ExprId, vals: &[Value]) {
