@@ -419,28 +419,31 @@ impl Analysis<'_> {
                 // class, which for a subclass (a diamond) can be a sibling
                 // of `class` rather than its base.
                 let mut out = Vals::new();
+                let mut bound_in_repository = false;
                 for (recv, instance) in self.super_receivers(func, class) {
                     let mro = self.mro(recv);
                     let after = mro.iter().position(|&k| k == class).map_or(1, |i| i + 1);
+                    // The next class whose body binds the name, as for
+                    // any class attribute (see `repository_class_attr`).
                     for k in mro.iter().skip(after) {
-                        let vals = self.get(Slot::Var(*k, name));
-                        if vals.is_empty() {
-                            continue;
-                        }
-                        for v in vals {
+                        for v in self.get(Slot::Var(*k, name)) {
                             let bound = match v {
                                 Value::Func(f) => self.bind_func(f, recv, instance),
                                 other => other,
                             };
                             push_unique(&mut out, bound);
                         }
-                        break;
+                        if self.binds(*k, name) {
+                            bound_in_repository = true;
+                            break;
+                        }
                     }
                 }
                 // No repository class after `class` defines it: the method
                 // is the out-of-repository base's (`super().run()` in a
                 // `threading.Thread` subclass is `threading.Thread.run`).
-                if out.is_empty()
+                if !bound_in_repository
+                    && out.is_empty()
                     && let Some(base) = self.external_base(class)
                 {
                     let full = format!(
@@ -451,7 +454,7 @@ impl Analysis<'_> {
                 }
                 // Nor an outside base: a builtin one's, at last `object`'s
                 // (`super().__init__()` in a class with no other base).
-                if out.is_empty() {
+                if !bound_in_repository && out.is_empty() {
                     let base = self
                         .builtin_base(class)
                         .unwrap_or_else(|| "object".to_owned());
