@@ -11,6 +11,7 @@ use crate::resolve::RawDeclId;
 
 use super::library::{DICT_ALL_METHODS, MODELLED_DICT_METHODS, builtin_type_member};
 use super::operators::COMPARISONS;
+use super::strata::Question;
 use super::values::{ANY_CLASS, GSym, RUNTIME, Slot, Vals, Value, is_full, push_unique};
 use super::{Analysis, qualified_name};
 
@@ -320,17 +321,20 @@ impl Analysis<'_> {
                 } else {
                     self.instance_members(c, name)
                 };
-                let found_upward = !out.is_empty();
+                // Decided by what the classes bind, not by what values are
+                // known so far: "found" while the solve is still filling the
+                // slots would keep what an emptier solve saw.
+                let found_upward = self.has_attribute(c, name);
                 // Overrides in subclasses: only classes that define `name` are candidates.
-                let mut overridden = false;
-                for &s in self.definers_below(c, name, false).iter() {
+                let below = self.definers_below(c, name, false);
+                let overridden = !below.is_empty();
+                for &s in below.iter() {
                     for v in self.get(Slot::Var(s, name)) {
                         if let Value::Func(f) = v
                             && self.decl_kind[f as usize] == DeclKind::Method
                         {
                             let bound = self.bind_func(f, s, true);
                             push_unique(&mut out, bound);
-                            overridden = true;
                         }
                     }
                 }
@@ -371,17 +375,11 @@ impl Analysis<'_> {
                         }
                     }
                 }
-                if out.is_empty() {
-                    out = self.getattr_fallback(c, name);
-                }
-                out
+                self.getattr_if_missing(c, name, out)
             }
             Value::Instance(c) => {
                 let out = self.instance_members(c, name);
-                if out.is_empty() {
-                    return self.getattr_fallback(c, name);
-                }
-                out
+                self.getattr_if_missing(c, name, out)
             }
             Value::PyStr => self.builtin_method("str", name),
             Value::PyDict => self.builtin_method("dict", name),
@@ -554,6 +552,22 @@ impl Analysis<'_> {
             }
         }
         out
+    }
+
+    /// `found`, the attribute `name` of an instance of `c`, and what the
+    /// class's `__getattr__` returns for it when nothing is found. Whether
+    /// nothing is, is asked at a stratum's end (see [`super::strata`]).
+    pub(super) fn getattr_if_missing(&mut self, c: RawDeclId, name: GSym, mut found: Vals) -> Vals {
+        if !self.may_ask_getattr(name) || self.getattr_hooks(c).is_empty() {
+            return found;
+        }
+        let missing = found.is_empty();
+        if self.absent(Question::AttributeMissing { class: c, name }, missing) {
+            for v in self.getattr_fallback(c, name) {
+                push_unique(&mut found, v);
+            }
+        }
+        found
     }
 
     /// Reading an attribute an instance of `c` does not have calls its

@@ -240,6 +240,9 @@ struct Analysis<'a> {
     packed_base: u32,
     /// The questions fallbacks wait on, answered between strata.
     strata: strata::Strata,
+    /// While checking what the final state supports: the values each
+    /// slot would be given, kept apart from the slots themselves.
+    shadow: Option<Vec<values::Vals>>,
     /// Class-body names holding descriptors, once the emit pass asks.
     descriptor_names: Option<HashSet<GSym>>,
     /// Memo of [`Analysis::prefixed_methods`].
@@ -354,6 +357,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         var_slot_ids: Vec::new(),
         defaultdict_sites: HashSet::default(),
         strata: strata::Strata::default(),
+        shadow: None,
         class_body_by_class: None,
         prefixed: HashMap::default(),
         descriptor_names: None,
@@ -559,6 +563,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
                 call.unwrap_or_default()
             );
         }
+    }
+    if std::env::var_os("RIPPLE_DEBUG_UNSUPPORTED").is_some() {
+        a.report_unsupported(b);
     }
     if let Some(path) = std::env::var_os("RIPPLE_DEBUG_SLOTS") {
         a.dump_slots(b, std::path::Path::new(&path));

@@ -10,7 +10,7 @@ use crate::resolve::{Builder, RawDeclId};
 
 use super::Analysis;
 use super::operators::{INPLACE_OPERATORS, PLAIN_OPERATORS};
-use super::values::{ANY_CLASS, ANY_KEY, GSym, HIERARCHY, Slot, Value, is_full};
+use super::values::{ANY_CLASS, ANY_KEY, GSym, HIERARCHY, Slot, Value, is_full, is_library};
 
 impl Analysis<'_> {
     /// Facts true before any flow: methods receive their class's instances
@@ -228,6 +228,57 @@ impl Analysis<'_> {
         if let Err(e) = std::fs::write(path, lines.join("\n")) {
             eprintln!("RIPPLE_DEBUG_SLOTS: cannot write {}: {e}", path.display());
         }
+    }
+
+    /// With `RIPPLE_DEBUG_UNSUPPORTED=1`: seed and run every constraint
+    /// once more against the solved state, with what they write kept
+    /// apart, and print each slot holding values that nothing derives
+    /// from that state. A monotone solve has none; each one found is left
+    /// over from an earlier, different state, where the graph can depend
+    /// on the order constraints ran in.
+    pub(super) fn report_unsupported(&mut self, b: &Builder) {
+        self.shadow = Some(Vec::new());
+        self.seed();
+        for id in 0..self.constraints.len() as u32 {
+            self.run(id);
+        }
+        let shadow = self.shadow.take().unwrap_or_default();
+        let name = |d: RawDeclId| {
+            b.res
+                .decls
+                .get(d as usize)
+                .map(|x| x.name.to_string())
+                .unwrap_or_else(|| format!("#{d}"))
+        };
+        let sym = |g: GSym| self.strings.get(g as usize).cloned().unwrap_or_default();
+        let table = self.slots.borrow();
+        let mut found = 0usize;
+        for (slot, &id) in &table.ids {
+            let derived = shadow.get(id as usize).cloned().unwrap_or_default();
+            let covered = |v: &Value| {
+                derived.contains(v)
+                    || derived.contains(&Value::Top)
+                    || (is_library(v) && derived.contains(&Value::Library))
+            };
+            let left_over: Vec<&Value> = table.vals[id as usize]
+                .iter()
+                .filter(|v| !covered(v))
+                .collect();
+            if left_over.is_empty() {
+                continue;
+            }
+            found += 1;
+            let slot = match *slot {
+                Slot::Var(d, g) => format!("Var({}, {})", name(d), sym(g)),
+                Slot::InstAttr(d, g) => format!("InstAttr({}, {})", name(d), sym(g)),
+                Slot::Ret(d) => format!("Ret({})", name(d)),
+                Slot::Yield(d) => format!("Yield({})", name(d)),
+                Slot::Elem(site, g) => format!("Elem({site}, {})", sym(g)),
+                Slot::Question(q) => format!("{q:?}"),
+            };
+            eprintln!("unsupported {slot}: {left_over:?}, derived {derived:?}");
+        }
+        eprintln!("{found} slots hold values the solved state does not derive");
     }
 
     /// Find the literals of constants whose name is written through in the

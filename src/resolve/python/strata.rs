@@ -32,6 +32,9 @@ pub(super) enum Question {
     /// Whether the classes an `isinstance` test names (at this global
     /// expression site) stand for nothing: then it narrows nothing.
     NarrowingUnknown(u32),
+    /// Whether an instance of `class` has no attribute `name` but through
+    /// its `__getattr__`.
+    AttributeMissing { class: u32, name: u32 },
 }
 
 #[derive(Default)]

@@ -245,6 +245,15 @@ impl<'a> Analysis<'a> {
         if vals.is_empty() {
             return;
         }
+        if let Some(shadow) = self.shadow.as_mut() {
+            if shadow.len() <= id {
+                shadow.resize(id + 1, Vals::new());
+            }
+            for v in vals {
+                insert(&mut shadow[id], *v);
+            }
+            return;
+        }
         let grew_id = {
             let mut table = self.slots.borrow_mut();
             let set = &mut table.vals[id];
