@@ -46,6 +46,9 @@ pub struct BenchReport {
     pub one_file_measured: &'static str,
     /// A comment appended to one file: re-parsed, same shape, graph reused.
     pub one_file_comment_ms: f64,
+    /// One row per kind of edit, each the median refresh after it (see
+    /// [`EditKind`]), measured as the one-file rows are.
+    pub edits: Vec<EditRow>,
     pub blast_root: String,
     pub blast_depth3_ms: f64,
     /// The first of those queries alone: it also builds what later ones
@@ -56,6 +59,45 @@ pub struct BenchReport {
     /// where the high-water mark can be reset (Linux), else the whole bench.
     pub peak_rss_mb: f64,
     pub peak_rss_scope: &'static str,
+}
+
+/// The kinds of edit the bench times a refresh after, on the copy.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EditKind {
+    /// A comment appended to a median-sized file: the graph is reused.
+    Comment,
+    /// A new function that calls another, appended to that file.
+    Code,
+    /// A new import at the end of that file (Python only).
+    NewImport,
+    /// A new method in the class with the most callers (Python only).
+    BaseClassMethod,
+    /// That file deleted (and put back after the measurement).
+    FileDelete,
+}
+
+impl EditKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            EditKind::Comment => "comment",
+            EditKind::Code => "code",
+            EditKind::NewImport => "new import",
+            EditKind::BaseClassMethod => "base-class method",
+            EditKind::FileDelete => "file delete",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct EditRow {
+    pub kind: EditKind,
+    /// The file edited, relative to the repository.
+    pub file: String,
+    /// Median refresh after the edit.
+    pub ms: f64,
+    /// Whether the refresh resolved the graph again (else reused it).
+    pub resolved: bool,
 }
 
 impl BenchReport {
@@ -69,6 +111,7 @@ impl BenchReport {
              no-change refresh        {nc:>9.1} ms\n\
              one file changed (code)  {one:>9.1} ms  ({how})\n\
              one file changed (comment) {comment:>7.1} ms  ({how})\n\
+             {edits}\
              blast radius (depth 3)   {blast:>9.3} ms  ({n} callers of {root}; first query {first:.1} ms)\n\
              peak memory (RSS)        {rss:>9.1} MB  ({scope})\n",
             path = self.path,
@@ -90,6 +133,17 @@ impl BenchReport {
             one = self.one_file_changed_ms,
             comment = self.one_file_comment_ms,
             how = self.one_file_measured,
+            edits = self
+                .edits
+                .iter()
+                .map(|e| format!(
+                    "  edit: {:<17} {:>9.1} ms  ({}, graph {})\n",
+                    e.kind.label(),
+                    e.ms,
+                    e.file,
+                    if e.resolved { "resolved" } else { "reused" }
+                ))
+                .collect::<String>(),
             blast = self.blast_depth3_ms,
             first = self.blast_first_ms,
             n = self.blast_depth3_callers,
@@ -183,6 +237,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
         .filter(|exe| exe.file_stem().is_some_and(|s| s == "ripple"));
     let mut one = Vec::new();
     let mut comment = Vec::new();
+    let mut edits = Vec::new();
     let copy = db.with_file_name("repo");
     let copy_db = db.with_file_name("copy.db");
     let mut by_size: Vec<&inventory::SourceFileMeta> = inv.files.iter().collect();
@@ -200,21 +255,18 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
                     && std::fs::copy(path.join(&rel), &to).is_ok()
             });
         if copied {
-            let refresh = |expect_parsed: usize| -> Result<f64, BenchError> {
+            let refresh = || -> Result<(f64, bool), BenchError> {
                 let t = Instant::now();
-                let parsed = match &child {
+                let resolved = match &child {
                     Some(exe) => refresh_in_child(exe, &copy)?,
                     None => {
-                        Index::open_with(&copy, Some(&copy_db), &NoProgress)?
-                            .stats
-                            .parsed
+                        let index = Index::open_with(&copy, Some(&copy_db), &NoProgress)?;
+                        index.stats.graph.action == crate::index::GraphAction::Resolved
                     }
                 };
-                let elapsed = ms_since(t);
-                debug_assert_eq!(parsed, expect_parsed);
-                Ok(elapsed)
+                Ok((ms_since(t), resolved))
             };
-            refresh(inv.files.len())?;
+            refresh()?;
             let target = copy.join(&victim.path);
             for run in 0..runs {
                 let (note, code) = match victim.lang {
@@ -233,16 +285,62 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
                     let mut text = std::fs::read(&target).unwrap_or_default();
                     text.extend_from_slice(edit.as_bytes());
                     let _ = std::fs::write(&target, text);
-                    times.push(refresh(1)?);
+                    times.push(refresh()?);
                 }
             }
+            edits.push(row(EditKind::Comment, &victim.path, &comment));
+            edits.push(row(EditKind::Code, &victim.path, &one));
+            if victim.lang == crate::model::Lang::Python {
+                let mut times = Vec::new();
+                for run in 0..runs {
+                    let mut text = std::fs::read(&target).unwrap_or_default();
+                    let module = if run % 2 == 0 { "json" } else { "textwrap" };
+                    text.extend_from_slice(format!("\nimport {module}\n").as_bytes());
+                    let _ = std::fs::write(&target, text);
+                    times.push(refresh()?);
+                }
+                edits.push(row(EditKind::NewImport, &victim.path, &times));
+            }
+            if let Some((file, line)) = most_called_class(&index) {
+                let class_file = copy.join(&file);
+                let mut times = Vec::new();
+                for run in 0..runs {
+                    let Ok(text) = std::fs::read_to_string(&class_file) else {
+                        break;
+                    };
+                    let Some(edited) = with_method_after(&text, line, run) else {
+                        break;
+                    };
+                    let _ = std::fs::write(&class_file, edited);
+                    times.push(refresh()?);
+                }
+                if !times.is_empty() {
+                    edits.push(row(EditKind::BaseClassMethod, &file, &times));
+                }
+            }
+            let mut times = Vec::new();
+            for _ in 0..runs {
+                let Ok(text) = std::fs::read(&target) else {
+                    break;
+                };
+                let _ = std::fs::remove_file(&target);
+                times.push(refresh()?);
+                let _ = std::fs::write(&target, text);
+                refresh()?;
+            }
+            edits.push(row(EditKind::FileDelete, &victim.path, &times));
         }
     }
-    let one_file_changed_ms = if one.is_empty() { 0.0 } else { median(one) };
+    let times_only = |v: &[(f64, bool)]| v.iter().map(|(ms, _)| *ms).collect::<Vec<f64>>();
+    let one_file_changed_ms = if one.is_empty() {
+        0.0
+    } else {
+        median(times_only(&one))
+    };
     let one_file_comment_ms = if comment.is_empty() {
         0.0
     } else {
-        median(comment)
+        median(times_only(&comment))
     };
 
     // Blast radius of the declaration with the most callers.
@@ -295,6 +393,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
         no_change_breakdown_ms: index.stats.timings_ms.clone(),
         one_file_changed_ms,
         one_file_comment_ms,
+        edits,
         one_file_measured: if child.is_some() {
             "new process"
         } else {
@@ -317,9 +416,77 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
     })
 }
 
+/// The row of `kind` from its refreshes: their median time, and whether
+/// they resolved the graph (all of them did).
+fn row(kind: EditKind, file: &str, times: &[(f64, bool)]) -> EditRow {
+    EditRow {
+        kind,
+        file: file.to_owned(),
+        ms: if times.is_empty() {
+            0.0
+        } else {
+            median(times.iter().map(|(ms, _)| *ms).collect())
+        },
+        resolved: !times.is_empty() && times.iter().all(|(_, resolved)| *resolved),
+    }
+}
+
+/// The Python class with the most callers (its instantiations and calls
+/// through it): its file and the line of its `class` statement.
+fn most_called_class(index: &Index) -> Option<(String, u32)> {
+    let res = &index.res;
+    let class = res
+        .decl_ids()
+        .filter(|&d| {
+            let decl = &res.decls[d];
+            decl.kind == crate::model::DeclKind::Class
+                && decl.lang == crate::model::Lang::Python
+                && !decl.is_external()
+        })
+        .max_by_key(|&d| {
+            index
+                .graph
+                .neighbours(
+                    res,
+                    d,
+                    crate::graph::Direction::Callers,
+                    Confidence::Possible,
+                )
+                .len()
+        })?;
+    let decl = &res.decls[class];
+    let file = index.files.get(decl.file?.index())?;
+    Some((file.path.clone(), decl.span.start_line))
+}
+
+/// `text` with a new method in the class whose `class` statement is on
+/// line `line` (1-based): inserted before the class body's first
+/// statement, indented as it is. `None` when the body is not found there.
+fn with_method_after(text: &str, line: u32, run: usize) -> Option<String> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let header = (line as usize).checked_sub(1)?;
+    // The header may span lines (`class A(\n  Base,\n):`); the body starts
+    // at the first line after one ending in `:`.
+    let colon = (header..lines.len()).find(|&i| lines[i].trim_end().ends_with(':'))?;
+    let first = (colon + 1..lines.len()).find(|&i| !lines[i].trim().is_empty())?;
+    let indent: String = lines[first]
+        .chars()
+        .take_while(|c| c.is_whitespace() && *c != '\n')
+        .collect();
+    if indent.is_empty() {
+        return None;
+    }
+    let method =
+        format!("{indent}def _ripple_bench_method_{run}(self):\n{indent}    return None\n\n");
+    let mut out: String = lines[..first].concat();
+    out.push_str(&method);
+    out.push_str(&lines[first..].concat());
+    Some(out)
+}
+
 /// Refresh the index of `repo` (at its default place) with `ripple index`
-/// in a new process; the number of files it parsed.
-fn refresh_in_child(exe: &Path, repo: &Path) -> Result<usize, BenchError> {
+/// in a new process; whether it resolved the graph again.
+fn refresh_in_child(exe: &Path, repo: &Path) -> Result<bool, BenchError> {
     let failed = |what: String| BenchError::Refresh {
         repo: repo.to_path_buf(),
         what,
@@ -337,9 +504,8 @@ fn refresh_in_child(exe: &Path, repo: &Path) -> Result<usize, BenchError> {
     }
     serde_json::from_slice::<serde_json::Value>(&out.stdout)
         .ok()
-        .and_then(|v| v.get("parsed")?.as_u64())
-        .map(|n| n as usize)
-        .ok_or_else(|| failed("no `parsed` count in its output".to_owned()))
+        .and_then(|v| Some(v.get("graph")?.get("action")?.as_str()? == "resolved"))
+        .ok_or_else(|| failed("no `graph.action` in its output".to_owned()))
 }
 
 /// Reset this process's peak RSS (Linux: `5` to `/proc/self/clear_refs`);
@@ -355,4 +521,57 @@ fn reset_peak_rss() -> bool {
 fn release_freed_memory() {
     // SAFETY: mi_collect only returns this thread's free pages to the OS.
     unsafe { libmimalloc_sys::mi_collect(true) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_kind_of_edit_is_timed_on_a_copy_and_says_whether_it_resolved() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let model = "class Account:\n    def __init__(self, owner):\n        self.owner = owner\n\n    def name(self):\n        return self.owner\n";
+        std::fs::write(root.join("model.py"), model).unwrap();
+        std::fs::write(
+            root.join("use.py"),
+            "from model import Account\n\n\ndef make(n):\n    return Account(n).name()\n\n\ndef twice(n):\n    return make(n), Account(n)\n",
+        )
+        .unwrap();
+        std::fs::write(root.join("main.py"), "from use import make\n\nmake(1)\n").unwrap();
+        let report = run(root, 1).unwrap();
+        let kinds: Vec<EditKind> = report.edits.iter().map(|e| e.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                EditKind::Comment,
+                EditKind::Code,
+                EditKind::NewImport,
+                EditKind::BaseClassMethod,
+                EditKind::FileDelete
+            ]
+        );
+        for e in &report.edits {
+            assert_eq!(e.resolved, e.kind != EditKind::Comment, "{e:?}");
+        }
+        let class_row = &report.edits[3];
+        assert_eq!(class_row.file, "model.py");
+        // The repository itself is never touched.
+        assert_eq!(
+            std::fs::read_to_string(root.join("model.py")).unwrap(),
+            model
+        );
+        assert!(!root.join(".ripple").exists());
+    }
+
+    #[test]
+    fn a_method_goes_before_the_first_statement_of_the_class_body() {
+        let text = "import x\n\nclass A(\n    Base,\n):\n\n    def f(self):\n        pass\n";
+        let edited = with_method_after(text, 3, 0).unwrap();
+        assert!(
+            edited.contains("):\n\n    def _ripple_bench_method_0(self):\n        return None\n\n    def f(self):"),
+            "{edited}"
+        );
+        assert_eq!(with_method_after("class A: pass\n", 1, 0), None);
+    }
 }
