@@ -238,7 +238,11 @@ impl Analysis<'_> {
     /// on the order constraints ran in.
     pub(super) fn report_unsupported(&mut self, b: &Builder) {
         self.shadow = Some(Vec::new());
+        // Seeding resets each literal's keys to those written in it; the
+        // keys the solve added since stay.
+        let keys = self.container_keys.clone();
         self.seed();
+        self.container_keys = keys;
         for id in 0..self.constraints.len() as u32 {
             self.run(id);
         }
