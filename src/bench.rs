@@ -345,20 +345,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
 
     // Blast radius of the declaration with the most callers.
     let res = &index.res;
-    let root = res
-        .decl_ids()
-        .filter(|&d| !res.decls[d].is_external())
-        .max_by_key(|&d| {
-            index
-                .graph
-                .neighbours(
-                    res,
-                    d,
-                    crate::graph::Direction::Callers,
-                    Confidence::Possible,
-                )
-                .len()
-        });
+    let root = most_called(&index, |d| !d.is_external());
     let (blast_root, blast_depth3_ms, blast_first_ms, blast_depth3_callers) = match root {
         Some(root) => {
             let mut times = Vec::new();
@@ -431,18 +418,14 @@ fn row(kind: EditKind, file: &str, times: &[(f64, bool)]) -> EditRow {
     }
 }
 
-/// The Python class with the most callers (its instantiations and calls
-/// through it): its file and the line of its `class` statement.
-fn most_called_class(index: &Index) -> Option<(String, u32)> {
+/// The declaration with the most direct callers among those `keep` keeps.
+fn most_called(
+    index: &Index,
+    keep: impl Fn(&crate::model::Decl) -> bool,
+) -> Option<crate::model::DeclId> {
     let res = &index.res;
-    let class = res
-        .decl_ids()
-        .filter(|&d| {
-            let decl = &res.decls[d];
-            decl.kind == crate::model::DeclKind::Class
-                && decl.lang == crate::model::Lang::Python
-                && !decl.is_external()
-        })
+    res.decl_ids()
+        .filter(|&d| keep(&res.decls[d]))
         .max_by_key(|&d| {
             index
                 .graph
@@ -453,8 +436,18 @@ fn most_called_class(index: &Index) -> Option<(String, u32)> {
                     Confidence::Possible,
                 )
                 .len()
-        })?;
-    let decl = &res.decls[class];
+        })
+}
+
+/// The Python class with the most callers (its instantiations and calls
+/// through it): its file and the line of its `class` statement.
+fn most_called_class(index: &Index) -> Option<(String, u32)> {
+    let class = most_called(index, |decl| {
+        decl.kind == crate::model::DeclKind::Class
+            && decl.lang == crate::model::Lang::Python
+            && !decl.is_external()
+    })?;
+    let decl = &index.res.decls[class];
     let file = index.files.get(decl.file?.index())?;
     Some((file.path.clone(), decl.span.start_line))
 }

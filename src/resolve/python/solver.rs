@@ -114,68 +114,16 @@ impl Analysis<'_> {
     /// With `RIPPLE_DEBUG_SATURATED`: every value set that went past its
     /// cap, named.
     pub(super) fn print_saturated(&self, b: &Builder) {
-        let name = |d: RawDeclId| {
-            b.res
-                .decls
-                .get(d as usize)
-                .map(|x| x.name.clone())
-                .unwrap_or_else(|| format!("#{d}").into())
-        };
-        let sym = |g: GSym| {
-            self.strings
-                .get(g as usize)
-                .cloned()
-                .unwrap_or_else(|| format!("${g}"))
-        };
-        // A container is named by its literal's file and expression index.
-        let site_name = |site: u32| {
-            self.files
-                .iter()
-                .filter(|f| f.expr_base <= site)
-                .max_by_key(|f| f.expr_base)
-                .map(|f| {
-                    let local = site - f.expr_base;
-                    let expr = f.py.exprs.get(local as usize);
-                    format!("{}#{local} {expr:?}", name(self.module_decl(f.file)))
-                })
-                .unwrap_or_else(|| format!("#{site}"))
-        };
         let table = self.slots.borrow();
-        for (slot, &id) in &table.ids {
-            let vals = &table.vals[id as usize];
-            if !is_full(vals) {
-                continue;
-            }
-            let s = match *slot {
-                Slot::Var(d, g) => format!("Var {} {}", name(d), sym(g)),
-                Slot::InstAttr(d, g) => format!(
-                    "InstAttr {} {}",
-                    if d == ANY_CLASS { "*".into() } else { name(d) },
-                    sym(g)
-                ),
-                Slot::Ret(d) => format!("Ret {}", name(d)),
-                Slot::Yield(d) => format!("Yield {}", name(d)),
-                Slot::Elem(site, g) => format!("Elem {site} {}", sym(g)),
-                Slot::Question(q) => format!("{q:?}"),
-            };
-            let vs: Vec<String> = vals
-                .iter()
-                .map(|v| match *v {
-                    Value::Func(d) => format!("F:{}", name(d)),
-                    Value::Class(d) => format!("C:{}", name(d)),
-                    Value::Instance(d) => format!("I:{}", name(d)),
-                    Value::Cone(d) => format!("Cone:{}", name(d)),
-                    Value::Bound { func, .. } => format!("B:{}", name(func)),
-                    Value::External(g) => format!("X:{}", sym(g)),
-                    Value::Builtin(g) => format!("b:{}", sym(g)),
-                    Value::Container(site) => format!("Container({})", site_name(site)),
-                    Value::Slice { site, offset } => {
-                        format!("Slice({}, {offset})", site_name(site))
-                    }
-                    other => format!("{other:?}"),
-                })
-                .collect();
-            eprintln!("SAT {s} => {}", vs.join(" "));
+        let mut names: Vec<String> = table
+            .ids
+            .iter()
+            .filter(|(_, id)| is_full(&table.vals[**id as usize]))
+            .map(|(slot, _)| self.slot_name(b, *slot))
+            .collect();
+        names.sort();
+        for name in names {
+            eprintln!("SAT {name}");
         }
     }
 
@@ -183,25 +131,14 @@ impl Analysis<'_> {
     /// per line, named and sorted, so two solves of the same facts can be
     /// compared with `diff` (how order-dependence is tracked down).
     pub(super) fn dump_slots(&self, b: &Builder, path: &std::path::Path) {
-        let sym = |g: GSym| {
-            self.strings
-                .get(g as usize)
-                .cloned()
-                .unwrap_or_else(|| format!("${g}"))
-        };
-        let decl = |d: RawDeclId| {
-            b.res
-                .decls
-                .get(d as usize)
-                .map(|x| x.name.to_string())
-                .unwrap_or_else(|| format!("#{d}"))
-        };
         let value = |v: &Value| match *v {
-            Value::External(g) => format!("X:{}", sym(g)),
-            Value::Builtin(g) => format!("b:{}", sym(g)),
-            Value::DictMethod { site, name } => format!("DictMethod:{site}:{}", sym(name)),
-            Value::SeqMethod { site, name } => format!("SeqMethod:{site}:{}", sym(name)),
-            Value::MethodCaller(g) => format!("MethodCaller:{}", sym(g)),
+            Value::External(g) => format!("X:{}", self.sym_name(g)),
+            Value::Builtin(g) => format!("b:{}", self.sym_name(g)),
+            Value::DictMethod { site, name } => {
+                format!("DictMethod:{site}:{}", self.sym_name(name))
+            }
+            Value::SeqMethod { site, name } => format!("SeqMethod:{site}:{}", self.sym_name(name)),
+            Value::MethodCaller(g) => format!("MethodCaller:{}", self.sym_name(g)),
             other => format!("{other:?}"),
         };
         let table = self.slots.borrow();
@@ -212,21 +149,40 @@ impl Analysis<'_> {
             .map(|(slot, &id)| {
                 let mut vals: Vec<String> = table.vals[id as usize].iter().map(value).collect();
                 vals.sort();
-                let slot = match *slot {
-                    Slot::Var(d, g) => format!("Var({}, {})", decl(d), sym(g)),
-                    Slot::InstAttr(d, g) => format!("InstAttr({}, {})", decl(d), sym(g)),
-                    Slot::Ret(d) => format!("Ret({})", decl(d)),
-                    Slot::Yield(d) => format!("Yield({})", decl(d)),
-                    Slot::Elem(site, g) => format!("Elem({site}, {})", sym(g)),
-                    Slot::Question(q) => format!("{q:?}"),
-                };
-                format!("{slot} => {}", vals.join(" "))
+                format!("{} => {}", self.slot_name(b, *slot), vals.join(" "))
             })
             .collect();
         lines.sort();
         lines.push(String::new());
         if let Err(e) = std::fs::write(path, lines.join("\n")) {
             eprintln!("RIPPLE_DEBUG_SLOTS: cannot write {}: {e}", path.display());
+        }
+    }
+
+    /// A string of the solve by its id, or `$id` for a pseudo-key.
+    fn sym_name(&self, g: GSym) -> String {
+        self.strings
+            .get(g as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("${g}"))
+    }
+
+    /// A slot named by its declaration's qualified name and its strings.
+    fn slot_name(&self, b: &Builder, slot: Slot) -> String {
+        let decl = |d: RawDeclId| {
+            b.res
+                .decls
+                .get(d as usize)
+                .map(|x| x.name.to_string())
+                .unwrap_or_else(|| format!("#{d}"))
+        };
+        match slot {
+            Slot::Var(d, g) => format!("Var({}, {})", decl(d), self.sym_name(g)),
+            Slot::InstAttr(d, g) => format!("InstAttr({}, {})", decl(d), self.sym_name(g)),
+            Slot::Ret(d) => format!("Ret({})", decl(d)),
+            Slot::Yield(d) => format!("Yield({})", decl(d)),
+            Slot::Elem(site, g) => format!("Elem({site}, {})", self.sym_name(g)),
+            Slot::Question(q) => format!("{q:?}"),
         }
     }
 
@@ -247,14 +203,6 @@ impl Analysis<'_> {
             self.run(id);
         }
         let shadow = self.shadow.take().unwrap_or_default();
-        let name = |d: RawDeclId| {
-            b.res
-                .decls
-                .get(d as usize)
-                .map(|x| x.name.to_string())
-                .unwrap_or_else(|| format!("#{d}"))
-        };
-        let sym = |g: GSym| self.strings.get(g as usize).cloned().unwrap_or_default();
         let table = self.slots.borrow();
         let mut found = 0usize;
         for (slot, &id) in &table.ids {
@@ -272,15 +220,10 @@ impl Analysis<'_> {
                 continue;
             }
             found += 1;
-            let slot = match *slot {
-                Slot::Var(d, g) => format!("Var({}, {})", name(d), sym(g)),
-                Slot::InstAttr(d, g) => format!("InstAttr({}, {})", name(d), sym(g)),
-                Slot::Ret(d) => format!("Ret({})", name(d)),
-                Slot::Yield(d) => format!("Yield({})", name(d)),
-                Slot::Elem(site, g) => format!("Elem({site}, {})", sym(g)),
-                Slot::Question(q) => format!("{q:?}"),
-            };
-            eprintln!("unsupported {slot}: {left_over:?}, derived {derived:?}");
+            eprintln!(
+                "unsupported {}: {left_over:?}, derived {derived:?}",
+                self.slot_name(b, *slot)
+            );
         }
         eprintln!("{found} slots hold values the solved state does not derive");
     }
