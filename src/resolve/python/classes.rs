@@ -482,15 +482,6 @@ impl Analysis<'_> {
         for k in mro.iter() {
             self.read_into(Slot::InstAttr(*k, name), &mut inst);
         }
-        // A dataclass field's default (`fmt: Callable = plain`) is what
-        // the generated `__init__` stores where a call passes none: as a
-        // value of the instance, not a method bound to it.
-        if self.is_dataclass_field(c, name) {
-            for k in mro.iter() {
-                self.read_into(Slot::Var(*k, name), &mut inst);
-            }
-            return inst;
-        }
         // The instance's values join what the class has (a class-level
         // default, an annotation, a method): returning the instance's
         // values whenever there were some would keep the class's from an
@@ -508,10 +499,17 @@ impl Analysis<'_> {
         } else {
             self.class_attr(c, name)
         };
+        // A dataclass field's default (`fmt: Callable = plain`) is what
+        // the generated `__init__` stores where a call passes none: a
+        // value of the instance, not a method bound to it.
+        let field = self.is_dataclass_field(c, name);
         let mut out = inst;
         for m in members {
-            let bound = self.bind_class_member(m, c, true);
-            push_unique(&mut out, bound);
+            let member = match m {
+                Value::Func(f) if field && self.decl_kind[f as usize] != DeclKind::Method => m,
+                _ => self.bind_class_member(m, c, true),
+            };
+            push_unique(&mut out, member);
         }
         out
     }
