@@ -96,6 +96,9 @@ pub struct ResolveWork {
     pub python_worklist_steps: usize,
     /// Rounds in which a changed class hierarchy re-ran its readers.
     pub python_hierarchy_epochs: usize,
+    /// Strata past the first: rounds in which questions a fallback waited
+    /// on were answered and their askers ran again.
+    pub python_strata: usize,
 }
 
 impl Resolution {

@@ -576,6 +576,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
     b.res.work.python_constraints = a.constraints.len();
     b.res.work.python_worklist_steps = steps;
     b.res.work.python_hierarchy_epochs = epochs;
+    b.res.work.python_strata = a.strata.count;
     a.mro_cache.clear();
     a.mixin_hosts.clear();
     a.definers_below.clear();
