@@ -6,6 +6,8 @@
 //! one its final state derives. An incremental refresh can only promise
 //! the cold index's graph if this holds.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 
 use ripple::index::{Index, NoProgress};
@@ -93,23 +95,6 @@ fn every_order_gives_the_same_graph() {
     );
 }
 
-/// Copy the files under `from` to `to` (the binary writes `.ripple/` into
-/// the repository it indexes, which must not be the source tree).
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap().flatten() {
-        let path = e.path();
-        let target = to.join(e.file_name());
-        if path.is_dir() {
-            if e.file_name() != ".ripple" {
-                copy_tree(&path, &target);
-            }
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 #[test]
 fn the_solved_state_derives_every_value_it_holds() {
     // A value no constraint derives from the final state was left by an
@@ -120,7 +105,8 @@ fn the_solved_state_derives_every_value_it_holds() {
     for dir in repositories() {
         let tmp = tempfile::tempdir().unwrap();
         let repo = tmp.path().join("repo");
-        copy_tree(&dir, &repo);
+        // The binary writes `.ripple/` into the repository it indexes.
+        common::copy_dir(&dir, &repo);
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_ripple"))
             .arg("--repo")
             .arg(&repo)
