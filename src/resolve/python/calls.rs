@@ -190,9 +190,7 @@ impl Analysis<'_> {
                                 // other subclasses is taken as made here
                                 // (instances of a numeric tower's classes
                                 // made this way spread through everything).
-                                Value::Cone(c)
-                                    if !self.class_bases.values().any(|bs| bs.contains(&c)) =>
-                                {
+                                Value::Cone(c) if !self.has_subclass(c) => {
                                     push_unique(&mut out, Value::Instance(c));
                                 }
                                 _ => {}

@@ -916,7 +916,7 @@ impl Analysis<'_> {
         name: GSym,
         instance: bool,
     ) -> std::rc::Rc<[RawDeclId]> {
-        self.touch_hierarchy();
+        self.touch_class(c, true);
         let all = if instance {
             &self.inst_definers
         } else {
@@ -934,7 +934,7 @@ impl Analysis<'_> {
             .map(|v| v[done..].to_vec())
             .unwrap_or_default();
         for s in fresh {
-            if s != c && self.mro(s).contains(&c) {
+            if s != c && self.mro_unrecorded(s).contains(&c) {
                 found.push(s);
             }
         }
@@ -944,17 +944,32 @@ impl Analysis<'_> {
         found
     }
 
+    /// Whether some class names `c` among its bases.
+    pub(super) fn has_subclass(&mut self, c: RawDeclId) -> bool {
+        self.touch_class(c, true);
+        self.class_bases.values().any(|bs| bs.contains(&c))
+    }
+
     /// C3 linearization (Python's MRO); falls back to depth-first order for
     /// hierarchies C3 rejects, since a call graph must not give up.
     pub(super) fn mro(&mut self, c: RawDeclId) -> std::rc::Rc<[RawDeclId]> {
+        self.touch_class(c, false);
+        self.mro_unrecorded(c)
+    }
+
+    /// [`Analysis::mro`] without noting the read: for walks whose callers
+    /// note what they depend on themselves (an MRO built from its bases'
+    /// MROs changes when they do; a subclass test reads `Subclasses`).
+    fn mro_unrecorded(&mut self, c: RawDeclId) -> std::rc::Rc<[RawDeclId]> {
         if let Some(m) = self.mro_cache.get(&c) {
-            self.touch_hierarchy();
             return std::rc::Rc::clone(m);
         }
-        self.touch_hierarchy();
         self.mro_cache.insert(c, std::rc::Rc::from([c]));
         let bases = self.class_bases.get(&c).cloned().unwrap_or_default();
-        let mut seqs: Vec<Vec<RawDeclId>> = bases.iter().map(|&b| self.mro(b).to_vec()).collect();
+        let mut seqs: Vec<Vec<RawDeclId>> = bases
+            .iter()
+            .map(|&b| self.mro_unrecorded(b).to_vec())
+            .collect();
         seqs.push(bases.clone());
         let mut result = vec![c];
         loop {
@@ -996,13 +1011,13 @@ impl Analysis<'_> {
     /// The classes with several bases whose MRO contains `c`: where a
     /// mixin `c` meets the classes that provide what it calls on `self`.
     pub(super) fn mixin_hosts(&mut self, c: RawDeclId) -> std::rc::Rc<[RawDeclId]> {
-        self.touch_hierarchy();
+        self.touch_class(c, true);
         if let Some(hosts) = self.mixin_hosts.get(&c) {
             return hosts.clone();
         }
         let mut hosts = Vec::new();
         for m in self.multi_base.clone() {
-            if m != c && self.mro(m).contains(&c) {
+            if m != c && self.mro_unrecorded(m).contains(&c) {
                 hosts.push(m);
             }
         }

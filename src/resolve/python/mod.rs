@@ -46,7 +46,7 @@ use crate::resolve::{Builder, RawDeclId, SolveOrder, SourceFile};
 use calls::Target;
 use library::BUILTINS;
 use solver::{ConsKind, Constraint, NO_CONSTRAINT};
-use values::{ANY_KEY, GSym, HIERARCHY, MAX_ROUNDS, NO_SLOT, Slot, SlotTable, Value};
+use values::{ANY_KEY, GSym, MAX_ROUNDS, NO_SLOT, Slot, SlotTable, Value};
 
 mod bindings;
 mod calls;
@@ -243,6 +243,8 @@ struct Analysis<'a> {
     /// While checking what the final state supports: the values each
     /// slot would be given, kept apart from the slots themselves.
     shadow: Option<Vec<values::Vals>>,
+    /// By declaration: the slot ids of [`Slot::Mro`] and [`Slot::Subclasses`].
+    class_slot_ids: [Vec<u32>; 2],
     /// Class-body names holding descriptors, once the emit pass asks.
     descriptor_names: Option<HashSet<GSym>>,
     /// Memo of [`Analysis::prefixed_methods`].
@@ -281,8 +283,6 @@ struct Analysis<'a> {
     /// Classes with two or more bases: where a mixin meets the class that
     /// provides what it calls on `self`.
     multi_base: Vec<RawDeclId>,
-    /// The slot id of [`HIERARCHY`].
-    hierarchy_id: u32,
     /// How many evaluations are under way, one inside another.
     eval_nesting: u32,
     /// Memo of [`Analysis::mixin_hosts`], dropped with the MRO cache.
@@ -358,6 +358,10 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         defaultdict_sites: HashSet::default(),
         strata: strata::Strata::default(),
         shadow: None,
+        class_slot_ids: [
+            vec![NO_SLOT; b.res.decls.len()],
+            vec![NO_SLOT; b.res.decls.len()],
+        ],
         class_body_by_class: None,
         prefixed: HashMap::default(),
         descriptor_names: None,
@@ -373,7 +377,6 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         getattr_hooks_exist: None,
         skip_getattr: false,
         multi_base: Vec::new(),
-        hierarchy_id: 0,
         eval_nesting: 0,
         mixin_hosts: HashMap::default(),
         definers_below: HashMap::default(),
@@ -387,7 +390,6 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
             .filter(|&i| files[i as usize].path.ends_with("__init__.py"))
             .collect(),
     };
-    a.hierarchy_id = a.slots.get_mut().id(HIERARCHY);
     a.dunder_class = a.intern("__class__");
     a.dunder_init = a.intern("__init__");
     a.dunder_getattr = a.intern("__getattr__");
@@ -523,6 +525,12 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
             break;
         }
         epochs += 1;
+        if debug {
+            eprintln!(
+                "epoch {epochs} at {steps} steps: {} classes re-based",
+                a.pending_bases.len()
+            );
+        }
         a.commit_hierarchy();
     }
     if debug {

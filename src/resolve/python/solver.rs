@@ -10,7 +10,7 @@ use crate::resolve::{Builder, RawDeclId};
 
 use super::Analysis;
 use super::operators::{INPLACE_OPERATORS, PLAIN_OPERATORS};
-use super::values::{ANY_CLASS, ANY_KEY, GSym, HIERARCHY, Slot, Value, is_full, is_library};
+use super::values::{ANY_CLASS, ANY_KEY, GSym, Slot, Value, is_full, is_library};
 
 impl Analysis<'_> {
     /// Facts true before any flow: methods receive their class's instances
@@ -183,6 +183,8 @@ impl Analysis<'_> {
             Slot::Yield(d) => format!("Yield({})", decl(d)),
             Slot::Elem(site, g) => format!("Elem({site}, {})", self.sym_name(g)),
             Slot::Question(q) => format!("{q:?}"),
+            Slot::Mro(d) => format!("Mro({})", decl(d)),
+            Slot::Subclasses(d) => format!("Subclasses({})", decl(d)),
         }
     }
 
@@ -433,6 +435,7 @@ impl Analysis<'_> {
     pub(super) fn commit_hierarchy(&mut self) {
         let mut pending: Vec<(RawDeclId, Vec<RawDeclId>)> = self.pending_bases.drain().collect();
         pending.sort_unstable_by_key(|(class, _)| *class);
+        let rebased: HashSet<RawDeclId> = pending.iter().map(|(class, _)| *class).collect();
         for (class, bases) in pending {
             if bases.len() >= 2 && !self.multi_base.contains(&class) {
                 self.multi_base.push(class);
@@ -440,10 +443,40 @@ impl Analysis<'_> {
             self.class_bases.insert(class, bases);
         }
         self.hierarchy_dirty = false;
-        self.mro_cache.clear();
+        // Only the MROs through a re-based class change, and only the
+        // classes on the old or new MRO of one of those gain or lose a
+        // subclass: the rest of what was walked still holds, so its walkers
+        // are left alone (re-running every walker made one new base on a
+        // big test suite cost a third of the solve).
+        let mut changed: Vec<RawDeclId> = self
+            .mro_cache
+            .iter()
+            .filter(|(c, mro)| rebased.contains(c) || mro.iter().any(|k| rebased.contains(k)))
+            .map(|(c, _)| *c)
+            .chain(rebased.iter().copied())
+            .collect();
+        changed.sort_unstable();
+        changed.dedup();
+        let mut ancestors: Vec<RawDeclId> = Vec::new();
+        for &c in &changed {
+            if let Some(old) = self.mro_cache.remove(&c) {
+                ancestors.extend(old.iter().copied());
+            }
+        }
+        for &c in &changed {
+            let new = self.mro(c);
+            ancestors.extend(new.iter().copied());
+        }
+        ancestors.sort_unstable();
+        ancestors.dedup();
         self.mixin_hosts.clear();
         self.definers_below.clear();
-        self.notify(HIERARCHY);
+        for c in changed {
+            self.notify(Slot::Mro(c));
+        }
+        for c in ancestors {
+            self.notify(Slot::Subclasses(c));
+        }
     }
 
     pub(super) fn write(&mut self, ci: usize, target: ExprId, vals: &[Value]) {

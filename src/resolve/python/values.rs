@@ -106,6 +106,12 @@ pub(super) enum Slot {
     Elem(u32, GSym),
     /// A question answered between strata (see [`super::strata`]).
     Question(Question),
+    /// Read by whatever walked the class's MRO: grows when the bases of a
+    /// class in it change.
+    Mro(RawDeclId),
+    /// Read by whatever asked which classes are below the class: grows
+    /// when a class gains or loses it as an ancestor.
+    Subclasses(RawDeclId),
 }
 
 /// The offset of a slice whose start is not a literal.
@@ -129,9 +135,6 @@ pub(super) const ANY_CLASS: RawDeclId = u32::MAX;
 /// The owner of the attributes `parser.set_defaults(func=…)` gives every
 /// namespace `parse_args()` returns (read as `args.func`).
 pub(super) const ARGPARSE_DEFAULTS: RawDeclId = u32::MAX - 1;
-
-/// Pseudo-slot read by everything that walks the class hierarchy.
-pub(super) const HIERARCHY: Slot = Slot::Elem(u32::MAX, KEYS);
 
 /// Pseudo-attribute of a class (`Slot::InstAttr(class, RUNTIME)`): the
 /// instantiated classes whose MRO contains it, as instances.
@@ -288,12 +291,32 @@ impl<'a> Analysis<'a> {
         }
     }
 
-    /// Note that the running constraint reads the class hierarchy (its
-    /// slot's id is kept: every MRO lookup reads it).
-    pub(super) fn touch_hierarchy(&self) {
-        self.slots
-            .borrow_mut()
-            .record(self.hierarchy_id as usize, self.current.get());
+    /// Note that the running constraint walked `class`'s MRO (`subclasses`:
+    /// asked what is below it). MRO walks are among the solver's most
+    /// frequent reads, so their slot ids are kept by class.
+    pub(super) fn touch_class(&mut self, class: RawDeclId, subclasses: bool) {
+        let current = self.current.get();
+        if current == NO_CONSTRAINT {
+            return;
+        }
+        let cache = &mut self.class_slot_ids[usize::from(subclasses)];
+        let mut table = self.slots.borrow_mut();
+        let id = match cache.get(class as usize) {
+            Some(&id) if id != NO_SLOT => id,
+            _ => {
+                let slot = if subclasses {
+                    Slot::Subclasses(class)
+                } else {
+                    Slot::Mro(class)
+                };
+                let id = table.id(slot);
+                if let Some(cached) = cache.get_mut(class as usize) {
+                    *cached = id;
+                }
+                id
+            }
+        };
+        table.record(id as usize, current);
     }
 
     /// Note that the running constraint depends on `slot`.
