@@ -285,7 +285,7 @@ struct Analysis<'a> {
     multi_base: Vec<RawDeclId>,
     /// How many evaluations are under way, one inside another.
     eval_nesting: u32,
-    /// Memo of [`Analysis::mixin_hosts`], dropped with the MRO cache.
+    /// Memo of [`Analysis::mixin_hosts`], dropped when the hierarchy changes.
     mixin_hosts: HashMap<RawDeclId, std::rc::Rc<[RawDeclId]>>,
     /// Memo of [`Analysis::definers_below`] by (class, name, instance
     /// attribute?): the subclasses found so far and how much of the

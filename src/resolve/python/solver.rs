@@ -431,7 +431,7 @@ impl Analysis<'_> {
     }
 
     /// Start a new epoch of the hierarchy: the bases found since the last
-    /// one take effect, and everything that walked the old one runs again.
+    /// one take effect, and what walked a part of it that changed runs again.
     pub(super) fn commit_hierarchy(&mut self) {
         let mut pending: Vec<(RawDeclId, Vec<RawDeclId>)> = self.pending_bases.drain().collect();
         pending.sort_unstable_by_key(|(class, _)| *class);
