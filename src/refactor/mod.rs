@@ -370,4 +370,49 @@ mod tests {
         assert_eq!(lines.line_of(f), 2);
         assert_eq!(lines.line_of(3), 1);
     }
+
+    fn planned(source: &str, new_name: &str) -> (tempfile::TempDir, RenamePlan) {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("m.py"), source).unwrap();
+        let index = crate::index::Index::open(dir.path(), &crate::index::NoProgress).unwrap();
+        let target = crate::lookup::resolve(&index.res, "m.f").unwrap();
+        let plan = plan_rename(
+            &index,
+            &crate::conventions::Conventions::default(),
+            target,
+            new_name,
+            Selection::default(),
+        )
+        .unwrap();
+        (dir, plan)
+    }
+
+    #[test]
+    fn a_write_that_would_break_the_syntax_is_refused_whole() {
+        let source = "def f():\n    return 1\n\n\nx = f() + f()\n";
+        let (dir, mut plan) = planned(source, "g");
+        assert_eq!(plan.selected().count(), 3);
+        // Only a name that is no identifier can break a file: force one.
+        plan.new_name = "g(".to_owned();
+        let err = apply(dir.path(), &plan).unwrap_err();
+        assert!(matches!(err, RefactorError::BreaksSyntax { .. }), "{err}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("m.py")).unwrap(),
+            source
+        );
+    }
+
+    #[test]
+    fn two_renames_on_one_line_are_one_hunk_and_a_changed_file_is_stale() {
+        let source = "def f():\n    return 1\n\n\nx = f() + f()\n";
+        let (dir, plan) = planned(source, "g");
+        let applied = apply(dir.path(), &plan).unwrap();
+        assert_eq!(applied.hunks, 3);
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("m.py")).unwrap(),
+            "def g():\n    return 1\n\n\nx = g() + g()\n"
+        );
+        let err = apply(dir.path(), &plan).unwrap_err();
+        assert!(matches!(err, RefactorError::Stale { .. }), "{err}");
+    }
 }

@@ -327,7 +327,7 @@ impl<'a> Planner<'a> {
         let scope = match decl.kind {
             DeclKind::Method => format!("the methods of {prefix}"),
             _ if decl.lang == Lang::Go => format!("package {prefix}"),
-            _ => format!("{prefix}"),
+            _ => prefix.to_owned(),
         };
         if let Some(other) = res
             .decls

@@ -59,7 +59,10 @@ impl Parsed {
             .root_node()
             .descendant_for_byte_range(start, end)?;
         loop {
-            if matches!(node.kind(), "call" | "call_expression" | "decorator") {
+            if matches!(
+                node.kind(),
+                "call" | "call_expression" | "decorator" | "type_conversion_expression"
+            ) {
                 break;
             }
             match node.parent() {
@@ -69,6 +72,8 @@ impl Parsed {
         }
         let callee = match node.kind() {
             "decorator" => node.named_child(0)?,
+            // Go parses `F[int](x)` at statement level as a conversion.
+            "type_conversion_expression" => node.child_by_field_name("type")?,
             _ => node.child_by_field_name("function")?,
         };
         self.name_of(callee)
@@ -78,7 +83,9 @@ impl Parsed {
     fn name_of(&self, mut expr: Node) -> Option<Range<usize>> {
         loop {
             match expr.kind() {
-                "identifier" | "field_identifier" => return Some(expr.byte_range()),
+                "identifier" | "field_identifier" | "type_identifier" => {
+                    return Some(expr.byte_range());
+                }
                 // Python `a.b`, Go `pkg.F` / `x.M`.
                 "attribute" => expr = expr.child_by_field_name("attribute")?,
                 "selector_expression" => expr = expr.child_by_field_name("field")?,
@@ -89,7 +96,12 @@ impl Parsed {
                 "index_expression" if self.lang == Lang::Go => {
                     expr = expr.child_by_field_name("operand")?
                 }
-                "generic_type" if self.lang == Lang::Go => expr = expr.named_child(0)?,
+                "generic_type" if self.lang == Lang::Go => {
+                    expr = expr.child_by_field_name("type")?
+                }
+                "qualified_type" if self.lang == Lang::Go => {
+                    expr = expr.child_by_field_name("name")?
+                }
                 _ => return None,
             }
         }
