@@ -362,13 +362,17 @@ pub(super) enum RefactorAction {
     /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 the new name is
     /// not an identifier, a keyword, already taken in the same scope, or
     /// the write was refused.
-    #[command(after_long_help = "Examples:\n  \
-ripple refactor rename compute_total calculate_total             # the plan, as diffs\n  \
-ripple refactor rename compute_total calculate_total --json      # the plan for a program\n  \
-ripple refactor rename compute_total calculate_total --apply     # write the certain hunks\n  \
-ripple refactor rename Repo.save persist --apply --include-possible\n  \
-ripple refactor rename 'pricing.Quote' Estimate --apply          # Go, across packages\n  \
-ripple undo                                                      # put the files back")]
+    #[command(
+        after_long_help = "Reading the plan: each hunk is `[x]` (selected) or `[ ]`, then LINE:COLUMN, \
+its kind, its confidence and why it is there, and the line before (-) and after (+).\n\n\
+Examples:\n  \
+ripple refactor rename validate_token check_token           # the plan, as diffs\n  \
+ripple refactor rename validate_token check_token --json    # the plan for programs\n  \
+ripple refactor rename validate_token check_token --apply   # write the certain hunks\n  \
+ripple refactor rename Repo.save persist --apply --include-likely\n  \
+ripple --repo assets/demo refactor rename Service.Quote Estimate   # Go, a method\n  \
+ripple undo                                                 # put the files back"
+    )]
     Rename {
         #[arg(help = NAME_HELP)]
         name: String,
