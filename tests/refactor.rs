@@ -7,7 +7,7 @@
 //! | case | rules it covers |
 //! |---|---|
 //! | python `function` | callers in several files, `from m import f` and `from m import f as g`, `__all__`, `mock.patch("pkg.mod.f")`, an attribute call `pricing.f(...)` |
-//! | python `method` | overrides down the hierarchy, `super().m()`, `self.m()`, a likely and a possible call site |
+//! | python `method` | overrides down the hierarchy, `super().m()`, `self.m()`, a likely and a possible call site, `patch("pkg.mod.Class.m")`, `patch.object(Class, "m")` |
 //! | go `function` | calls within the package and from two other packages through an import alias |
 //! | go `method` | a method and its calls; an interface of the same method and a method value left to check by hand |
 
@@ -271,6 +271,19 @@ fn python_method_rename_carries_its_overrides_and_selects_by_confidence() {
     let possible = hunk(&plan, "shop/storage.py", 10, "call");
     assert_eq!(possible["confidence"], "Possible");
     assert_eq!(possible["selected"], false);
+    let by_name = hunk(&plan, "tests/test_storage.py", 7, "patch_string");
+    assert_eq!(
+        by_name["confidence"], "Likely",
+        "the owner is matched by name"
+    );
+    assert_eq!(
+        by_name["new_text"],
+        "    with mock.patch.object(SqlRepo, \"persist\") as fake:"
+    );
+    assert_eq!(
+        hunk(&plan, "tests/test_storage.py", 12, "patch_string")["new_text"],
+        "@mock.patch(\"shop.storage.CachedRepo.persist\")"
+    );
     // `Unrelated.save` is another method: neither renamed nor listed.
     assert!(
         hunks(&plan)
@@ -428,7 +441,7 @@ fn the_text_plan_shows_diffs_marks_and_confidence() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("7 hunks, 5 selected; unselected: 1 likely, 1 possible"),
+        stdout.contains("9 hunks, 6 selected; unselected: 2 likely, 1 possible"),
         "{stdout}"
     );
     assert!(stdout.contains("nothing written"), "{stdout}");

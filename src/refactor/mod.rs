@@ -88,7 +88,8 @@ pub enum EditKind {
     Import,
     /// A string of `__all__`.
     AllEntry,
-    /// `mock.patch("pkg.mod.f")`: the string's last component.
+    /// `mock.patch("pkg.mod.f")`: the string's last component;
+    /// `patch.object(Owner, "f")`: the string.
     PatchString,
 }
 

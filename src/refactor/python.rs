@@ -203,6 +203,42 @@ pub(super) fn patch_strings(p: &Parsed, dotted: &[String]) -> Vec<Range<usize>> 
     out
 }
 
+/// `patch.object(OWNER, "old")` (as `mock.patch.object`, `mocker.patch.object`
+/// too) where OWNER's last name is one of `owners` (a class or module the
+/// target lives in, matched by name only): the range of the string.
+pub(super) fn patch_object_strings(p: &Parsed, owners: &[&str], old: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    p.each_node(|n| {
+        if n.kind() != "call" {
+            return;
+        }
+        let (Some(f), Some(args)) = (
+            n.child_by_field_name("function"),
+            n.child_by_field_name("arguments"),
+        ) else {
+            return;
+        };
+        let callee = p.text(f);
+        if !(callee == "patch.object" || callee.ends_with(".patch.object")) {
+            return;
+        }
+        let (Some(owner), Some(attr)) = (args.named_child(0), args.named_child(1)) else {
+            return;
+        };
+        let owner = p.text(owner);
+        let owner = owner.rsplit('.').next().unwrap_or(owner);
+        if !owners.contains(&owner) {
+            return;
+        }
+        if let Some(r) = string_content(p, attr)
+            && &p.source[r.clone()] == old.as_bytes()
+        {
+            out.push(r);
+        }
+    });
+    out
+}
+
 /// Every class statement with its base expressions (keyword arguments
 /// such as `metaclass=` left out).
 pub(super) fn classes(p: &Parsed) -> Vec<ClassStatement> {
@@ -317,6 +353,13 @@ mod tests {
             ]
         );
         assert_eq!(all_entries(&p, "compute_total").len(), 2);
+        let objects = parsed(
+            "mock.patch.object(pricing, \"compute_total\")\npatch.object(other, \"compute_total\")\n",
+        );
+        assert_eq!(
+            patch_object_strings(&objects, &["pricing"], "compute_total").len(),
+            1
+        );
         let patched = patch_strings(&p, &["shop.pricing.compute_total".to_owned()]);
         assert_eq!(patched.len(), 1, "the f-string is not a plain string");
         assert_eq!(&src[patched[0].clone()], "compute_total");

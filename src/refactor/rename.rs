@@ -140,6 +140,14 @@ pub fn plan_rename(
                 .collect()
         };
         p.patch_strings(&scanned, &dotted)?;
+        // `patch.object(owner, "name")`: the owners are the classes (for a
+        // method) or the exporting modules, by their last name.
+        let owners: Vec<String> = dotted
+            .iter()
+            .filter_map(|d| d.rsplit_once('.'))
+            .map(|(owner, _)| owner.rsplit('.').next().unwrap_or(owner).to_owned())
+            .collect();
+        p.patch_object_strings(&scanned, &owners)?;
     }
     p.unresolved(&covered_sites);
     p.handed_out(&members);
@@ -452,6 +460,17 @@ impl<'a> Planner<'a> {
         let old = self.old.clone();
         for (&(file, call), &(confidence, caller)) in &sites {
             let Some((_, site)) = self.index.call_site(file, call) else {
+                // An implicit call the index keeps no site for (a property
+                // read, a hook a library runs): only its caller is known.
+                let at = res.decls[caller].span.start_byte as usize;
+                self.note(
+                    file,
+                    at,
+                    format!(
+                        "{} uses the target without a call ripple can place (a property read, a hook): find the use by hand",
+                        res.decls[caller].name
+                    ),
+                );
                 continue;
             };
             let span = site.span;
@@ -459,8 +478,18 @@ impl<'a> Planner<'a> {
                 continue;
             };
             let Some(bytes) = parsed.callee_name(span) else {
+                self.note(
+                    file,
+                    span.start_byte as usize,
+                    format!(
+                        "reaches the target without naming it (an operator, a conversion, a `with`) in {}: nothing to rename here, but what calls it implicitly may change",
+                        res.decls[caller].name
+                    ),
+                );
                 continue;
             };
+            // Called through another name (an import alias, a variable):
+            // the name at the site stays.
             if &parsed.source[bytes.clone()] != old.as_bytes() {
                 continue;
             }
@@ -605,6 +634,31 @@ impl<'a> Planner<'a> {
                     kind: EditKind::PatchString,
                     confidence: Confidence::Certain,
                     why,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn patch_object_strings(
+        &mut self,
+        scanned: &[FileId],
+        owners: &[String],
+    ) -> Result<(), RefactorError> {
+        let owners: Vec<&str> = owners.iter().map(String::as_str).collect();
+        let old = self.old.clone();
+        for &file in scanned {
+            let Some(parsed) = self.parsed(file)? else {
+                continue;
+            };
+            for bytes in python::patch_object_strings(parsed, &owners, &old) {
+                self.push(Edit {
+                    file,
+                    bytes,
+                    kind: EditKind::PatchString,
+                    // The owner is matched by its name, not resolved.
+                    confidence: Confidence::Likely,
+                    why: format!("patch.object(…, \"{old}\")"),
                 });
             }
         }

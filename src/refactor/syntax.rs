@@ -49,15 +49,17 @@ impl Parsed {
 
     /// The identifier naming the callee of the call recorded at `span`:
     /// `f` in `f(x)`, `method` in `obj.method(x)`, `Quote` in
-    /// `pricing.Quote(x)` or `Map[int](xs)`, `deco` in `@deco`. `None`
+    /// `pricing.Quote(x)` or `Map[int](xs)`, `deco` in `@deco`, `size` in
+    /// a property read `box.size`. `None`
     /// when the call is implied by syntax that names nothing (an operator,
     /// a conversion) or its callee is not a name (`fs[0](x)`).
     pub(super) fn callee_name(&self, span: Span) -> Option<Range<usize>> {
         let (start, end) = (span.start_byte as usize, span.end_byte as usize);
-        let mut node = self
+        let site = self
             .tree
             .root_node()
             .descendant_for_byte_range(start, end)?;
+        let mut node = site;
         loop {
             if matches!(
                 node.kind(),
@@ -67,7 +69,9 @@ impl Parsed {
             }
             match node.parent() {
                 Some(p) if p.start_byte() == start && p.end_byte() == end => node = p,
-                _ => return None,
+                // A call implied by an attribute read (a property, a
+                // descriptor) is recorded at the attribute itself.
+                _ => return self.name_of(site),
             }
         }
         let callee = match node.kind() {
@@ -130,7 +134,7 @@ mod tests {
 
     #[test]
     fn the_callee_name_is_the_last_identifier_of_the_callee() {
-        let py = "x = obj.repo.save(1)\ny = f(2)\n@deco(3)\ndef g(): pass\n";
+        let py = "x = obj.repo.save(1)\ny = f(2)\n@deco(3)\ndef g(): pass\nz = box.size + 1\n";
         assert_eq!(
             callee(Lang::Python, py, "obj.repo.save(1)").as_deref(),
             Some("save")
