@@ -513,13 +513,11 @@ impl<'a> Planner<'a> {
             }
             let file = FileId::new(i);
             let holds = match self.files.get(&file) {
-                Some(parsed) => parsed.as_ref().is_some_and(|p| {
-                    std::str::from_utf8(&p.source).is_ok_and(|s| s.contains(&self.old))
-                }),
+                Some(parsed) => parsed
+                    .as_ref()
+                    .is_some_and(|p| holds_word(&p.source, &self.old)),
                 None => std::fs::read(self.index.root.join(&f.path))
-                    .ok()
-                    .and_then(|b| String::from_utf8(b).ok())
-                    .is_some_and(|s| s.contains(&self.old)),
+                    .is_ok_and(|b| holds_word(&b, &self.old)),
             };
             if holds {
                 self.parsed(file)?;
@@ -540,47 +538,49 @@ impl<'a> Planner<'a> {
         let Some(home) = res.decls[target].file else {
             return Ok(Vec::new());
         };
+        // Each file's `from … import old` names, with the module each names.
+        let mut found: Vec<(FileId, Range<usize>, bool, String)> = Vec::new();
+        for &file in scanned {
+            let is_package = self.path(file).ends_with("__init__.py");
+            let importer = res.file_module[file.index()].clone();
+            let Some(parsed) = self.parsed(file)? else {
+                continue;
+            };
+            for i in python::from_imports(parsed) {
+                if i.name_text == self.old {
+                    let from = overrides::absolute_module(&i.module, &importer, is_package);
+                    found.push((file, i.name, i.alias.is_none(), from));
+                }
+            }
+        }
         let mut exporting: Vec<FileId> = vec![home];
-        let mut done: HashSet<(FileId, usize)> = HashSet::new();
+        let mut done = vec![false; found.len()];
         let mut changed = true;
         while changed {
             changed = false;
-            for &file in scanned {
-                let is_package = self.path(file).ends_with("__init__.py");
-                let importer = res.file_module[file.index()].clone();
-                let Some(parsed) = self.parsed(file)? else {
+            for (k, (file, bytes, bare, from)) in found.iter().enumerate() {
+                if done[k]
+                    || !exporting
+                        .iter()
+                        .any(|&e| res.file_module[e.index()] == *from)
+                {
                     continue;
-                };
-                let found: Vec<(Range<usize>, bool, String)> = python::from_imports(parsed)
-                    .into_iter()
-                    .filter(|i| i.name_text == self.old)
-                    .filter_map(|i| {
-                        let from = overrides::absolute_module(&i.module, &importer, is_package);
-                        let exporter = exporting
-                            .iter()
-                            .any(|&e| res.file_module[e.index()] == from);
-                        exporter.then_some((i.name, i.alias.is_none(), from))
-                    })
-                    .collect();
-                for (bytes, bare, from) in found {
-                    if !done.insert((file, bytes.start)) {
-                        continue;
-                    }
-                    self.push(Edit {
-                        file,
-                        bytes,
-                        kind: EditKind::Import,
-                        confidence: Confidence::Certain,
-                        why: format!("import from {from}"),
-                    });
-                    // Imported without an alias, the name is bound in this
-                    // module too: it binds the new name now, and whoever
-                    // imports it from here follows.
-                    if bare && !exporting.contains(&file) {
-                        self.check_module_binding(file, &res.decls[target].name)?;
-                        exporting.push(file);
-                        changed = true;
-                    }
+                }
+                done[k] = true;
+                self.push(Edit {
+                    file: *file,
+                    bytes: bytes.clone(),
+                    kind: EditKind::Import,
+                    confidence: Confidence::Certain,
+                    why: format!("import from {from}"),
+                });
+                // Imported without an alias, the name is bound in this
+                // module too: it binds the new name now, and whoever
+                // imports it from here follows.
+                if *bare && !exporting.contains(file) {
+                    self.check_module_binding(*file, &res.decls[target].name)?;
+                    exporting.push(*file);
+                    changed = true;
                 }
             }
         }
@@ -846,13 +846,18 @@ impl<'a> Planner<'a> {
     ) -> (Vec<RenameHunk>, BTreeMap<String, u64>) {
         let mut hunks = Vec::new();
         let mut bases = BTreeMap::new();
+        let mut line_indexes: HashMap<FileId, LineIndex> = HashMap::new();
         for e in &self.edits {
             let Some(Some(parsed)) = self.files.get(&e.file) else {
                 continue;
             };
             let path = self.path(e.file);
-            bases.insert(path.to_owned(), content_hash(&parsed.source));
-            let lines = LineIndex::new(&parsed.source);
+            bases
+                .entry(path.to_owned())
+                .or_insert_with(|| content_hash(&parsed.source));
+            let lines = line_indexes
+                .entry(e.file)
+                .or_insert_with(|| LineIndex::new(&parsed.source));
             let line = lines.line_of(e.bytes.start);
             let (start, _) = lines.text_range(line);
             let old_text = lines.text(line).to_owned();
@@ -899,6 +904,20 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// Whether `word` occurs in `text` as a whole identifier (`warn` in
+/// `warn(`, `"pkg.warn"`, not in `warnings`): the files worth parsing.
+fn holds_word(text: &[u8], word: &str) -> bool {
+    let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80;
+    let Ok(text) = std::str::from_utf8(text) else {
+        return false;
+    };
+    text.match_indices(word).any(|(at, _)| {
+        let before = text.as_bytes()[..at].last().copied();
+        let after = text.as_bytes().get(at + word.len()).copied();
+        !before.is_some_and(is_ident) && !after.is_some_and(is_ident)
+    })
+}
+
 /// Whether the identifier at `at` is the name a declaration statement
 /// declares (`def NAME`, `func NAME`, `func (r T) NAME`).
 fn is_declaring(p: &Parsed, at: usize) -> bool {
@@ -914,4 +933,18 @@ fn is_declaring(p: &Parsed, at: usize) -> bool {
                 | "method_declaration"
         ) && parent.child_by_field_name("name") == Some(node)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_word;
+
+    #[test]
+    fn files_are_scanned_for_the_whole_name_only() {
+        assert!(holds_word(b"x = warn(1)", "warn"));
+        assert!(holds_word(b"patch(\"pkg.warn\")", "warn"));
+        assert!(holds_word(b"warn", "warn"));
+        assert!(!holds_word(b"import warnings; forewarn()", "warn"));
+        assert!(!holds_word(b"warn\xff", "warn"));
+    }
 }
