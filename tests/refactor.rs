@@ -446,3 +446,80 @@ fn the_text_plan_shows_diffs_marks_and_confidence() {
     );
     assert!(stdout.contains("nothing written"), "{stdout}");
 }
+
+#[test]
+fn conventions_refuse_off_limits_files_hold_back_stable_ones_and_owners_are_named() {
+    let (_dir, root) = copy("python");
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[conventions]\nstable = [\"shop/checkout.py\"]\noff_limits = [\"tests/**\"]\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("CODEOWNERS"),
+        "shop/ @acme/shop\ntests/ @acme/qa\n",
+    )
+    .unwrap();
+    let args = ["refactor", "rename", "compute_total", "calculate_total"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    let patched = hunk(&plan, "tests/test_checkout.py", 11, "patch_string");
+    assert_eq!(patched["selected"], false);
+    assert!(patched["refused"].as_str().unwrap().contains("off-limits"));
+    let stable = hunk(&plan, "shop/checkout.py", 5, "call");
+    assert_eq!(stable["stable"], true);
+    assert_eq!(stable["selected"], false);
+    assert!(
+        plan["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("--allow-stable"),
+        "{plan:#}"
+    );
+    assert_eq!(plan["owners"], serde_json::json!(["@acme/shop"]));
+
+    let (_, allowed) = json(&root, &[&args[..], &["--allow-stable"]].concat());
+    assert_eq!(
+        hunk(&allowed, "shop/checkout.py", 5, "call")["selected"],
+        true
+    );
+    assert_eq!(
+        hunk(&allowed, "tests/test_checkout.py", 11, "patch_string")["selected"],
+        false,
+        "off-limits stays refused"
+    );
+
+    // Off-limits target: nothing is planned.
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[conventions]\noff_limits = [\"shop/pricing.py\"]\n",
+    )
+    .unwrap();
+    let (code, doc) = json(&root, &args);
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("off-limits")
+    );
+}
+
+#[test]
+fn a_go_name_taken_in_the_package_is_refused() {
+    let (_dir, root) = copy("go");
+    let (code, doc) = json(&root, &["refactor", "rename", "pricing.Quote", "Express"]);
+    assert_eq!(code, 1, "{doc:#}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("`Express` already exists in package example.com/shipd/internal/pricing"),
+        "{message}"
+    );
+    let (code, doc) = json(&root, &["refactor", "rename", "Service.Charge", "Bill"]);
+    assert_eq!(code, 1, "{doc:#}");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("the methods of (*example.com/shipd/internal/billing.Service)"),
+        "{message}"
+    );
+}
