@@ -380,7 +380,10 @@ fn unusable_new_names_are_refused_with_what_to_do() {
     for (new, says) in [
         ("2fast", "is not a python identifier"),
         ("class", "is a python keyword"),
-        ("compute_total_with_tax", "already exists in shop.pricing"),
+        (
+            "compute_total_with_tax",
+            "already exists in module shop.pricing",
+        ),
         ("compute_total", "nothing to rename"),
     ] {
         let (code, doc) = json(

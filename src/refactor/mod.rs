@@ -48,7 +48,7 @@ pub enum RefactorError {
     #[error("{name} is off-limits in ripple.toml: ripple never edits it")]
     OffLimits { name: String },
     #[error(
-        "`{new_name}` already exists in {scope} ({location}); renaming {name} there would shadow or clash with it — rename or remove that one first, or choose another name"
+        "`{new_name}` already exists in {scope} ({location}): the renamed {name} would clash with it — rename or remove that one first, or choose another name"
     )]
     Exists {
         name: String,

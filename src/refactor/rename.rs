@@ -99,6 +99,7 @@ pub fn plan_rename(
         new: new_name.to_owned(),
         files: HashMap::new(),
         edits: Vec::new(),
+        placed: HashMap::new(),
         check: BTreeSet::new(),
         warnings: Vec::new(),
     };
@@ -250,6 +251,8 @@ struct Planner<'a> {
     /// Files read so far; `None` for one that does not parse as its language.
     files: HashMap<FileId, Option<Parsed>>,
     edits: Vec<Edit>,
+    /// Each edit's index in `edits` by file and first byte.
+    placed: HashMap<(FileId, usize), usize>,
     check: BTreeSet<CheckByHand>,
     warnings: Vec<String>,
 }
@@ -289,18 +292,20 @@ impl<'a> Planner<'a> {
             .map_or("", |f| f.path.as_str())
     }
 
+    /// Add an edit; the same identifier asked for twice keeps the surer.
     fn push(&mut self, edit: Edit) {
-        if let Some(e) = self
-            .edits
-            .iter_mut()
-            .find(|e| e.file == edit.file && e.bytes == edit.bytes)
-        {
-            if edit.confidence < e.confidence {
-                *e = edit;
+        match self.placed.get(&(edit.file, edit.bytes.start)) {
+            Some(&i) => {
+                if edit.confidence < self.edits[i].confidence {
+                    self.edits[i] = edit;
+                }
             }
-            return;
+            None => {
+                self.placed
+                    .insert((edit.file, edit.bytes.start), self.edits.len());
+                self.edits.push(edit);
+            }
         }
-        self.edits.push(edit);
     }
 
     fn note(&mut self, file: FileId, at: usize, reason: String) {
@@ -332,9 +337,13 @@ impl<'a> Planner<'a> {
         } else if let Some(t) = prefix.strip_prefix('(') {
             taken.push(format!("(*{t}.{}", self.new));
         }
+        let module_level = decl
+            .parent
+            .is_none_or(|p| matches!(res.decls[p].kind, DeclKind::Module));
         let scope = match decl.kind {
             DeclKind::Method => format!("the methods of {prefix}"),
             _ if decl.lang == Lang::Go => format!("package {prefix}"),
+            _ if module_level => format!("module {prefix}"),
             _ => prefix.to_owned(),
         };
         if let Some(other) = res
@@ -355,9 +364,6 @@ impl<'a> Planner<'a> {
                 location: format!("{} {}", other.kind.name(), location),
             });
         }
-        let module_level = decl
-            .parent
-            .is_none_or(|p| matches!(res.decls[p].kind, DeclKind::Module));
         if decl.lang == Lang::Python
             && module_level
             && let Some(file) = decl.file
