@@ -155,16 +155,29 @@ pub fn plan_rename(
     if lang == Lang::Go && decl.kind == DeclKind::Method {
         p.interface_methods(&scanned, &decl.name)?;
     }
-    // A method name is common (`save`, `run`): its mentions are listed
-    // only in the files the rename edits; a function's everywhere.
-    let mention_files: Vec<FileId> = if decl.kind == DeclKind::Method {
-        let mut touched: Vec<FileId> = p.edits.iter().map(|e| e.file).collect();
-        touched.sort();
-        touched.dedup();
-        touched
-    } else {
-        scanned.clone()
-    };
+    // Mentions are listed where the name can mean the target: the files
+    // the rename edits and, for a function, the files of its module or
+    // package and those importing it. A method's name (`save`, `run`) is
+    // too common to list beyond the files edited.
+    let mut mention_files: Vec<FileId> = p.edits.iter().map(|e| e.file).collect();
+    if decl.kind != DeclKind::Method
+        && let Some(home) = decl.file
+    {
+        let module = &res.file_module[home.index()];
+        let importing: HashSet<FileId> = res
+            .imports
+            .iter()
+            .filter(|(_, to)| res.file_module[to.index()] == *module)
+            .map(|(from, _)| *from)
+            .collect();
+        mention_files.extend(
+            scanned
+                .iter()
+                .filter(|f| res.file_module[f.index()] == *module || importing.contains(f)),
+        );
+    }
+    mention_files.sort();
+    mention_files.dedup();
     p.mentions(&mention_files, &members)?;
     if lang == Lang::Go && names::go_exported(&old) != names::go_exported(new_name) {
         p.exportedness_warning(target);
