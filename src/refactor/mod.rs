@@ -249,6 +249,17 @@ pub fn apply(root: &Path, plan: &RenamePlan) -> Result<AppliedRename, RefactorEr
             on_line.dedup_by_key(|h| h.bytes.start);
             let (start, end) = lines.text_range(line);
             let mut text = bytes[start..end].to_vec();
+            // Right to left, each inside the line and before the last: a
+            // plan that does not fit the file is not written at all.
+            let mut limit = end;
+            for h in &on_line {
+                if h.bytes.start < start || h.bytes.end > limit || h.bytes.start > h.bytes.end {
+                    return Err(RefactorError::Stale {
+                        path: (*path).to_owned(),
+                    });
+                }
+                limit = h.bytes.start;
+            }
             for h in &on_line {
                 text.splice(
                     h.bytes.start - start..h.bytes.end - start,
