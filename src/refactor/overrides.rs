@@ -98,7 +98,8 @@ struct Hierarchy<'a> {
 
 struct FileClasses {
     statements: Vec<python::ClassStatement>,
-    /// `from M import N [as A]`: the bound name and the absolute `M.N`.
+    /// `from M import N [as A]`: the bound name and the absolute `M.N`;
+    /// `import M as A`: `A` and `M`.
     imported: HashMap<String, String>,
 }
 
@@ -210,16 +211,15 @@ fn read_file(index: &Index, file: FileId) -> Option<FileClasses> {
     let parsed = Parsed::new(Lang::Python, bytes)?;
     let module = index.res.file_module.get(file.index())?;
     let is_package = f.path.ends_with("__init__.py");
-    let imported = python::from_imports(&parsed)
-        .into_iter()
-        .map(|i| {
-            let from = absolute_module(&i.module, module, is_package);
-            (
-                i.alias.unwrap_or_else(|| i.name_text.clone()),
-                format!("{from}.{}", i.name_text),
-            )
-        })
-        .collect();
+    let mut imported: HashMap<String, String> =
+        python::module_aliases(&parsed).into_iter().collect();
+    imported.extend(python::from_imports(&parsed).into_iter().map(|i| {
+        let from = absolute_module(&i.module, module, is_package);
+        (
+            i.alias.unwrap_or_else(|| i.name_text.clone()),
+            format!("{from}.{}", i.name_text),
+        )
+    }));
     Some(FileClasses {
         statements: python::classes(&parsed),
         imported,
@@ -249,7 +249,42 @@ pub(super) fn absolute_module(written: &str, importer: &str, is_package: bool) -
 
 #[cfg(test)]
 mod tests {
-    use super::absolute_module;
+    use super::*;
+
+    #[test]
+    fn overrides_link_through_imports_exactly_and_through_short_names_likely() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir(&pkg).unwrap();
+        std::fs::write(pkg.join("__init__.py"), "").unwrap();
+        std::fs::write(
+            pkg.join("base.py"),
+            "class Repo:\n    def save(self):\n        return 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            pkg.join("child.py"),
+            "import importlib\nimport pkg.base as b\nmodels = importlib.import_module('pkg.base')\n\n\n\
+             class Child(b.Repo):\n    def save(self):\n        return 2\n\n\n\
+             class Loose(models.Repo):\n    def save(self):\n        return 3\n\n\n\
+             class Apart:\n    def save(self):\n        return 4\n",
+        )
+        .unwrap();
+        let index = Index::open(dir.path(), &crate::index::NoProgress).unwrap();
+        let target = crate::lookup::resolve(&index.res, "pkg.base.Repo.save").unwrap();
+        let found: Vec<(String, Confidence)> = family(&index, target, "save")
+            .iter()
+            .map(|m| (index.res.decls[m.method].name.to_string(), m.confidence))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("pkg.base.Repo.save".to_owned(), Confidence::Certain),
+                ("pkg.child.Child.save".to_owned(), Confidence::Certain),
+                ("pkg.child.Loose.save".to_owned(), Confidence::Likely),
+            ]
+        );
+    }
 
     #[test]
     fn relative_imports_resolve_against_the_package() {

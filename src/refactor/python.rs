@@ -84,6 +84,28 @@ pub(super) fn from_imports(p: &Parsed) -> Vec<FromImport> {
     out
 }
 
+/// `import a.b as c`: (`c`, `a.b`) for each aliased module import.
+pub(super) fn module_aliases(p: &Parsed) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    p.each_node(|n| {
+        if n.kind() != "import_statement" {
+            return;
+        }
+        let mut cursor = n.walk();
+        for name in n.children_by_field_name("name", &mut cursor) {
+            if name.kind() == "aliased_import"
+                && let (Some(module), Some(alias)) = (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias"),
+                )
+            {
+                out.push((p.text(alias).to_owned(), p.text(module).to_owned()));
+            }
+        }
+    });
+    out
+}
+
 fn last_identifier(dotted: Node) -> Option<Node> {
     if dotted.kind() == "identifier" {
         return Some(dotted);
@@ -367,13 +389,14 @@ mod tests {
 
     #[test]
     fn bases_bindings_and_mentions() {
-        let src = "import os\nfrom m import f as g\nh = 1\nclass A(B, mod.C, Generic[T], metaclass=M):\n    def g(self): return f(g=1)\n";
+        let src = "import os\nfrom m import f as g\nh = 1\nimport a.b as c\nclass A(B, mod.C, Generic[T], metaclass=M):\n    def g(self): return f(g=1)\n";
         let p = parsed(src);
         let c = classes(&p);
         assert_eq!(c[0].bases, ["B", "mod.C", "Generic"]);
         assert_eq!(module_bindings(&p, "g"), [2]);
         assert_eq!(module_bindings(&p, "h"), [3]);
         assert_eq!(module_bindings(&p, "os"), [1]);
+        assert_eq!(module_aliases(&p), [("c".to_owned(), "a.b".to_owned())]);
         assert_eq!(
             mentions(&p, "g").len(),
             2,
