@@ -10,39 +10,34 @@ use crate::model::Span;
 
 /// The name of the function or method declared at `decl` called `old`.
 pub(super) fn def_name(p: &Parsed, decl: Span, old: &str) -> Option<Range<usize>> {
-    let mut found = None;
-    p.each_node(|n| {
-        if found.is_some()
-            || !matches!(n.kind(), "function_declaration" | "method_declaration")
-            || n.start_byte() < decl.start_byte as usize
-            || n.end_byte() > decl.end_byte as usize
-        {
-            return;
-        }
-        if let Some(name) = n.child_by_field_name("name")
-            && p.text(name) == old
-        {
-            found = Some(name.byte_range());
-        }
-    });
-    found
+    p.occurrences(old)
+        .into_iter()
+        .filter(|n| {
+            n.start_byte() >= decl.start_byte as usize && n.end_byte() <= decl.end_byte as usize
+        })
+        .find(|n| {
+            n.parent().is_some_and(|d| {
+                matches!(d.kind(), "function_declaration" | "method_declaration")
+                    && d.child_by_field_name("name") == Some(*n)
+            })
+        })
+        .map(|n| n.byte_range())
 }
 
 /// Interface methods named `old`: (the method's name, the interface's
 /// name when the interface is a named type).
 pub(super) fn interface_methods(p: &Parsed, old: &str) -> Vec<(Range<usize>, Option<String>)> {
     let mut out = Vec::new();
-    p.each_node(|n| {
-        if !matches!(n.kind(), "method_elem" | "method_spec") {
-            return;
-        }
-        let Some(name) = n.child_by_field_name("name") else {
-            return;
+    for n in p.occurrences(old) {
+        let Some(elem) = n.parent() else {
+            continue;
         };
-        if p.text(name) != old {
-            return;
+        if !matches!(elem.kind(), "method_elem" | "method_spec")
+            || elem.child_by_field_name("name") != Some(n)
+        {
+            continue;
         }
-        let mut owner = n.parent();
+        let mut owner = elem.parent();
         while let Some(o) = owner {
             if o.kind() == "type_spec" {
                 break;
@@ -52,20 +47,18 @@ pub(super) fn interface_methods(p: &Parsed, old: &str) -> Vec<(Range<usize>, Opt
         let iface = owner
             .and_then(|o| o.child_by_field_name("name"))
             .map(|i| p.text(i).to_owned());
-        out.push((name.byte_range(), iface));
-    });
+        out.push((n.byte_range(), iface));
+    }
     out
 }
 
 /// Identifiers and selector fields spelled `old`.
 pub(super) fn mentions(p: &Parsed, old: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    p.each_node(|n| {
-        if matches!(n.kind(), "identifier" | "field_identifier") && p.text(n) == old {
-            out.push(n.byte_range());
-        }
-    });
-    out
+    p.occurrences(old)
+        .into_iter()
+        .filter(|n| matches!(n.kind(), "identifier" | "field_identifier"))
+        .map(|n| n.byte_range())
+        .collect()
 }
 
 #[cfg(test)]

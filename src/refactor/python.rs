@@ -31,22 +31,17 @@ pub(super) struct ClassStatement {
 /// start at its decorators) called `old`: the outermost one, since a
 /// nested function of the same name is another declaration.
 pub(super) fn def_name(p: &Parsed, decl: Span, old: &str) -> Option<Range<usize>> {
-    let mut found = None;
-    p.each_node(|n| {
-        if found.is_some()
-            || n.kind() != "function_definition"
-            || n.start_byte() < decl.start_byte as usize
-            || n.end_byte() > decl.end_byte as usize
-        {
-            return;
-        }
-        if let Some(name) = n.child_by_field_name("name")
-            && p.text(name) == old
-        {
-            found = Some(name.byte_range());
-        }
-    });
-    found
+    p.occurrences(old)
+        .into_iter()
+        .filter(|n| {
+            n.start_byte() >= decl.start_byte as usize && n.end_byte() <= decl.end_byte as usize
+        })
+        .find(|n| {
+            n.parent().is_some_and(|d| {
+                d.kind() == "function_definition" && d.child_by_field_name("name") == Some(*n)
+            })
+        })
+        .map(|n| n.byte_range())
 }
 
 /// Every name of every `from … import …` statement (not `*`).
@@ -81,6 +76,53 @@ pub(super) fn from_imports(p: &Parsed) -> Vec<FromImport> {
             });
         }
     });
+    out
+}
+
+/// The `from … import` names spelled `name`.
+pub(super) fn from_imports_of(p: &Parsed, name: &str) -> Vec<FromImport> {
+    let mut out = Vec::new();
+    for occ in p.occurrences(name) {
+        if occ.kind() != "identifier" {
+            continue;
+        }
+        let mut n = occ;
+        if let Some(dotted) = n.parent().filter(|d| d.kind() == "dotted_name") {
+            if last_identifier(dotted) != Some(occ) {
+                continue;
+            }
+            n = dotted;
+        }
+        let mut alias = None;
+        if let Some(aliased) = n.parent().filter(|a| a.kind() == "aliased_import") {
+            if aliased.child_by_field_name("name") != Some(n) {
+                continue;
+            }
+            alias = aliased
+                .child_by_field_name("alias")
+                .map(|a| p.text(a).to_owned());
+            n = aliased;
+        }
+        let Some(stmt) = n.parent().filter(|s| s.kind() == "import_from_statement") else {
+            continue;
+        };
+        let mut cursor = stmt.walk();
+        if !stmt
+            .children_by_field_name("name", &mut cursor)
+            .any(|c| c == n)
+        {
+            continue;
+        }
+        let Some(module) = stmt.child_by_field_name("module_name") else {
+            continue;
+        };
+        out.push(FromImport {
+            module: p.text(module).split_whitespace().collect(),
+            name: occ.byte_range(),
+            name_text: p.text(occ).to_owned(),
+            alias,
+        });
+    }
     out
 }
 
@@ -142,86 +184,89 @@ fn string_content(p: &Parsed, string: Node) -> Option<Range<usize>> {
 /// The string entries equal to `old` in the lists and tuples bound to
 /// `__all__` (`__all__ = [...]`, `__all__ += [...]`, `__all__.append(...)`).
 pub(super) fn all_entries(p: &Parsed, old: &str) -> Vec<Range<usize>> {
-    let mut roots: Vec<Node> = Vec::new();
-    p.each_node(|n| match n.kind() {
-        "assignment" | "augmented_assignment" => {
-            if let (Some(left), Some(right)) = (
-                n.child_by_field_name("left"),
-                n.child_by_field_name("right"),
-            ) && p.text(left) == "__all__"
-            {
-                roots.push(right);
-            }
-        }
-        "call" => {
-            if let (Some(f), Some(args)) = (
-                n.child_by_field_name("function"),
-                n.child_by_field_name("arguments"),
-            ) && matches!(p.text(f), "__all__.append" | "__all__.extend")
-            {
-                roots.push(args);
-            }
-        }
-        _ => {}
-    });
     let mut out = Vec::new();
-    for root in roots {
-        let mut stack = vec![root];
-        while let Some(n) = stack.pop() {
-            if let Some(r) = string_content(p, n) {
-                if &p.source[r.clone()] == old.as_bytes() {
-                    out.push(r);
+    for occ in p.occurrences(old) {
+        let Some(string) = plain_string_of(p, occ, old) else {
+            continue;
+        };
+        let mut n = string;
+        let bound = loop {
+            let Some(parent) = n.parent() else {
+                break false;
+            };
+            match parent.kind() {
+                "list" | "tuple" | "parenthesized_expression" | "expression_list" => n = parent,
+                "assignment" | "augmented_assignment" => {
+                    break parent.child_by_field_name("right") == Some(n)
+                        && parent
+                            .child_by_field_name("left")
+                            .is_some_and(|l| p.text(l) == "__all__");
                 }
-                continue;
-            }
-            if matches!(
-                n.kind(),
-                "list" | "tuple" | "argument_list" | "parenthesized_expression"
-            ) {
-                for i in 0..n.named_child_count() {
-                    if let Some(c) = n.named_child(i) {
-                        stack.push(c);
-                    }
+                "argument_list" => {
+                    break parent
+                        .parent()
+                        .and_then(|call| call.child_by_field_name("function"))
+                        .is_some_and(|f| matches!(p.text(f), "__all__.append" | "__all__.extend"));
                 }
+                _ => break false,
             }
+        };
+        if bound {
+            out.push(occ.byte_range());
         }
     }
-    out.sort_by_key(|r| r.start);
     out
+}
+
+/// The string literal whose whole plain content is the occurrence `occ`
+/// of `text`.
+fn plain_string_of<'t>(p: &Parsed, occ: Node<'t>, text: &str) -> Option<Node<'t>> {
+    if occ.kind() != "string_content" {
+        return None;
+    }
+    let string = occ.parent()?;
+    let content = string_content(p, string)?;
+    (content == occ.byte_range() && &p.source[content] == text.as_bytes()).then_some(string)
+}
+
+/// The call whose argument list holds `arg` at position `i`, and its callee text.
+fn call_with_arg<'t>(p: &'t Parsed, arg: Node<'t>, i: usize) -> Option<&'t str> {
+    let args = arg.parent().filter(|a| a.kind() == "argument_list")?;
+    if args.named_child(i) != Some(arg) {
+        return None;
+    }
+    let call = args.parent().filter(|c| c.kind() == "call")?;
+    Some(p.text(call.child_by_field_name("function")?))
 }
 
 /// In the first argument of `patch(...)` calls (`mock.patch`,
 /// `unittest.mock.patch`, `mocker.patch`, as a decorator too) that is one
-/// of `dotted` (`pkg.mod.f`), the range of its last component.
-pub(super) fn patch_strings(p: &Parsed, dotted: &[String]) -> Vec<Range<usize>> {
+/// of `dotted` (`pkg.mod.old`), the range of its last component.
+pub(super) fn patch_strings(p: &Parsed, old: &str, dotted: &[String]) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    p.each_node(|n| {
-        if n.kind() != "call" {
-            return;
+    for occ in p.occurrences(old) {
+        if occ.kind() != "string_content" {
+            continue;
         }
-        let (Some(f), Some(args)) = (
-            n.child_by_field_name("function"),
-            n.child_by_field_name("arguments"),
-        ) else {
-            return;
+        let Some(string) = occ.parent() else {
+            continue;
         };
-        let callee = p.text(f);
-        if !(callee == "patch" || callee.ends_with(".patch")) {
-            return;
+        let Some(content) = string_content(p, string) else {
+            continue;
+        };
+        let text = std::str::from_utf8(&p.source[content.clone()]).unwrap_or("");
+        if content.end != occ.end_byte() || !dotted.iter().any(|d| d == text) {
+            continue;
         }
-        let Some(first) = args.named_child(0) else {
-            return;
+        let Some(callee) = call_with_arg(p, string, 0) else {
+            continue;
         };
-        let Some(r) = string_content(p, first) else {
-            return;
-        };
-        let text = std::str::from_utf8(&p.source[r.clone()]).unwrap_or("");
-        if dotted.iter().any(|d| d == text)
+        if (callee == "patch" || callee.ends_with(".patch"))
             && let Some(dot) = text.rfind('.')
         {
-            out.push(r.start + dot + 1..r.end);
+            out.push(content.start + dot + 1..content.end);
         }
-    });
+    }
     out
 }
 
@@ -230,34 +275,26 @@ pub(super) fn patch_strings(p: &Parsed, dotted: &[String]) -> Vec<Range<usize>> 
 /// target lives in, matched by name only): the range of the string.
 pub(super) fn patch_object_strings(p: &Parsed, owners: &[&str], old: &str) -> Vec<Range<usize>> {
     let mut out = Vec::new();
-    p.each_node(|n| {
-        if n.kind() != "call" {
-            return;
-        }
-        let (Some(f), Some(args)) = (
-            n.child_by_field_name("function"),
-            n.child_by_field_name("arguments"),
-        ) else {
-            return;
+    for occ in p.occurrences(old) {
+        let Some(string) = plain_string_of(p, occ, old) else {
+            continue;
         };
-        let callee = p.text(f);
+        let Some(callee) = call_with_arg(p, string, 1) else {
+            continue;
+        };
         if !(callee == "patch.object" || callee.ends_with(".patch.object")) {
-            return;
+            continue;
         }
-        let (Some(owner), Some(attr)) = (args.named_child(0), args.named_child(1)) else {
-            return;
-        };
-        let owner = p.text(owner);
+        let owner = string
+            .parent()
+            .and_then(|args| args.named_child(0))
+            .map(|o| p.text(o))
+            .unwrap_or("");
         let owner = owner.rsplit('.').next().unwrap_or(owner);
-        if !owners.contains(&owner) {
-            return;
+        if owners.contains(&owner) {
+            out.push(occ.byte_range());
         }
-        if let Some(r) = string_content(p, attr)
-            && &p.source[r.clone()] == old.as_bytes()
-        {
-            out.push(r);
-        }
-    });
+    }
     out
 }
 
@@ -329,20 +366,17 @@ pub(super) fn module_bindings(p: &Parsed, name: &str) -> Vec<u32> {
 /// Identifiers spelled `old`, except keyword argument names (`f(old=1)`
 /// names a parameter, not the target).
 pub(super) fn mentions(p: &Parsed, old: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    p.each_node(|n| {
-        if n.kind() != "identifier" || p.text(n) != old {
-            return;
-        }
-        if let Some(parent) = n.parent()
-            && parent.kind() == "keyword_argument"
-            && parent.child_by_field_name("name") == Some(n)
-        {
-            return;
-        }
-        out.push(n.byte_range());
-    });
-    out
+    p.occurrences(old)
+        .into_iter()
+        .filter(|n| n.kind() == "identifier")
+        .filter(|n| {
+            !n.parent().is_some_and(|parent| {
+                parent.kind() == "keyword_argument"
+                    && parent.child_by_field_name("name") == Some(*n)
+            })
+        })
+        .map(|n| n.byte_range())
+        .collect()
 }
 
 #[cfg(test)]
@@ -382,7 +416,22 @@ mod tests {
             patch_object_strings(&objects, &["pricing"], "compute_total").len(),
             1
         );
-        let patched = patch_strings(&p, &["shop.pricing.compute_total".to_owned()]);
+        let of: Vec<(String, Option<String>)> = from_imports_of(&p, "compute_total")
+            .into_iter()
+            .map(|i| (src[i.name].to_owned(), i.alias))
+            .collect();
+        assert_eq!(
+            of,
+            [
+                ("compute_total".to_owned(), Some("total".to_owned())),
+                ("compute_total".to_owned(), None)
+            ]
+        );
+        let patched = patch_strings(
+            &p,
+            "compute_total",
+            &["shop.pricing.compute_total".to_owned()],
+        );
         assert_eq!(patched.len(), 1, "the f-string is not a plain string");
         assert_eq!(&src[patched[0].clone()], "compute_total");
     }

@@ -47,6 +47,17 @@ impl Parsed {
         }
     }
 
+    /// The smallest node around each place `word` occurs as a whole name
+    /// (an identifier, or the content of a string holding it), in source
+    /// order. Found by searching the text rather than walking the tree, so
+    /// the cost follows the occurrences, not the size of the file.
+    pub(super) fn occurrences(&self, word: &str) -> Vec<Node<'_>> {
+        let root = self.tree.root_node();
+        word_positions(&self.source, word)
+            .filter_map(|at| root.descendant_for_byte_range(at, at + word.len()))
+            .collect()
+    }
+
     /// The identifier naming the callee of the call recorded at `span`:
     /// `f` in `f(x)`, `method` in `obj.method(x)`, `Quote` in
     /// `pricing.Quote(x)` or `Map[int](xs)`, `deco` in `@deco`, `size` in
@@ -112,6 +123,49 @@ impl Parsed {
     }
 }
 
+/// Where `word` occurs in `text` as a whole identifier: `warn` in `warn(`
+/// and `"pkg.warn"`, not in `warnings` (non-ASCII bytes count as
+/// identifier characters, as Python's and Go's letters may be).
+pub(super) fn word_positions<'t>(
+    text: &'t [u8],
+    word: &'t str,
+) -> impl Iterator<Item = usize> + 't {
+    let is_ident = |b: u8| b == b'_' || b.is_ascii_alphanumeric() || b >= 0x80;
+    let w = word.as_bytes();
+    let mut from = 0;
+    std::iter::from_fn(move || {
+        if w.is_empty() {
+            return None;
+        }
+        while from + w.len() <= text.len() {
+            let at = from + find(&text[from..], w)?;
+            from = at + 1;
+            let before = at.checked_sub(1).map(|i| text[i]);
+            let after = text.get(at + w.len()).copied();
+            if !before.is_some_and(is_ident) && !after.is_some_and(is_ident) {
+                return Some(at);
+            }
+        }
+        None
+    })
+}
+
+/// The first place `needle` occurs in `hay`.
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = needle[0];
+    let mut i = 0;
+    while i + needle.len() <= hay.len() {
+        let at = i + hay[i..=hay.len() - needle.len()]
+            .iter()
+            .position(|&b| b == first)?;
+        if &hay[at..at + needle.len()] == needle {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +206,14 @@ mod tests {
         assert_eq!(callee(Lang::Go, go, "Map[int](2)").as_deref(), Some("Map"));
         assert_eq!(callee(Lang::Go, go, "(h)(3)").as_deref(), Some("h"));
         assert_eq!(callee(Lang::Go, go, "fs()(4)"), None);
+    }
+
+    #[test]
+    fn names_are_found_whole() {
+        let text = b"warn(1); warnings; x.warn; \"a.warn\"; forewarn; warn";
+        let found: Vec<usize> = word_positions(text, "warn").collect();
+        assert_eq!(found, [0, 21, 30, 47]);
+        assert_eq!(word_positions(b"", "warn").count(), 0);
+        assert_eq!(word_positions(b"war", "warn").count(), 0);
     }
 }
