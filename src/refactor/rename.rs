@@ -772,12 +772,26 @@ impl<'a> Planner<'a> {
         let wanted: HashSet<FileId> = files.iter().copied().collect();
         // Call sites whose callees are all other declarations: their name
         // is someone else's.
-        let mut elsewhere: HashMap<(FileId, u32), bool> = HashMap::new();
+        let mut sites: HashMap<(FileId, u32), bool> = HashMap::new();
         for e in &res.edges {
             if wanted.contains(&e.file) {
-                let other = elsewhere.entry((e.file, e.call)).or_insert(true);
+                let other = sites.entry((e.file, e.call)).or_insert(true);
                 *other &= !members.contains(&e.callee);
             }
+        }
+        let mut elsewhere: HashMap<FileId, Vec<u32>> = HashMap::new();
+        for ((file, call), other) in sites {
+            if other {
+                elsewhere.entry(file).or_default().push(call);
+            }
+        }
+        let mut edited: HashMap<FileId, HashSet<usize>> = HashMap::new();
+        for e in &self.edits {
+            edited.entry(e.file).or_default().insert(e.bytes.start);
+        }
+        let mut noted: HashMap<String, HashSet<u32>> = HashMap::new();
+        for c in &self.check {
+            noted.entry(c.file.clone()).or_default().insert(c.line);
         }
         let other_decl_starts: HashSet<(FileId, u32)> = res
             .decls
@@ -787,17 +801,9 @@ impl<'a> Planner<'a> {
             .collect();
         let old = self.old.clone();
         for &file in files {
-            let mut skip: HashSet<usize> = self
-                .edits
-                .iter()
-                .filter(|e| e.file == file)
-                .map(|e| e.bytes.start)
-                .collect();
-            for (&(f, call), &other) in &elsewhere {
-                if f != file || !other {
-                    continue;
-                }
-                if let Some((_, site)) = self.index.call_site(f, call) {
+            let mut skip = edited.remove(&file).unwrap_or_default();
+            for &call in elsewhere.get(&file).into_iter().flatten() {
+                if let Some((_, site)) = self.index.call_site(file, call) {
                     let span = site.span;
                     if let Some(Some(p)) = self.files.get(&file)
                         && let Some(r) = p.callee_name(span)
@@ -806,13 +812,7 @@ impl<'a> Planner<'a> {
                     }
                 }
             }
-            let path = self.path(file);
-            let noted: HashSet<u32> = self
-                .check
-                .iter()
-                .filter(|c| c.file == path)
-                .map(|c| c.line)
-                .collect();
+            let noted = noted.remove(self.path(file)).unwrap_or_default();
             let Some(parsed) = self.parsed(file)? else {
                 continue;
             };
