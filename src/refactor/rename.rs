@@ -197,6 +197,15 @@ pub fn plan_rename(
         .iter()
         .filter(|h| h.stable && !h.selected && h.refused.is_none())
         .count();
+    let calls_left = hunks
+        .iter()
+        .filter(|h| h.kind == EditKind::Call && !h.selected && h.refused.is_none() && !h.stable)
+        .count();
+    if calls_left > 0 {
+        p.warnings.push(format!(
+            "{calls_left} call site(s) reaching it through a likely or possible edge are not selected: after --apply they still call `{old}`; review them: --include-likely and --include-possible select them"
+        ));
+    }
     if stable_left > 0 && !selection.allow_stable {
         p.warnings.push(format!(
             "{stable_left} hunk(s) change stable code (ripple.toml `stable`): left unselected; --allow-stable selects them"
