@@ -284,6 +284,12 @@ fn python_method_rename_carries_its_overrides_and_selects_by_confidence() {
         hunk(&plan, "tests/test_storage.py", 12, "patch_string")["new_text"],
         "@mock.patch(\"shop.storage.CachedRepo.persist\")"
     );
+    let warnings = plan["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{plan:#}");
+    assert!(
+        warnings[0].as_str().unwrap().starts_with("2 call site(s)"),
+        "{plan:#}"
+    );
     // `Unrelated.save` is another method: neither renamed nor listed.
     assert!(
         hunks(&plan)
