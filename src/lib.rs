@@ -14,6 +14,7 @@ pub mod memory;
 pub mod migrate;
 pub mod model;
 pub mod redact;
+pub mod refactor;
 pub mod resolve;
 pub mod review;
 pub mod ripple_dir;

@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("blast", 5),
     ("semantic", 5),
     ("testrun", 5),
+    ("refactor", 5),
     ("bench", 6),
     ("context", 6),
     ("migrate", 7),

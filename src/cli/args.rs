@@ -196,6 +196,11 @@ pub(super) enum Command {
         #[arg(long, value_name = "K")]
         similar: Option<usize>,
     },
+    /// Refactor along the call graph, offline: plan the hunks, review them, write them with --apply.
+    Refactor {
+        #[command(subcommand)]
+        action: RefactorAction,
+    },
     /// Revert the last batch of applied edits, restoring the exact previous bytes.
     Undo,
     /// Allow this repository's ripple.toml to choose where model requests go.
@@ -330,6 +335,63 @@ pub(super) enum ReportFormat {
     Md,
     Json,
     Sarif,
+}
+
+#[derive(Subcommand)]
+pub(super) enum RefactorAction {
+    /// Rename a function or method and every place the index sees it used.
+    ///
+    /// The plan renames the definition; every call site whose edge in the
+    /// call graph reaches it (only the callee's name: `obj.method(` changes
+    /// `method`); Python `from m import f [as g]` imports (an alias stays),
+    /// `__all__` entries and `mock.patch("pkg.mod.f")` strings; and, for a
+    /// Python method, the methods it overrides and those overriding it.
+    ///
+    /// Confidence decides what is selected: hunks at `certain` call sites
+    /// are; `likely` and `possible` ones are listed unselected (select them
+    /// with --include-likely / --include-possible). Unresolved calls named
+    /// like NAME, places it is handed to code ripple does not follow, Go
+    /// interface methods of the same name and other mentions are listed to
+    /// check by hand, with file:line.
+    ///
+    /// Without --apply nothing is written. --apply writes the selected
+    /// hunks through the undo journal (`ripple undo` reverts them), refuses
+    /// if a changed file would gain syntax errors, refreshes the index and
+    /// prints the new name's callers.
+    ///
+    /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 the new name is
+    /// not an identifier, a keyword, already taken in the same scope, or
+    /// the write was refused.
+    #[command(
+        after_long_help = "Reading the plan: each hunk is `[x]` (selected) or `[ ]`, then LINE:COLUMN, \
+its kind, its confidence and why it is there, and the line before (-) and after (+).\n\n\
+Examples:\n  \
+ripple refactor rename validate_token check_token           # the plan, as diffs\n  \
+ripple refactor rename validate_token check_token --json    # the plan for programs\n  \
+ripple refactor rename validate_token check_token --apply   # write the certain hunks\n  \
+ripple refactor rename Repo.save persist --apply --include-likely\n  \
+ripple --repo assets/demo refactor rename Service.Quote Estimate   # Go, a method\n  \
+ripple undo                                                 # put the files back"
+    )]
+    Rename {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// The new name: an identifier of the target's language, not a keyword, not taken in the
+        /// same scope (Go: a change of exportedness is warned about).
+        new_name: String,
+        /// Write the selected hunks (journaled: `ripple undo` reverts them).
+        #[arg(long)]
+        apply: bool,
+        /// Also select hunks at call sites whose edge is `likely`.
+        #[arg(long)]
+        include_likely: bool,
+        /// Also select hunks at call sites whose edge is `possible` (and `likely`).
+        #[arg(long)]
+        include_possible: bool,
+        /// Select hunks in code ripple.toml marks `stable`.
+        #[arg(long)]
+        allow_stable: bool,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]

@@ -138,6 +138,18 @@ pub struct MigrateDoc<'a> {
     pub syntax_errors_introduced: Vec<PathErrors<'a>>,
 }
 
+/// `ripple refactor rename`: the plan's fields beside the target, the
+/// owners of the selected hunks' files and, with `--apply`, what was written.
+#[derive(Serialize)]
+pub struct RenameDoc<'a> {
+    pub target: DeclRef,
+    #[serde(flatten)]
+    pub plan: &'a ripple::refactor::RenamePlan,
+    pub owners: &'a [String],
+    pub applied: Option<&'a ApplyReport>,
+    pub callers_after: Option<ripple::refactor::CallerCounts>,
+}
+
 /// `ripple undo`.
 #[derive(Serialize)]
 pub struct UndoDoc<'a> {

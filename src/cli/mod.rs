@@ -12,6 +12,7 @@ mod hook;
 mod json;
 mod migrate;
 mod progress;
+mod refactor;
 mod review;
 mod search;
 
@@ -20,6 +21,7 @@ use graph::*;
 use hook::*;
 use migrate::*;
 use progress::*;
+use refactor::*;
 use review::*;
 use search::*;
 
@@ -251,6 +253,30 @@ pub fn run() -> Result<ExitCode> {
                 cmd_migrate(&index, d, opts, json, &mut out)
             })
         }
+        Command::Refactor {
+            action:
+                RefactorAction::Rename {
+                    name,
+                    new_name,
+                    apply,
+                    include_likely,
+                    include_possible,
+                    allow_stable,
+                },
+        } => {
+            let opts = RenameOpts {
+                new_name,
+                apply,
+                selection: ripple::refactor::Selection {
+                    likely: include_likely || include_possible,
+                    possible: include_possible,
+                    allow_stable,
+                },
+            };
+            with_decl(&index, &name, json, |d| {
+                cmd_rename(&index, d, opts, json, &mut out)
+            })
+        }
         Command::Tests { name } => with_decl(&index, &name, json, |d| {
             cmd_tests(&index, d, json, &mut out)
         }),
@@ -396,8 +422,16 @@ fn error_kind(err: &anyhow::Error) -> &'static str {
         {
             return "llm";
         }
-        if cause.is::<ripple::edits::EditError>() {
+        if cause.is::<ripple::edits::EditError>()
+            || matches!(
+                cause.downcast_ref::<ripple::refactor::RefactorError>(),
+                Some(ripple::refactor::RefactorError::Edit(_))
+            )
+        {
             return "edit";
+        }
+        if cause.is::<ripple::refactor::RefactorError>() {
+            return "refactor";
         }
         if cause.is::<ripple::review::ReviewError>() || cause.is::<ripple::review::git::GitError>()
         {

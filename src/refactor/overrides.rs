@@ -1,0 +1,300 @@
+//! The methods a Python method's rename carries along: the methods of the
+//! same name it overrides and those overriding it, closed over the class
+//! hierarchy (renaming `B.m` where `A.m` is its base and `C(A).m` a
+//! sibling override renames all three, or `self.m()` in `A` stops reaching
+//! one of them). The index keeps no class bases once resolved, so the
+//! bases of the classes involved are read again from their statements and
+//! named the way Python binds them: a class of the same module, a
+//! `from … import` of the file, an absolute dotted name. A base found only
+//! by its short name elsewhere makes the link `likely`.
+
+use std::collections::{HashMap, HashSet};
+
+use super::python;
+use super::syntax::Parsed;
+use crate::index::Index;
+use crate::model::{Confidence, DeclKind, FileId, Lang};
+use crate::resolve::DeclId;
+
+/// A method renamed with the target, and how sure the link is.
+pub(super) struct Member {
+    pub(super) method: DeclId,
+    pub(super) confidence: Confidence,
+    pub(super) why: String,
+}
+
+/// Every method named `old` linked to `target` by overriding, the target
+/// first.
+pub(super) fn family(index: &Index, target: DeclId, old: &str) -> Vec<Member> {
+    let res = &index.res;
+    let class_of = |m: DeclId| {
+        res.decls[m]
+            .parent
+            .filter(|p| res.decls[*p].kind == DeclKind::Class)
+    };
+    let mut members = vec![Member {
+        method: target,
+        confidence: Confidence::Certain,
+        why: String::new(),
+    }];
+    let Some(_) = class_of(target) else {
+        return members;
+    };
+    let candidates: Vec<DeclId> = res
+        .decl_ids()
+        .filter(|&d| {
+            let decl = &res.decls[d];
+            d != target
+                && decl.lang == Lang::Python
+                && decl.kind == DeclKind::Method
+                && decl.name.rsplit('.').next() == Some(old)
+                && class_of(d).is_some()
+        })
+        .collect();
+    let mut hierarchy = Hierarchy::new(index);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &c in &candidates {
+            if members.iter().any(|m| m.method == c) {
+                continue;
+            }
+            let Some(cls) = class_of(c) else { continue };
+            let link = members.iter().find_map(|m| {
+                let other = class_of(m.method)?;
+                let (exact, relation) = if let Some(exact) = hierarchy.inherits(cls, other) {
+                    (exact, "overrides")
+                } else {
+                    (hierarchy.inherits(other, cls)?, "is overridden by")
+                };
+                let confidence = if exact {
+                    m.confidence
+                } else {
+                    m.confidence.max(Confidence::Likely)
+                };
+                Some((confidence, relation, m.method))
+            });
+            if let Some((confidence, relation, linked)) = link {
+                members.push(Member {
+                    method: c,
+                    confidence,
+                    why: format!("{relation} {}", res.decls[linked].name),
+                });
+                changed = true;
+            }
+        }
+    }
+    members
+}
+
+/// Class bases read on demand, per file.
+struct Hierarchy<'a> {
+    index: &'a Index,
+    classes: HashMap<&'a str, DeclId>,
+    by_short: HashMap<&'a str, Vec<DeclId>>,
+    files: HashMap<FileId, Option<FileClasses>>,
+    bases: HashMap<DeclId, Vec<(DeclId, bool)>>,
+}
+
+struct FileClasses {
+    statements: Vec<python::ClassStatement>,
+    /// `from M import N [as A]`: the bound name and the absolute `M.N`;
+    /// `import M as A`: `A` and `M`.
+    imported: HashMap<String, String>,
+}
+
+impl<'a> Hierarchy<'a> {
+    fn new(index: &'a Index) -> Hierarchy<'a> {
+        let mut classes = HashMap::new();
+        let mut by_short: HashMap<&str, Vec<DeclId>> = HashMap::new();
+        for d in index.res.decl_ids() {
+            let decl = &index.res.decls[d];
+            if decl.lang == Lang::Python && decl.kind == DeclKind::Class && !decl.is_external() {
+                classes.insert(&*decl.name, d);
+                let short = decl.name.rsplit('.').next().unwrap_or(&decl.name);
+                by_short.entry(short).or_default().push(d);
+            }
+        }
+        Hierarchy {
+            index,
+            classes,
+            by_short,
+            files: HashMap::new(),
+            bases: HashMap::new(),
+        }
+    }
+
+    /// Whether `class` inherits from `base` (at any depth): `Some(true)`
+    /// when every link was named exactly, `Some(false)` when one was found
+    /// by its short name only.
+    fn inherits(&mut self, class: DeclId, base: DeclId) -> Option<bool> {
+        let mut best: Option<bool> = None;
+        let mut seen: HashSet<DeclId> = HashSet::new();
+        let mut stack = vec![(class, true)];
+        while let Some((c, exact)) = stack.pop() {
+            if !seen.insert(c) {
+                continue;
+            }
+            for (b, link_exact) in self.bases_of(c) {
+                let exact = exact && link_exact;
+                if b == base {
+                    best = Some(best.unwrap_or(false) || exact);
+                }
+                stack.push((b, exact));
+            }
+        }
+        best
+    }
+
+    fn bases_of(&mut self, class: DeclId) -> Vec<(DeclId, bool)> {
+        if let Some(b) = self.bases.get(&class) {
+            return b.clone();
+        }
+        let found = self.read_bases(class);
+        self.bases.insert(class, found.clone());
+        found
+    }
+
+    fn read_bases(&mut self, class: DeclId) -> Vec<(DeclId, bool)> {
+        let res = &self.index.res;
+        let decl = &res.decls[class];
+        let Some(file) = decl.file else {
+            return Vec::new();
+        };
+        let index = self.index;
+        let parsed = self
+            .files
+            .entry(file)
+            .or_insert_with(|| read_file(index, file));
+        let Some(parsed) = parsed else {
+            return Vec::new();
+        };
+        let (start, end) = (decl.span.start_byte as usize, decl.span.end_byte as usize);
+        let Some(stmt) = parsed
+            .statements
+            .iter()
+            .find(|s| s.start_byte >= start && s.start_byte < end)
+        else {
+            return Vec::new();
+        };
+        let module = res.file_module.get(file.index()).map_or("", String::as_str);
+        let mut out = Vec::new();
+        for text in &stmt.bases {
+            let (first, rest) = match text.split_once('.') {
+                Some((f, r)) => (f, Some(r)),
+                None => (text.as_str(), None),
+            };
+            let mut names = vec![format!("{module}.{text}")];
+            if let Some(imported) = parsed.imported.get(first) {
+                names.push(match rest {
+                    Some(r) => format!("{imported}.{r}"),
+                    None => imported.clone(),
+                });
+            }
+            names.push(text.clone());
+            if let Some(d) = names.iter().find_map(|n| self.classes.get(n.as_str())) {
+                out.push((*d, true));
+                continue;
+            }
+            let short = text.rsplit('.').next().unwrap_or(text);
+            if let Some([only]) = self.by_short.get(short).map(Vec::as_slice) {
+                out.push((*only, false));
+            }
+        }
+        out
+    }
+}
+
+fn read_file(index: &Index, file: FileId) -> Option<FileClasses> {
+    let f = index.files.get(file.index())?;
+    let bytes = std::fs::read(index.root.join(&f.path)).ok()?;
+    let parsed = Parsed::new(Lang::Python, bytes)?;
+    let module = index.res.file_module.get(file.index())?;
+    let is_package = f.path.ends_with("__init__.py");
+    let mut imported: HashMap<String, String> =
+        python::module_aliases(&parsed).into_iter().collect();
+    imported.extend(python::from_imports(&parsed).into_iter().map(|i| {
+        let from = absolute_module(&i.module, module, is_package);
+        (
+            i.alias.unwrap_or_else(|| i.name_text.clone()),
+            format!("{from}.{}", i.name_text),
+        )
+    }));
+    Some(FileClasses {
+        statements: python::classes(&parsed),
+        imported,
+    })
+}
+
+/// The module a `from MODULE import` names, relative dots resolved against
+/// the importing module (its package, or itself for an `__init__.py`).
+pub(super) fn absolute_module(written: &str, importer: &str, is_package: bool) -> String {
+    let dots = written.chars().take_while(|c| *c == '.').count();
+    if dots == 0 {
+        return written.to_owned();
+    }
+    let mut parts: Vec<&str> = importer.split('.').filter(|p| !p.is_empty()).collect();
+    if !is_package {
+        parts.pop();
+    }
+    for _ in 1..dots {
+        parts.pop();
+    }
+    let rest = &written[dots..];
+    if !rest.is_empty() {
+        parts.push(rest);
+    }
+    parts.join(".")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn overrides_link_through_imports_exactly_and_through_short_names_likely() {
+        let dir = tempfile::tempdir().unwrap();
+        let pkg = dir.path().join("pkg");
+        std::fs::create_dir(&pkg).unwrap();
+        std::fs::write(pkg.join("__init__.py"), "").unwrap();
+        std::fs::write(
+            pkg.join("base.py"),
+            "class Repo:\n    def save(self):\n        return 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            pkg.join("child.py"),
+            "import importlib\nimport pkg.base as b\nmodels = importlib.import_module('pkg.base')\n\n\n\
+             class Child(b.Repo):\n    def save(self):\n        return 2\n\n\n\
+             class Loose(models.Repo):\n    def save(self):\n        return 3\n\n\n\
+             class Apart:\n    def save(self):\n        return 4\n",
+        )
+        .unwrap();
+        let index = Index::open(dir.path(), &crate::index::NoProgress).unwrap();
+        let target = crate::lookup::resolve(&index.res, "pkg.base.Repo.save").unwrap();
+        let found: Vec<(String, Confidence)> = family(&index, target, "save")
+            .iter()
+            .map(|m| (index.res.decls[m.method].name.to_string(), m.confidence))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("pkg.base.Repo.save".to_owned(), Confidence::Certain),
+                ("pkg.child.Child.save".to_owned(), Confidence::Certain),
+                ("pkg.child.Loose.save".to_owned(), Confidence::Likely),
+            ]
+        );
+    }
+
+    #[test]
+    fn relative_imports_resolve_against_the_package() {
+        assert_eq!(
+            absolute_module(".pricing", "shop.checkout", false),
+            "shop.pricing"
+        );
+        assert_eq!(absolute_module(".pricing", "shop", true), "shop.pricing");
+        assert_eq!(absolute_module("..util", "shop.a.b", false), "shop.util");
+        assert_eq!(absolute_module(".", "shop.a", false), "shop");
+        assert_eq!(absolute_module("os.path", "shop.a", false), "os.path");
+    }
+}

@@ -1,0 +1,455 @@
+//! What a Python rename reads from a file's syntax beyond its call sites:
+//! the `def` that names the target, `from m import f [as g]` imports,
+//! `__all__` entries, `mock.patch("pkg.mod.f")` strings, class bases (for
+//! overrides), module-level bindings (for clashes) and the remaining
+//! mentions of the old name.
+
+use std::ops::Range;
+
+use tree_sitter::Node;
+
+use super::syntax::Parsed;
+use crate::model::Span;
+
+/// One name of a `from MODULE import …` statement.
+pub(super) struct FromImport {
+    /// The module as written: `shop.pricing`, `.pricing`, `..`.
+    pub(super) module: String,
+    /// The imported name's identifier (the last of a dotted name).
+    pub(super) name: Range<usize>,
+    pub(super) name_text: String,
+    pub(super) alias: Option<String>,
+}
+
+/// A class statement: its name and the base expressions as written.
+pub(super) struct ClassStatement {
+    pub(super) start_byte: usize,
+    pub(super) bases: Vec<String>,
+}
+
+/// The name of the `def` inside `decl` (the declaration's span, which may
+/// start at its decorators) called `old`: the outermost one, since a
+/// nested function of the same name is another declaration.
+pub(super) fn def_name(p: &Parsed, decl: Span, old: &str) -> Option<Range<usize>> {
+    p.occurrences(old)
+        .into_iter()
+        .filter(|n| {
+            n.start_byte() >= decl.start_byte as usize && n.end_byte() <= decl.end_byte as usize
+        })
+        .find(|n| {
+            n.parent().is_some_and(|d| {
+                d.kind() == "function_definition" && d.child_by_field_name("name") == Some(*n)
+            })
+        })
+        .map(|n| n.byte_range())
+}
+
+/// Every name of every `from … import …` statement (not `*`).
+pub(super) fn from_imports(p: &Parsed) -> Vec<FromImport> {
+    let mut out = Vec::new();
+    p.each_node(|n| {
+        if n.kind() != "import_from_statement" {
+            return;
+        }
+        let Some(module) = n.child_by_field_name("module_name") else {
+            return;
+        };
+        let module = p.text(module).split_whitespace().collect::<String>();
+        let mut cursor = n.walk();
+        for name in n.children_by_field_name("name", &mut cursor) {
+            let (dotted, alias) = match name.kind() {
+                "aliased_import" => (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias")
+                        .map(|a| p.text(a).to_owned()),
+                ),
+                _ => (Some(name), None),
+            };
+            let Some(last) = dotted.and_then(|d| last_identifier(d)) else {
+                continue;
+            };
+            out.push(FromImport {
+                module: module.clone(),
+                name: last.byte_range(),
+                name_text: p.text(last).to_owned(),
+                alias,
+            });
+        }
+    });
+    out
+}
+
+/// The `from … import` names spelled `name`.
+pub(super) fn from_imports_of(p: &Parsed, name: &str) -> Vec<FromImport> {
+    let mut out = Vec::new();
+    for occ in p.occurrences(name) {
+        if occ.kind() != "identifier" {
+            continue;
+        }
+        let mut n = occ;
+        if let Some(dotted) = n.parent().filter(|d| d.kind() == "dotted_name") {
+            if last_identifier(dotted) != Some(occ) {
+                continue;
+            }
+            n = dotted;
+        }
+        let mut alias = None;
+        if let Some(aliased) = n.parent().filter(|a| a.kind() == "aliased_import") {
+            if aliased.child_by_field_name("name") != Some(n) {
+                continue;
+            }
+            alias = aliased
+                .child_by_field_name("alias")
+                .map(|a| p.text(a).to_owned());
+            n = aliased;
+        }
+        let Some(stmt) = n.parent().filter(|s| s.kind() == "import_from_statement") else {
+            continue;
+        };
+        let mut cursor = stmt.walk();
+        if !stmt
+            .children_by_field_name("name", &mut cursor)
+            .any(|c| c == n)
+        {
+            continue;
+        }
+        let Some(module) = stmt.child_by_field_name("module_name") else {
+            continue;
+        };
+        out.push(FromImport {
+            module: p.text(module).split_whitespace().collect(),
+            name: occ.byte_range(),
+            name_text: p.text(occ).to_owned(),
+            alias,
+        });
+    }
+    out
+}
+
+/// `import a.b as c`: (`c`, `a.b`) for each aliased module import.
+pub(super) fn module_aliases(p: &Parsed) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    p.each_node(|n| {
+        if n.kind() != "import_statement" {
+            return;
+        }
+        let mut cursor = n.walk();
+        for name in n.children_by_field_name("name", &mut cursor) {
+            if name.kind() == "aliased_import"
+                && let (Some(module), Some(alias)) = (
+                    name.child_by_field_name("name"),
+                    name.child_by_field_name("alias"),
+                )
+            {
+                out.push((p.text(alias).to_owned(), p.text(module).to_owned()));
+            }
+        }
+    });
+    out
+}
+
+fn last_identifier(dotted: Node) -> Option<Node> {
+    if dotted.kind() == "identifier" {
+        return Some(dotted);
+    }
+    let count = dotted.named_child_count();
+    (0..count)
+        .rev()
+        .filter_map(|i| dotted.named_child(i))
+        .find(|c| c.kind() == "identifier")
+}
+
+/// The content of a plain string literal (no f-string, no implicit
+/// concatenation), as a byte range of the file.
+fn string_content(p: &Parsed, string: Node) -> Option<Range<usize>> {
+    if string.kind() != "string" {
+        return None;
+    }
+    let mut content = None;
+    for i in 0..string.named_child_count() {
+        let c = string.named_child(i)?;
+        match c.kind() {
+            "string_start" | "string_end" => {}
+            "string_content" if content.is_none() => content = Some(c.byte_range()),
+            _ => return None,
+        }
+    }
+    let start = string.child(0).map(|s| p.text(s).to_ascii_lowercase())?;
+    if start.contains('f') || start.contains('b') {
+        return None;
+    }
+    content
+}
+
+/// The string entries equal to `old` in the lists and tuples bound to
+/// `__all__` (`__all__ = [...]`, `__all__ += [...]`, `__all__.append(...)`).
+pub(super) fn all_entries(p: &Parsed, old: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for occ in p.occurrences(old) {
+        let Some(string) = plain_string_of(p, occ, old) else {
+            continue;
+        };
+        let mut n = string;
+        let bound = loop {
+            let Some(parent) = n.parent() else {
+                break false;
+            };
+            match parent.kind() {
+                "list" | "tuple" | "parenthesized_expression" | "expression_list" => n = parent,
+                "assignment" | "augmented_assignment" => {
+                    break parent.child_by_field_name("right") == Some(n)
+                        && parent
+                            .child_by_field_name("left")
+                            .is_some_and(|l| p.text(l) == "__all__");
+                }
+                "argument_list" => {
+                    break parent
+                        .parent()
+                        .and_then(|call| call.child_by_field_name("function"))
+                        .is_some_and(|f| matches!(p.text(f), "__all__.append" | "__all__.extend"));
+                }
+                _ => break false,
+            }
+        };
+        if bound {
+            out.push(occ.byte_range());
+        }
+    }
+    out
+}
+
+/// The string literal whose whole plain content is the occurrence `occ`
+/// of `text`.
+fn plain_string_of<'t>(p: &Parsed, occ: Node<'t>, text: &str) -> Option<Node<'t>> {
+    if occ.kind() != "string_content" {
+        return None;
+    }
+    let string = occ.parent()?;
+    let content = string_content(p, string)?;
+    (content == occ.byte_range() && &p.source[content] == text.as_bytes()).then_some(string)
+}
+
+/// The call whose argument list holds `arg` at position `i`, and its callee text.
+fn call_with_arg<'t>(p: &'t Parsed, arg: Node<'t>, i: usize) -> Option<&'t str> {
+    let args = arg.parent().filter(|a| a.kind() == "argument_list")?;
+    if args.named_child(i) != Some(arg) {
+        return None;
+    }
+    let call = args.parent().filter(|c| c.kind() == "call")?;
+    Some(p.text(call.child_by_field_name("function")?))
+}
+
+/// In the first argument of `patch(...)` calls (`mock.patch`,
+/// `unittest.mock.patch`, `mocker.patch`, as a decorator too) that is one
+/// of `dotted` (`pkg.mod.old`), the range of its last component.
+pub(super) fn patch_strings(p: &Parsed, old: &str, dotted: &[String]) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for occ in p.occurrences(old) {
+        if occ.kind() != "string_content" {
+            continue;
+        }
+        let Some(string) = occ.parent() else {
+            continue;
+        };
+        let Some(content) = string_content(p, string) else {
+            continue;
+        };
+        let text = std::str::from_utf8(&p.source[content.clone()]).unwrap_or("");
+        if content.end != occ.end_byte() || !dotted.iter().any(|d| d == text) {
+            continue;
+        }
+        let Some(callee) = call_with_arg(p, string, 0) else {
+            continue;
+        };
+        if (callee == "patch" || callee.ends_with(".patch"))
+            && let Some(dot) = text.rfind('.')
+        {
+            out.push(content.start + dot + 1..content.end);
+        }
+    }
+    out
+}
+
+/// `patch.object(OWNER, "old")` (as `mock.patch.object`, `mocker.patch.object`
+/// too) where OWNER's last name is one of `owners` (a class or module the
+/// target lives in, matched by name only): the range of the string.
+pub(super) fn patch_object_strings(p: &Parsed, owners: &[&str], old: &str) -> Vec<Range<usize>> {
+    let mut out = Vec::new();
+    for occ in p.occurrences(old) {
+        let Some(string) = plain_string_of(p, occ, old) else {
+            continue;
+        };
+        let Some(callee) = call_with_arg(p, string, 1) else {
+            continue;
+        };
+        if !(callee == "patch.object" || callee.ends_with(".patch.object")) {
+            continue;
+        }
+        let owner = string
+            .parent()
+            .and_then(|args| args.named_child(0))
+            .map(|o| p.text(o))
+            .unwrap_or("");
+        let owner = owner.rsplit('.').next().unwrap_or(owner);
+        if owners.contains(&owner) {
+            out.push(occ.byte_range());
+        }
+    }
+    out
+}
+
+/// Every class statement with its base expressions (keyword arguments
+/// such as `metaclass=` left out).
+pub(super) fn classes(p: &Parsed) -> Vec<ClassStatement> {
+    let mut out = Vec::new();
+    p.each_node(|n| {
+        if n.kind() != "class_definition" {
+            return;
+        }
+        let mut bases = Vec::new();
+        if let Some(args) = n.child_by_field_name("superclasses") {
+            for i in 0..args.named_child_count() {
+                if let Some(a) = args.named_child(i)
+                    && matches!(a.kind(), "identifier" | "attribute" | "subscript")
+                {
+                    let text = p.text(a);
+                    let text = text.split('[').next().unwrap_or(text);
+                    bases.push(text.split_whitespace().collect());
+                }
+            }
+        }
+        out.push(ClassStatement {
+            start_byte: n.start_byte(),
+            bases,
+        });
+    });
+    out
+}
+
+/// Lines where the module binds `name` at its top level other than by a
+/// `def` or `class` (which the index knows): imports and assignments.
+pub(super) fn module_bindings(p: &Parsed, name: &str) -> Vec<u32> {
+    let root = p.tree.root_node();
+    let mut out = Vec::new();
+    for i in 0..root.named_child_count() {
+        let Some(stmt) = root.named_child(i) else {
+            continue;
+        };
+        let binds = match stmt.kind() {
+            "import_from_statement" | "import_statement" => {
+                let mut cursor = stmt.walk();
+                stmt.children_by_field_name("name", &mut cursor)
+                    .any(|n| match n.kind() {
+                        "aliased_import" => n
+                            .child_by_field_name("alias")
+                            .is_some_and(|a| p.text(a) == name),
+                        _ => {
+                            let text = p.text(n);
+                            text == name || text.split('.').next() == Some(name)
+                        }
+                    })
+            }
+            "expression_statement" => stmt
+                .named_child(0)
+                .filter(|a| a.kind() == "assignment")
+                .and_then(|a| a.child_by_field_name("left"))
+                .is_some_and(|l| p.text(l) == name),
+            _ => false,
+        };
+        if binds {
+            out.push(stmt.start_position().row as u32 + 1);
+        }
+    }
+    out
+}
+
+/// Identifiers spelled `old`, except keyword argument names (`f(old=1)`
+/// names a parameter, not the target).
+pub(super) fn mentions(p: &Parsed, old: &str) -> Vec<Range<usize>> {
+    p.occurrences(old)
+        .into_iter()
+        .filter(|n| n.kind() == "identifier")
+        .filter(|n| {
+            !n.parent().is_some_and(|parent| {
+                parent.kind() == "keyword_argument"
+                    && parent.child_by_field_name("name") == Some(*n)
+            })
+        })
+        .map(|n| n.byte_range())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Lang;
+
+    fn parsed(src: &str) -> Parsed {
+        Parsed::new(Lang::Python, src.as_bytes().to_vec()).unwrap()
+    }
+
+    #[test]
+    fn imports_all_and_patch_strings_are_found() {
+        let src = "from .pricing import compute_total as total, other\nfrom a.b import (x,\n  compute_total)\n\
+                   __all__ = [\"compute_total\", 'x']\n__all__ += (\"compute_total\",)\n\
+                   @mock.patch(\"shop.pricing.compute_total\")\ndef t(): patch(f\"shop.pricing.compute_total\")\n";
+        let p = parsed(src);
+        let imports = from_imports(&p);
+        let names: Vec<(&str, &str, Option<&str>)> = imports
+            .iter()
+            .map(|i| (i.module.as_str(), i.name_text.as_str(), i.alias.as_deref()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                (".pricing", "compute_total", Some("total")),
+                (".pricing", "other", None),
+                ("a.b", "x", None),
+                ("a.b", "compute_total", None),
+            ]
+        );
+        assert_eq!(all_entries(&p, "compute_total").len(), 2);
+        let objects = parsed(
+            "mock.patch.object(pricing, \"compute_total\")\npatch.object(other, \"compute_total\")\n",
+        );
+        assert_eq!(
+            patch_object_strings(&objects, &["pricing"], "compute_total").len(),
+            1
+        );
+        let of: Vec<(String, Option<String>)> = from_imports_of(&p, "compute_total")
+            .into_iter()
+            .map(|i| (src[i.name].to_owned(), i.alias))
+            .collect();
+        assert_eq!(
+            of,
+            [
+                ("compute_total".to_owned(), Some("total".to_owned())),
+                ("compute_total".to_owned(), None)
+            ]
+        );
+        let patched = patch_strings(
+            &p,
+            "compute_total",
+            &["shop.pricing.compute_total".to_owned()],
+        );
+        assert_eq!(patched.len(), 1, "the f-string is not a plain string");
+        assert_eq!(&src[patched[0].clone()], "compute_total");
+    }
+
+    #[test]
+    fn bases_bindings_and_mentions() {
+        let src = "import os\nfrom m import f as g\nh = 1\nimport a.b as c\nclass A(B, mod.C, Generic[T], metaclass=M):\n    def g(self): return f(g=1)\n";
+        let p = parsed(src);
+        let c = classes(&p);
+        assert_eq!(c[0].bases, ["B", "mod.C", "Generic"]);
+        assert_eq!(module_bindings(&p, "g"), [2]);
+        assert_eq!(module_bindings(&p, "h"), [3]);
+        assert_eq!(module_bindings(&p, "os"), [1]);
+        assert_eq!(module_aliases(&p), [("c".to_owned(), "a.b".to_owned())]);
+        assert_eq!(
+            mentions(&p, "g").len(),
+            2,
+            "the alias and the def, not the keyword"
+        );
+    }
+}
