@@ -245,6 +245,8 @@ struct Analysis<'a> {
     shadow: Option<Vec<values::Vals>>,
     /// By declaration: the slot ids of [`Slot::Mro`] and [`Slot::Subclasses`].
     class_slot_ids: [Vec<u32>; 2],
+    /// With `RIPPLE_DEBUG_CONE`: per slot, the constraints that made it grow.
+    writers: Option<Vec<Vec<u32>>>,
     /// Class-body names holding descriptors, once the emit pass asks.
     descriptor_names: Option<HashSet<GSym>>,
     /// Memo of [`Analysis::prefixed_methods`].
@@ -362,6 +364,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
             vec![NO_SLOT; b.res.decls.len()],
             vec![NO_SLOT; b.res.decls.len()],
         ],
+        writers: std::env::var_os("RIPPLE_DEBUG_CONE").map(|_| Vec::new()),
         class_body_by_class: None,
         prefixed: HashMap::default(),
         descriptor_names: None,
@@ -571,6 +574,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
                 call.unwrap_or_default()
             );
         }
+    }
+    if let Some(suffix) = std::env::var_os("RIPPLE_DEBUG_CONE") {
+        a.report_cone(files, &suffix.to_string_lossy());
     }
     if std::env::var_os("RIPPLE_DEBUG_UNSUPPORTED").is_some() {
         a.report_unsupported(b);

@@ -111,6 +111,82 @@ impl Analysis<'_> {
         }
     }
 
+    /// With `RIPPLE_DEBUG_CONE=SUFFIX`: how much of the solve an edit of the
+    /// files whose path ends with SUFFIX could reach. Every constraint of
+    /// those files, every slot they made grow, every constraint that read
+    /// one of those slots, and so on; then the constraints that also wrote
+    /// into a reached slot, which a delete-and-rederive refresh would run
+    /// again to put back what they contributed.
+    pub(super) fn report_cone(&self, files: &[crate::resolve::SourceFile], suffix: &str) {
+        let Some(writers) = self.writers.as_ref() else {
+            return;
+        };
+        let table = self.slots.borrow();
+        let mut writes: Vec<Vec<u32>> = vec![Vec::new(); self.constraints.len()];
+        for (slot, ws) in writers.iter().enumerate() {
+            for &w in ws {
+                if let Some(list) = writes.get_mut(w as usize) {
+                    list.push(slot as u32);
+                }
+            }
+        }
+        let mut reached_c = vec![false; self.constraints.len()];
+        let mut reached_s = vec![false; table.vals.len()];
+        let mut stack: Vec<u32> = Vec::new();
+        let mut seeds = 0usize;
+        for (id, c) in self.constraints.iter().enumerate() {
+            let f = &self.files[c.ci as usize];
+            if files[f.file as usize].path.ends_with(suffix) {
+                reached_c[id] = true;
+                stack.push(id as u32);
+                seeds += 1;
+            }
+        }
+        while let Some(c) = stack.pop() {
+            for &s in &writes[c as usize] {
+                if std::mem::replace(&mut reached_s[s as usize], true) {
+                    continue;
+                }
+                for &r in table
+                    .readers
+                    .get(s as usize)
+                    .map(Vec::as_slice)
+                    .unwrap_or(&[])
+                {
+                    if r != NO_CONSTRAINT && !std::mem::replace(&mut reached_c[r as usize], true) {
+                        stack.push(r);
+                    }
+                }
+            }
+        }
+        let cone_c = reached_c.iter().filter(|&&r| r).count();
+        let cone_s = reached_s.iter().filter(|&&r| r).count();
+        let mut rerun = reached_c.clone();
+        for (slot, ws) in writers.iter().enumerate() {
+            if reached_s.get(slot).copied().unwrap_or(false) {
+                for &w in ws {
+                    if let Some(r) = rerun.get_mut(w as usize) {
+                        *r = true;
+                    }
+                }
+            }
+        }
+        let rerun = rerun.iter().filter(|&&r| r).count();
+        let mut touched_files: HashSet<u32> = HashSet::default();
+        for (id, &r) in reached_c.iter().enumerate() {
+            if r {
+                touched_files.insert(self.constraints[id].ci);
+            }
+        }
+        eprintln!(
+            "cone of *{suffix}: {seeds} own constraints; reaches {cone_s} of {} slots, {cone_c} of {} constraints in {} of {} files; {rerun} constraints run again",
+            table.vals.len(),
+            self.constraints.len(),
+            touched_files.len(),
+            self.files.len(),
+        );
+    }
+
     /// With `RIPPLE_DEBUG_SATURATED`: every value set that went past its
     /// cap, named.
     pub(super) fn print_saturated(&self, b: &Builder) {

@@ -279,6 +279,16 @@ impl<'a> Analysis<'a> {
     }
 
     pub(super) fn notify_id(&mut self, id: usize) {
+        if let Some(writers) = self.writers.as_mut() {
+            if writers.len() <= id {
+                writers.resize(id + 1, Vec::new());
+            }
+            let w = &mut writers[id];
+            let current = self.current.get();
+            if w.last() != Some(&current) && !w.contains(&current) {
+                w.push(current);
+            }
+        }
         let table = self.slots.borrow();
         let Some(readers) = table.readers.get(id) else {
             return;
