@@ -198,6 +198,11 @@ struct Analysis<'a> {
     constraints: Vec<Constraint>,
     current: std::cell::Cell<u32>,
     worklist: Vec<u32>,
+    /// Queued constraints that read many slots: run only when `worklist`
+    /// is empty, so one run takes in many growths instead of one each.
+    heavy_worklist: Vec<u32>,
+    /// By constraint: its last run read more than [`values::HEAVY_READS`] slots.
+    heavy: Vec<bool>,
     queued: Vec<bool>,
     mro_cache: HashMap<RawDeclId, std::rc::Rc<[RawDeclId]>>,
     builtins: HashSet<&'static str>,
@@ -341,6 +346,8 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         settled_targets: Vec::new(),
         exhausted: false,
         worklist: Vec::new(),
+        heavy_worklist: Vec::new(),
+        heavy: Vec::new(),
         queued: Vec::new(),
         mro_cache: HashMap::default(),
         builtins: BUILTINS.iter().copied().collect(),
@@ -459,11 +466,15 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
     a.find_passthrough_returns();
     let debug = std::env::var_os("RIPPLE_DEBUG_RESOLVE").is_some();
     a.find_fixture_uses(files);
+    let mut file_constraints = Vec::with_capacity(a.files.len());
     for ci in 0..a.files.len() {
         let cs = a.constraints_of(ci);
+        let start = a.constraints.len() as u32;
         a.constraints.extend(cs);
+        file_constraints.push(start..a.constraints.len() as u32);
     }
     a.queued = vec![false; a.constraints.len()];
+    a.heavy = vec![false; a.constraints.len()];
     a.strata = strata::Strata::new(a.constraints.len());
     crate::memory::trace("py constraints");
     // One sweep evaluates every constraint and records what each reads;
@@ -487,7 +498,11 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         SolveOrder::Shuffled(seed) => Some(SplitMix(seed)),
         _ => None,
     };
-    let mut sweep_order: Vec<u32> = (0..a.constraints.len() as u32).collect();
+    let mut sweep_order: Vec<u32> = a
+        .imports_first()
+        .into_iter()
+        .flat_map(|ci| file_constraints[ci].clone())
+        .collect();
     match (order, shuffle.as_mut()) {
         (SolveOrder::Reversed, _) => sweep_order.reverse(),
         (_, Some(rng)) => {
@@ -497,13 +512,35 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         }
         _ => {}
     }
+    // The class hierarchy first: the bindings of module and class names
+    // and the classes' bases, to a fixpoint, and its first epoch. Found
+    // during the full sweep instead, the bases of thousands of classes
+    // took effect only after it, and everything that had walked an MRO
+    // through them ran again.
+    let hierarchy_first: Vec<u32> = sweep_order
+        .iter()
+        .copied()
+        .filter(|&id| a.binds_hierarchy(id))
+        .collect();
+    for id in hierarchy_first {
+        run(&mut a, id);
+    }
+    let mut steps = 0usize;
+    while let Some(id) = a.worklist.pop().or_else(|| a.heavy_worklist.pop()) {
+        a.queued[id as usize] = false;
+        run(&mut a, id);
+        steps += 1;
+    }
+    let mut epochs = 0usize;
+    if a.hierarchy_dirty {
+        epochs += 1;
+        a.commit_hierarchy();
+    }
     for id in sweep_order {
         run(&mut a, id);
     }
     let sweep = t.elapsed();
     crate::memory::trace("py sweep");
-    let mut steps = 0usize;
-    let mut epochs = 0usize;
     let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
     loop {
         while let Some(id) = match shuffle.as_mut() {
@@ -511,7 +548,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
                 let i = rng.below(a.worklist.len());
                 Some(a.worklist.swap_remove(i))
             }
-            _ => a.worklist.pop(),
+            _ => a.worklist.pop().or_else(|| a.heavy_worklist.pop()),
         } {
             a.queued[id as usize] = false;
             run(&mut a, id);

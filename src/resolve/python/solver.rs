@@ -414,11 +414,62 @@ impl Analysis<'_> {
         out
     }
 
+    /// The files in the order the first sweep runs their constraints: each
+    /// after the modules it imports (cycles in file order), so that an
+    /// imported name usually has its value before its readers first run.
+    /// In file order, every test module of a library's suite read
+    /// `unittest.TestCase` before `unittest/__init__.py` bound it, and ran
+    /// again when it did: 85,000 of the 858k-line CPython library's
+    /// worklist steps for that one name.
+    pub(super) fn imports_first(&mut self) -> Vec<usize> {
+        let n = self.files.len();
+        let mut imports: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for (ci, list) in imports.iter_mut().enumerate() {
+            let py = self.files[ci].py;
+            for e in &py.exprs {
+                if let PyExpr::ModuleRef { level, path } = *e
+                    && let Some(Value::Module(f)) = self.module_ref(ci, level, path)
+                    && let Some(&cj) = self.ctx_of_file.get(&f)
+                    && cj != ci
+                {
+                    list.push(cj);
+                }
+            }
+            list.sort_unstable();
+            list.dedup();
+        }
+        dependencies_first(&imports)
+    }
+
+    /// Whether constraint `id` resolves a class's bases or binds a name at
+    /// module or class level, which is what base expressions read.
+    pub(super) fn binds_hierarchy(&self, id: u32) -> bool {
+        let c = self.constraints[id as usize];
+        match c.kind {
+            ConsKind::ClassBases => true,
+            ConsKind::Flow => {
+                let f = &self.files[c.ci as usize];
+                match f.py.flows[c.idx as usize] {
+                    PyFlow::Assign { target, .. } => match f.py.exprs[target as usize] {
+                        PyExpr::Var { scope, .. } => matches!(
+                            f.facts.decls.get(scope as usize).map(|d| d.kind),
+                            Some(DeclKind::Module | DeclKind::Class)
+                        ),
+                        _ => false,
+                    },
+                    _ => false,
+                }
+            }
+            _ => false,
+        }
+    }
+
     /// Evaluate one constraint, recording the slots it reads so that it is
     /// evaluated again when (and only when) one of them grows.
     pub(super) fn run(&mut self, id: u32) {
         let c = self.constraints[id as usize];
         self.current.set(id);
+        self.slots.get_mut().reads = 0;
         self.strata.forget(id);
         let ci = c.ci as usize;
         let py = self.files[ci].py;
@@ -504,6 +555,11 @@ impl Analysis<'_> {
             }
         }
         self.current.set(NO_CONSTRAINT);
+        if self.slots.get_mut().reads > super::values::HEAVY_READS
+            && let Some(heavy) = self.heavy.get_mut(id as usize)
+        {
+            *heavy = true;
+        }
     }
 
     /// Start a new epoch of the hierarchy: the bases found since the last
@@ -684,3 +740,90 @@ pub(super) struct Constraint {
 /// Methods that put values into a list, set or dict.
 pub(super) const FILLING_METHODS: &[&str] =
     &["append", "insert", "extend", "add", "update", "setdefault"];
+
+/// The nodes of a directed graph, each after every node it reaches unless
+/// both are on one cycle (Tarjan's strongly connected components, which
+/// come out reachable-first; a component's own nodes in index order).
+/// Iterative, so an import chain thousands of modules long cannot
+/// overflow the stack.
+pub(super) fn dependencies_first(edges: &[Vec<usize>]) -> Vec<usize> {
+    const UNSEEN: usize = usize::MAX;
+    let n = edges.len();
+    let mut index = vec![UNSEEN; n];
+    let mut low = vec![0usize; n];
+    let mut on_stack = vec![false; n];
+    let mut stack: Vec<usize> = Vec::new();
+    let mut order = Vec::with_capacity(n);
+    let mut next = 0usize;
+    for root in 0..n {
+        if index[root] != UNSEEN {
+            continue;
+        }
+        // (node, how many of its edges were followed)
+        let mut calls: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut followed)) = calls.last_mut() {
+            if let Some(&w) = edges[v].get(*followed) {
+                *followed += 1;
+                if index[w] == UNSEEN {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    calls.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+                continue;
+            }
+            calls.pop();
+            if let Some(&(parent, _)) = calls.last() {
+                low[parent] = low[parent].min(low[v]);
+            }
+            if low[v] == index[v] {
+                let start = stack.iter().rposition(|&x| x == v).unwrap_or(0);
+                let mut component: Vec<usize> = stack.drain(start..).collect();
+                for &x in &component {
+                    on_stack[x] = false;
+                }
+                component.sort_unstable();
+                order.extend(component);
+            }
+        }
+    }
+    order
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dependencies_first;
+
+    #[test]
+    fn imported_modules_come_before_their_importers() {
+        // 0 imports 2, 2 imports 1; 3 and 4 import each other and 1.
+        let edges = vec![vec![2], vec![], vec![1], vec![4, 1], vec![3]];
+        let order = dependencies_first(&edges);
+        let pos = |x: usize| order.iter().position(|&y| y == x).unwrap();
+        assert_eq!(order.len(), 5);
+        assert!(pos(1) < pos(2) && pos(2) < pos(0));
+        assert!(pos(1) < pos(3) && pos(1) < pos(4));
+        // A cycle's members stay together, in index order.
+        assert_eq!(pos(4), pos(3) + 1);
+    }
+
+    #[test]
+    fn a_long_import_chain_does_not_overflow() {
+        let n = 200_000;
+        let edges: Vec<Vec<usize>> = (0..n)
+            .map(|i| if i + 1 < n { vec![i + 1] } else { vec![] })
+            .collect();
+        let order = dependencies_first(&edges);
+        assert_eq!(order.first(), Some(&(n - 1)));
+        assert_eq!(order.last(), Some(&0));
+    }
+}

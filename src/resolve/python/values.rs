@@ -142,6 +142,10 @@ pub(super) const RUNTIME: GSym = u32::MAX - 2;
 
 pub(super) const MAX_SET: usize = 16;
 
+/// A constraint whose run reads more slots than this waits for the rest
+/// of the worklist (see `Analysis::heavy_worklist`).
+pub(super) const HEAVY_READS: u32 = 256;
+
 /// How many values a set takes when all of them are functions or classes
 /// (see [`admits`]).
 pub(super) const MAX_CALLABLES: usize = 128;
@@ -296,7 +300,11 @@ impl<'a> Analysis<'a> {
         for &r in readers {
             if !self.queued[r as usize] {
                 self.queued[r as usize] = true;
-                self.worklist.push(r);
+                if self.heavy[r as usize] {
+                    self.heavy_worklist.push(r);
+                } else {
+                    self.worklist.push(r);
+                }
             }
         }
     }
@@ -381,6 +389,8 @@ pub(super) struct SlotTable {
     /// while compacting a reader list.
     pub(super) seen: Vec<u32>,
     pub(super) dedup_stamp: u32,
+    /// Reads recorded since the running constraint started.
+    pub(super) reads: u32,
     /// Set by [`SlotTable::settle`].
     pub(super) settled: bool,
 }
@@ -411,6 +421,7 @@ impl SlotTable {
         if reader == NO_CONSTRAINT || self.settled {
             return;
         }
+        self.reads = self.reads.wrapping_add(1);
         let rs = &mut self.readers[id];
         let seen = if rs.len() <= 8 {
             rs.contains(&reader)
