@@ -961,10 +961,12 @@ impl Analysis<'_> {
     /// note what they depend on themselves (an MRO built from its bases'
     /// MROs changes when they do; a subclass test reads `Subclasses`).
     fn mro_unrecorded(&mut self, c: RawDeclId) -> std::rc::Rc<[RawDeclId]> {
-        if let Some(m) = self.mro_cache.get(&c) {
+        if let Some(Some(m)) = self.mro_cache.get(c as usize) {
             return std::rc::Rc::clone(m);
         }
-        self.mro_cache.insert(c, std::rc::Rc::from([c]));
+        if let Some(cached) = self.mro_cache.get_mut(c as usize) {
+            *cached = Some(std::rc::Rc::from([c]));
+        }
         let bases = self.class_bases.get(&c).cloned().unwrap_or_default();
         let mut seqs: Vec<Vec<RawDeclId>> = bases
             .iter()
@@ -1003,7 +1005,9 @@ impl Analysis<'_> {
             }
         }
         let result: std::rc::Rc<[RawDeclId]> = result.into();
-        self.mro_cache.insert(c, std::rc::Rc::clone(&result));
+        if let Some(cached) = self.mro_cache.get_mut(c as usize) {
+            *cached = Some(std::rc::Rc::clone(&result));
+        }
         result
     }
 

@@ -181,7 +181,8 @@ struct Analysis<'a> {
     /// writes (module-level ones also under their unversioned name).
     static_binds: HashSet<Slot>,
     decl_kind: Vec<DeclKind>,
-    decl_file: Vec<Option<u32>>,
+    /// By declaration: the file context that declares it (`u32::MAX`: none).
+    decl_ctx: Vec<u32>,
     decl_local: Vec<u32>,
     changed: bool,
     /// Resolved direct bases of each class, as last computed by its ClassBases constraint.
@@ -204,7 +205,8 @@ struct Analysis<'a> {
     /// By constraint: its last run read more than [`values::HEAVY_READS`] slots.
     heavy: Vec<bool>,
     queued: Vec<bool>,
-    mro_cache: HashMap<RawDeclId, std::rc::Rc<[RawDeclId]>>,
+    /// By declaration: its MRO, once walked.
+    mro_cache: Vec<Option<std::rc::Rc<[RawDeclId]>>>,
     builtins: HashSet<&'static str>,
     module_is_init: HashSet<u32>,
     /// Global sites of dict literals.
@@ -332,7 +334,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         dynamic_slots: HashSet::default(),
         static_binds: HashSet::default(),
         decl_kind: b.res.decls.iter().map(|d| d.kind).collect(),
-        decl_file: b.res.decls.iter().map(|d| d.file.map(|f| f.0)).collect(),
+        decl_ctx: Vec::new(),
         decl_local: b.res.decls.iter().map(|d| d.local).collect(),
         changed: false,
         class_bases: HashMap::default(),
@@ -349,7 +351,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         heavy_worklist: Vec::new(),
         heavy: Vec::new(),
         queued: Vec::new(),
-        mro_cache: HashMap::default(),
+        mro_cache: vec![None; b.res.decls.len()],
         builtins: BUILTINS.iter().copied().collect(),
         dict_sites: HashSet::default(),
         filled_sites: HashSet::default(),
@@ -436,6 +438,16 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         a.module_name_of.insert(fi, module);
     }
     a.packed_base = expr_base;
+    a.decl_ctx = b
+        .res
+        .decls
+        .iter()
+        .map(|d| {
+            d.file
+                .and_then(|f| a.ctx_of_file.get(&f.0))
+                .map_or(u32::MAX, |&ci| ci as u32)
+        })
+        .collect();
     a.has_metaclasses = a
         .files
         .iter()
@@ -628,7 +640,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
     b.res.work.python_worklist_steps = steps;
     b.res.work.python_hierarchy_epochs = epochs;
     b.res.work.python_strata = a.strata.count;
-    a.mro_cache.clear();
+    a.mro_cache.fill(None);
     a.mixin_hosts.clear();
     a.definers_below.clear();
     a.solved = true;

@@ -583,15 +583,17 @@ impl Analysis<'_> {
         let mut changed: Vec<RawDeclId> = self
             .mro_cache
             .iter()
+            .enumerate()
+            .filter_map(|(c, mro)| Some((c as RawDeclId, mro.as_ref()?)))
             .filter(|(c, mro)| rebased.contains(c) || mro.iter().any(|k| rebased.contains(k)))
-            .map(|(c, _)| *c)
+            .map(|(c, _)| c)
             .chain(rebased.iter().copied())
             .collect();
         changed.sort_unstable();
         changed.dedup();
         let mut ancestors: Vec<RawDeclId> = Vec::new();
         for &c in &changed {
-            if let Some(old) = self.mro_cache.remove(&c) {
+            if let Some(old) = self.mro_cache.get_mut(c as usize).and_then(Option::take) {
                 ancestors.extend(old.iter().copied());
             }
         }

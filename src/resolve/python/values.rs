@@ -215,8 +215,10 @@ impl<'a> Analysis<'a> {
         &self,
         decl: RawDeclId,
     ) -> Option<(&'a crate::lang::python::PyDeclInfo, usize)> {
-        let file = self.decl_file.get(decl as usize).copied().flatten()?;
-        let ci = *self.ctx_of_file.get(&file)?;
+        let ci = *self.decl_ctx.get(decl as usize)? as usize;
+        if ci == u32::MAX as usize {
+            return None;
+        }
         let info = self.files[ci]
             .py
             .decl_info
