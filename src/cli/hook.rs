@@ -41,7 +41,7 @@ pub(super) fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCod
     match action {
         HookAction::Install => {
             if ours {
-                println!(
+                say!(
                     "the ripple post-commit hook is already installed in {}",
                     path.display()
                 );
@@ -80,18 +80,18 @@ pub(super) fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCod
                 return Err(e);
             }
             if present {
-                println!(
+                say!(
                     "installed the post-commit hook in {}; it runs the hook that was there first (kept as {})",
                     path.display(),
                     chained.display()
                 );
             } else {
-                println!("installed the post-commit hook in {}", path.display());
+                say!("installed the post-commit hook in {}", path.display());
             }
         }
         HookAction::Uninstall => {
             if !ours {
-                println!("no ripple hook in {}", path.display());
+                say!("no ripple hook in {}", path.display());
                 return Ok(ExitCode::SUCCESS);
             }
             if std::fs::symlink_metadata(&chained).is_ok() {
@@ -102,7 +102,7 @@ pub(super) fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCod
                         path.display()
                     )
                 })?;
-                println!(
+                say!(
                     "removed the ripple hook; {} is the hook that was there before",
                     path.display()
                 );
@@ -120,7 +120,7 @@ pub(super) fn hook(repo: &std::path::Path, action: HookAction) -> Result<ExitCod
             } else {
                 std::fs::write(&path, rest + "\n")?;
             }
-            println!("removed the ripple hook from {}", path.display());
+            say!("removed the ripple hook from {}", path.display());
         }
     }
     Ok(ExitCode::SUCCESS)

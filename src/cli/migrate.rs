@@ -268,9 +268,9 @@ pub(super) fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Res
                 &json::RevokeDoc { revoked: removed },
             )?;
         } else if removed == 0 {
-            println!("{} was not trusted", root.display());
+            say!("{} was not trusted", root.display());
         } else {
-            println!("{} is no longer trusted", root.display());
+            say!("{} is no longer trusted", root.display());
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -289,7 +289,7 @@ pub(super) fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Res
                 },
             )?;
         } else {
-            println!(
+            say!(
                 "{}/ripple.toml sets no [llm] base_url or api_key_env: nothing needs trust",
                 root.display()
             );
@@ -311,14 +311,14 @@ pub(super) fn cmd_trust(repo: &std::path::Path, revoke: bool, json: bool) -> Res
             },
         )?;
     } else {
-        println!("trusted {}/ripple.toml [llm]:", root.display());
+        say!("trusted {}/ripple.toml [llm]:", root.display());
         if let Some(url) = &base_url {
-            println!("  requests go to   {url}");
+            say!("  requests go to   {url}");
         }
         if let Some(var) = &key_env {
-            println!("  with the key in  ${var}");
+            say!("  with the key in  ${var}");
         }
-        println!(
+        say!(
             "any change to [llm] needs `ripple trust` again; `ripple trust --revoke` withdraws it"
         );
     }
@@ -333,14 +333,14 @@ pub(super) fn cmd_undo(repo: &std::path::Path, json: bool) -> Result<ExitCode> {
     if json {
         print_json(&mut std::io::stdout(), &json::UndoDoc::of(&report))?;
     } else {
-        println!(
+        say!(
             "undid batch {}: restored {} files, removed {}",
             report.batch,
             report.restored.len(),
             report.removed.len()
         );
         for p in report.restored.iter().chain(report.removed.iter()) {
-            println!("  {p}");
+            say!("  {p}");
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -6,6 +6,16 @@ use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `println!` for answers: a reader that closed the pipe (`ripple undo |
+/// head`) ends the output instead of panicking, as the commands that write
+/// through one `out` handle already do.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stdout(), $($arg)*);
+    }};
+}
+
 mod args;
 mod graph;
 mod hook;
@@ -379,7 +389,7 @@ pub fn report_error(err: &anyhow::Error) -> ExitCode {
                 candidates: None,
             },
         };
-        println!("{}", compact_json(&doc));
+        say!("{}", compact_json(&doc));
     } else {
         // Messages quote paths and names from the repository.
         eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
@@ -524,7 +534,7 @@ fn with_decl(
                         candidates: Some(list),
                     },
                 };
-                println!("{}", compact_json(&doc));
+                say!("{}", compact_json(&doc));
             } else {
                 eprintln!("ripple: {err}");
                 if !list.is_empty() {

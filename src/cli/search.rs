@@ -7,7 +7,7 @@ pub(super) fn bench(path: &std::path::Path, runs: usize, json: bool) -> Result<E
     let report = ripple::bench::run(path, runs.max(1))
         .with_context(|| format!("cannot benchmark {}", path.display()))?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        say!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", report.to_text());
     }
@@ -201,7 +201,7 @@ pub(super) fn bench_search(
     };
     let report = ripple::semantic::bench::run(&index, sample, embedder, &embed_bar())?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        say!("{}", serde_json::to_string_pretty(&report)?);
     } else {
         print!("{}", report.to_text());
     }
