@@ -1,6 +1,8 @@
 //! The real binary on real trees: the bundled demo monolith and a repository
 //! of hostile files.
 
+mod common;
+
 use std::process::Command;
 
 use serde_json::Value;
@@ -785,4 +787,34 @@ fn help_lists_model_dir_only_where_it_is_used_and_explains_every_argument() {
     assert!(help(&["find", "--help"]).contains("matched fuzzily"));
     assert!(help(&["blast", "--help"]).contains("1: direct callers only"));
     assert!(help(&["migrate", "--help"]).contains("Model id"));
+}
+
+#[test]
+fn undo_into_a_closed_pipe_ends_quietly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("demo");
+    common::copy_dir(std::path::Path::new(&demo()), &repo);
+    let repo = repo.to_str().unwrap();
+    let (code, _, err) = ripple(&[
+        "--repo",
+        repo,
+        "refactor",
+        "rename",
+        "validate_token",
+        "check_token",
+        "--apply",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    // The reader is gone before ripple writes a byte, as with `| head -0`.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ripple"))
+        .args(["--repo", repo, "undo"])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run ripple");
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_eq!(out.status.code(), Some(0), "{err}");
 }
