@@ -144,7 +144,7 @@ pub(super) const MAX_SET: usize = 16;
 
 /// A constraint whose run reads more slots than this waits for the rest
 /// of the worklist (see `Analysis::heavy_worklist`).
-pub(super) const HEAVY_READS: u32 = 256;
+pub(super) const HEAVY_READS: u32 = 64;
 
 /// How many values a set takes when all of them are functions or classes
 /// (see [`admits`]).
