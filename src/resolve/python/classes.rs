@@ -883,10 +883,11 @@ impl Analysis<'_> {
         };
         let mut out = Vec::new();
         for &b in &info.bases {
+            let vals = self.eval(ci, b, 0);
+            self.add(Slot::BaseValues(c), &vals);
             // Every class a base expression may be, in a fixed order: the
             // first to arrive would depend on the order of the solve.
-            let mut classes: Vec<RawDeclId> = self
-                .eval(ci, b, 0)
+            let mut classes: Vec<RawDeclId> = vals
                 .into_iter()
                 .filter_map(|v| match v {
                     Value::Class(k) if k != c => Some(k),
@@ -1090,16 +1091,11 @@ impl Analysis<'_> {
     /// The first base of `c`'s hierarchy that lives outside the repository.
     pub(super) fn external_base(&mut self, c: RawDeclId) -> Option<GSym> {
         for &k in self.mro(c).iter() {
-            let Some((info, ci)) = self.py_info(k) else {
-                continue;
-            };
-            for &b in &info.bases {
-                for v in self.eval(ci, b, 0) {
-                    if let Value::External(p) = v
-                        && !is_marker_base(&self.strings[p as usize])
-                    {
-                        return Some(p);
-                    }
+            for v in self.get(Slot::BaseValues(k)) {
+                if let Value::External(p) = v
+                    && !is_marker_base(&self.strings[p as usize])
+                {
+                    return Some(p);
                 }
             }
         }

@@ -28,16 +28,11 @@ impl Analysis<'_> {
     /// The first builtin class among the bases along `c`'s MRO.
     pub(super) fn builtin_base(&mut self, c: RawDeclId) -> Option<String> {
         for &k in self.mro(c).iter() {
-            let Some((info, ci)) = self.py_info(k) else {
-                continue;
-            };
-            for &b in &info.bases {
-                for v in self.eval(ci, b, 0) {
-                    if let Value::Builtin(b) = v
-                        && is_builtin_class(&self.strings[b as usize])
-                    {
-                        return Some(self.strings[b as usize].clone());
-                    }
+            for v in self.get(Slot::BaseValues(k)) {
+                if let Value::Builtin(b) = v
+                    && is_builtin_class(&self.strings[b as usize])
+                {
+                    return Some(self.strings[b as usize].clone());
                 }
             }
         }

@@ -261,6 +261,7 @@ impl Analysis<'_> {
             Slot::Question(q) => format!("{q:?}"),
             Slot::Mro(d) => format!("Mro({})", decl(d)),
             Slot::Subclasses(d) => format!("Subclasses({})", decl(d)),
+            Slot::BaseValues(d) => format!("BaseValues({})", decl(d)),
         }
     }
 

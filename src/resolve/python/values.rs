@@ -112,6 +112,10 @@ pub(super) enum Slot {
     /// Read by whatever asked which classes are below the class: grows
     /// when a class gains or loses it as an ancestor.
     Subclasses(RawDeclId),
+    /// What the class statement's base expressions evaluate to, in order:
+    /// read along an MRO for a base outside the repository, instead of
+    /// evaluating every base expression on every attribute lookup.
+    BaseValues(RawDeclId),
 }
 
 /// The offset of a slice whose start is not a literal.
