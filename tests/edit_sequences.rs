@@ -348,20 +348,17 @@ impl PyFile {
         parent.is_class.then_some(parent.name.as_str())
     }
 
-    /// Whether removing lines `from..to` leaves their block without a statement.
-    fn empties_block(&self, from: usize, to: usize, indent: usize) -> bool {
+    /// Whether removing lines `from..to`, indented by `level`, leaves their
+    /// block without a statement.
+    fn empties_block(&self, from: usize, to: usize, level: usize) -> bool {
         let opens = self.prev_statement(from).is_some_and(|p| {
-            self.lines[p].trim_end().ends_with(':') && indent_of(self, p) < indent
+            self.lines[p].trim_end().ends_with(':') && indent(&self.lines[p]) < level
         });
         let closes = self
             .next_statement(to)
-            .is_none_or(|n| indent_of(self, n) < indent);
-        indent > 0 && opens && closes
+            .is_none_or(|n| indent(&self.lines[n]) < level);
+        level > 0 && opens && closes
     }
-}
-
-fn indent_of(file: &PyFile, i: usize) -> usize {
-    indent(&file.lines[i])
 }
 
 fn py_defs(lines: &[String], starts: &[bool]) -> Vec<PyDef> {
@@ -1929,7 +1926,7 @@ fn python_categories() -> Vec<String> {
 fn edit_sequences_on_the_demo() {
     check(
         &[("assets/demo".to_owned(), 1), ("assets/demo".to_owned(), 2)],
-        8,
+        5,
     );
 }
 
@@ -1941,7 +1938,7 @@ fn edit_sequences_on_the_python_fixtures() {
         .map(|(i, name)| (name, 100 + i as u64))
         .collect();
     assert!(runs.len() > 10, "fixtures not found");
-    check(&runs, 5);
+    check(&runs, 4);
 }
 
 /// The Go fixtures, every module of them in one repository.
@@ -1952,20 +1949,20 @@ fn edit_sequences_on_the_go_fixtures() {
             ("tests/fixtures/go".to_owned(), 1),
             ("tests/fixtures/go".to_owned(), 2),
         ],
-        8,
+        6,
     );
 }
 
 /// Longer and more sequences on every repository:
-/// `cargo test --release --test edit_sequences -- --ignored soak`
-/// (`EDIT_SEQ_SOAK=N` runs N seeds per repository, 20 by default).
+/// `cargo test --release --test edit_sequences -- --ignored`
+/// (`EDIT_SEQ_SOAK=N` runs N seeds per repository, 10 by default).
 #[test]
 #[ignore]
 fn soak() {
     let seeds: u64 = std::env::var("EDIT_SEQ_SOAK")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(20);
+        .unwrap_or(10);
     let mut names = vec!["assets/demo".to_owned(), "tests/fixtures/go".to_owned()];
     names.extend(python_categories());
     let runs: Vec<(String, u64)> = names
@@ -1977,15 +1974,23 @@ fn soak() {
 
 /// Replays one sequence a failure printed, listing its edits:
 /// `EDIT_SEQ_REPO=assets/demo EDIT_SEQ_SEED=7 EDIT_SEQ_STEPS=5 cargo test
-/// --test edit_sequences replay -- --ignored --nocapture`.
+/// --test edit_sequences replay -- --ignored --nocapture`. Without
+/// `EDIT_SEQ_REPO` it does nothing, so `-- --ignored` runs the soak alone.
 #[test]
 #[ignore]
 fn replay() {
-    let var = |name: &str| std::env::var(name).unwrap_or_else(|_| panic!("set {name}"));
-    let name = var("EDIT_SEQ_REPO");
-    let seed: u64 = var("EDIT_SEQ_SEED").parse().unwrap();
-    let steps: usize = var("EDIT_SEQ_STEPS").parse().unwrap();
-    match run(&name, seed, steps) {
+    let Ok(name) = std::env::var("EDIT_SEQ_REPO") else {
+        println!("replay: set EDIT_SEQ_REPO, EDIT_SEQ_SEED and EDIT_SEQ_STEPS");
+        return;
+    };
+    let number = |var: &str| -> u64 {
+        let value = std::env::var(var).unwrap_or_else(|_| panic!("set {var}"));
+        value
+            .parse()
+            .unwrap_or_else(|_| panic!("{var}={value}: not a number"))
+    };
+    let (seed, steps) = (number("EDIT_SEQ_SEED"), number("EDIT_SEQ_STEPS"));
+    match run(&name, seed, steps as usize) {
         Ok(log) => println!("no difference after:\n  {}", log.join("\n  ")),
         Err(failure) => panic!("{failure}"),
     }
