@@ -1923,15 +1923,20 @@ fn check(runs: &[(String, u64)], steps: usize) {
     );
 }
 
-/// Each category of the Python fixtures as one repository, as
+/// Each category of the Python fixtures as one repository, and each case
+/// written to tangle the solve (sets past their cap, star imports), as
 /// `tests/solve_order.rs` has them.
-fn python_categories() -> Vec<String> {
-    let mut out: Vec<String> = std::fs::read_dir(source_dir("tests/fixtures/python"))
-        .unwrap()
-        .flatten()
-        .filter(|e| e.path().is_dir())
-        .map(|e| format!("tests/fixtures/python/{}", e.file_name().to_string_lossy()))
-        .collect();
+fn python_repositories() -> Vec<String> {
+    let mut out = Vec::new();
+    for parent in ["tests/fixtures/python", "tests/fixtures/solve_order"] {
+        let entries = std::fs::read_dir(source_dir(parent)).unwrap();
+        out.extend(
+            entries
+                .flatten()
+                .filter(|e| e.path().is_dir())
+                .map(|e| format!("{parent}/{}", e.file_name().to_string_lossy())),
+        );
+    }
     out.sort();
     out
 }
@@ -1946,7 +1951,7 @@ fn edit_sequences_on_the_demo() {
 
 #[test]
 fn edit_sequences_on_the_python_fixtures() {
-    let runs: Vec<(String, u64)> = python_categories()
+    let runs: Vec<(String, u64)> = python_repositories()
         .into_iter()
         .enumerate()
         .map(|(i, name)| (name, 100 + i as u64))
@@ -1978,7 +1983,7 @@ fn soak() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
     let mut names = vec!["assets/demo".to_owned(), "tests/fixtures/go".to_owned()];
-    names.extend(python_categories());
+    names.extend(python_repositories());
     let runs: Vec<(String, u64)> = names
         .iter()
         .flat_map(|n| (0..seeds).map(move |s| (n.clone(), 1000 + s)))
