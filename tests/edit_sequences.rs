@@ -1912,7 +1912,7 @@ fn check(runs: &[(String, u64)], steps: usize) {
     failures.sort();
     assert!(
         failures.is_empty(),
-        "{} of {} edit sequences refreshed to another graph than a cold index:\n\n{}",
+        "{} of {} edit sequences failed:\n\n{}",
         failures.len(),
         runs.len(),
         failures
