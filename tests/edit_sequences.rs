@@ -1583,7 +1583,8 @@ enum Kind {
     Touch,
 }
 
-/// Each kind of edit with its weight.
+/// Each kind of edit with its weight. Kinds that apply to fewer files
+/// (bases: Python classes; moves: files with a sibling) weigh more.
 const KINDS: &[(Kind, usize)] = &[
     (Kind::AddCall, 6),
     (Kind::RemoveCall, 4),
@@ -1591,13 +1592,13 @@ const KINDS: &[(Kind, usize)] = &[
     (Kind::RemoveFunction, 3),
     (Kind::AddClass, 2),
     (Kind::AddImport, 3),
-    (Kind::Base, 3),
+    (Kind::Base, 5),
     (Kind::Rename, 2),
     (Kind::RenameWithCallers, 2),
-    (Kind::Move, 2),
+    (Kind::Move, 4),
     (Kind::FileOp, 2),
-    (Kind::BreakSyntax, 2),
-    (Kind::Comment, 4),
+    (Kind::BreakSyntax, 1),
+    (Kind::Comment, 3),
     (Kind::Touch, 1),
 ];
 
