@@ -6,23 +6,6 @@
 use std::ops::Range;
 
 use super::syntax::Parsed;
-use crate::model::Span;
-
-/// The name of the function or method declared at `decl` called `old`.
-pub(super) fn def_name(p: &Parsed, decl: Span, old: &str) -> Option<Range<usize>> {
-    p.occurrences(old)
-        .into_iter()
-        .filter(|n| {
-            n.start_byte() >= decl.start_byte as usize && n.end_byte() <= decl.end_byte as usize
-        })
-        .find(|n| {
-            n.parent().is_some_and(|d| {
-                matches!(d.kind(), "function_declaration" | "method_declaration")
-                    && d.child_by_field_name("name") == Some(*n)
-            })
-        })
-        .map(|n| n.byte_range())
-}
 
 /// Interface methods named `old`: (the method's name, the interface's
 /// name when the interface is a named type).
@@ -64,7 +47,7 @@ pub(super) fn mentions(p: &Parsed, old: &str) -> Vec<Range<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::Lang;
+    use crate::model::{Lang, Span};
 
     #[test]
     fn declarations_interfaces_and_mentions() {
@@ -78,7 +61,7 @@ mod tests {
             start_line: 7,
             end_line: 7,
         };
-        let name = def_name(&p, span, "Charge").unwrap();
+        let name = p.def_name(span, "Charge").unwrap();
         assert_eq!(name.start, src.find(") Charge").unwrap() + 2);
         let ifaces = interface_methods(&p, "Charge");
         assert_eq!(ifaces.len(), 1);

@@ -9,7 +9,6 @@ use std::ops::Range;
 use tree_sitter::Node;
 
 use super::syntax::Parsed;
-use crate::model::Span;
 
 /// One name of a `from MODULE import …` statement.
 pub(super) struct FromImport {
@@ -25,23 +24,6 @@ pub(super) struct FromImport {
 pub(super) struct ClassStatement {
     pub(super) start_byte: usize,
     pub(super) bases: Vec<String>,
-}
-
-/// The name of the `def` inside `decl` (the declaration's span, which may
-/// start at its decorators) called `old`: the outermost one, since a
-/// nested function of the same name is another declaration.
-pub(super) fn def_name(p: &Parsed, decl: Span, old: &str) -> Option<Range<usize>> {
-    p.occurrences(old)
-        .into_iter()
-        .filter(|n| {
-            n.start_byte() >= decl.start_byte as usize && n.end_byte() <= decl.end_byte as usize
-        })
-        .find(|n| {
-            n.parent().is_some_and(|d| {
-                d.kind() == "function_definition" && d.child_by_field_name("name") == Some(*n)
-            })
-        })
-        .map(|n| n.byte_range())
 }
 
 /// Every name of every `from … import …` statement (not `*`).

@@ -437,11 +437,7 @@ impl<'a> Planner<'a> {
         };
         let old = self.old.clone();
         let span = decl.span;
-        let found = match self.parsed(file)? {
-            Some(p) if p.lang == Lang::Python => python::def_name(p, span, &old),
-            Some(p) => go::def_name(p, span, &old),
-            None => None,
-        };
+        let found = self.parsed(file)?.and_then(|p| p.def_name(span, &old));
         let (kind, why) = if m.why.is_empty() {
             (EditKind::Definition, "the definition".to_owned())
         } else {

@@ -58,6 +58,27 @@ impl Parsed {
             .collect()
     }
 
+    /// The name of the function or method declared at `decl` (the
+    /// declaration's span, which may start at its decorators) called
+    /// `old`: the outermost, since a nested function of the same name is
+    /// another declaration.
+    pub(super) fn def_name(&self, decl: Span, old: &str) -> Option<Range<usize>> {
+        let defines = |kind: &str| match self.lang {
+            Lang::Python => kind == "function_definition",
+            Lang::Go => matches!(kind, "function_declaration" | "method_declaration"),
+        };
+        self.occurrences(old)
+            .into_iter()
+            .filter(|n| {
+                n.start_byte() >= decl.start_byte as usize && n.end_byte() <= decl.end_byte as usize
+            })
+            .find(|n| {
+                n.parent()
+                    .is_some_and(|d| defines(d.kind()) && d.child_by_field_name("name") == Some(*n))
+            })
+            .map(|n| n.byte_range())
+    }
+
     /// The identifier naming the callee of the call recorded at `span`:
     /// `f` in `f(x)`, `method` in `obj.method(x)`, `Quote` in
     /// `pricing.Quote(x)` or `Map[int](xs)`, `deco` in `@deco`, `size` in
