@@ -537,8 +537,11 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
     for id in hierarchy_first {
         run(&mut a, id);
     }
+    let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
     let mut steps = 0usize;
-    while let Some(id) = a.worklist.pop().or_else(|| a.heavy_worklist.pop()) {
+    while steps <= budget
+        && let Some(id) = a.worklist.pop().or_else(|| a.heavy_worklist.pop())
+    {
         a.queued[id as usize] = false;
         run(&mut a, id);
         steps += 1;
@@ -553,7 +556,6 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
     }
     let sweep = t.elapsed();
     crate::memory::trace("py sweep");
-    let budget = a.constraints.len().saturating_mul(MAX_ROUNDS);
     loop {
         while let Some(id) = match shuffle.as_mut() {
             Some(rng) if !a.worklist.is_empty() => {
