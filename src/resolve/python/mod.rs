@@ -546,6 +546,9 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         run(&mut a, id);
         steps += 1;
     }
+    if debug {
+        eprintln!("hierarchy pass {:?}, {steps} steps", t.elapsed());
+    }
     let mut epochs = 0usize;
     if a.hierarchy_dirty {
         epochs += 1;
