@@ -25,6 +25,7 @@ use std::process::Command;
 use std::time::{Duration, SystemTime};
 
 use ripple::index::{Index, NoProgress};
+use ripple::model::Lang;
 
 /// SplitMix64: small, seedable and the same everywhere, so a printed seed
 /// replays the same edits.
@@ -80,22 +81,6 @@ struct Broken {
     original: Option<String>,
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Lang {
-    Python,
-    Go,
-}
-
-fn lang_of(path: &str) -> Option<Lang> {
-    if path.ends_with(".py") {
-        Some(Lang::Python)
-    } else if path.ends_with(".go") {
-        Some(Lang::Go)
-    } else {
-        None
-    }
-}
-
 impl Repo {
     fn new(root: PathBuf) -> Repo {
         Repo {
@@ -127,7 +112,7 @@ impl Repo {
                     if name != ".ripple" {
                         walk(&entry.path(), &path, out);
                     }
-                } else if lang_of(&name).is_some() {
+                } else if Lang::from_path(&name).is_some() {
                     out.push(path);
                 }
             }
@@ -141,7 +126,7 @@ impl Repo {
 
     fn sources_in(&self, lang: Lang) -> Vec<String> {
         let mut files = self.sources();
-        files.retain(|p| lang_of(p) == Some(lang));
+        files.retain(|p| Lang::from_path(p) == Some(lang));
         files
     }
 
@@ -224,7 +209,7 @@ fn rename_header(line: &str, keyword: &str, name: &str, new: &str) -> Option<Str
 }
 
 fn rename(repo: &mut Repo, rng: &mut Rng, path: &str, callers: bool) -> Option<String> {
-    let lang = lang_of(path)?;
+    let lang = Lang::from_path(path)?;
     let n = repo.fresh();
     let (name, header, line) = match lang {
         Lang::Python => {
@@ -317,7 +302,7 @@ fn break_syntax(repo: &mut Repo, rng: &mut Rng, path: &str) -> Option<String> {
     let marker = format!("ripple_broken_{n}");
     let mut lines = repo.read(path);
     // (line, replacement, replaced)
-    let (at, broken, original) = match lang_of(path)? {
+    let (at, broken, original) = match Lang::from_path(path)? {
         Lang::Python => {
             let file = PyFile::read(repo, path);
             let f = rng.pick(&file.defs)?.clone();
@@ -387,7 +372,7 @@ fn mend_syntax(repo: &mut Repo, rng: &mut Rng) -> Option<String> {
 /// resolution reads, though lines below it move.
 fn comment(repo: &mut Repo, rng: &mut Rng, path: &str) -> Option<String> {
     let n = repo.fresh();
-    let lang = lang_of(path)?;
+    let lang = Lang::from_path(path)?;
     let mut lines = repo.read(path);
     let hash = if lang == Lang::Python { "#" } else { "//" };
     // Lines a whole-line comment may go before.
@@ -496,7 +481,7 @@ const KINDS: &[(Kind, usize)] = &[
 ];
 
 fn apply(repo: &mut Repo, rng: &mut Rng, kind: Kind, path: &str) -> Option<String> {
-    let lang = lang_of(path)?;
+    let lang = Lang::from_path(path)?;
     match (kind, lang) {
         (Kind::AddCall, Lang::Python) => py_add_call(repo, rng, path),
         (Kind::AddCall, Lang::Go) => go_add_call(repo, rng, path),
