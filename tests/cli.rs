@@ -152,7 +152,7 @@ fn an_external_callee_has_callers_and_a_blast_radius() {
 #[test]
 fn bench_measures_edit_refreshes_in_new_processes_without_touching_the_repo() {
     let demo = demo();
-    let before = tree_contents(std::path::Path::new(&demo));
+    let before = common::tree_contents(std::path::Path::new(&demo));
     let report = json(&["bench", &demo, "--runs", "1", "--json"]);
     assert_eq!(report["one_file_measured"], "new process");
     assert!(report["declarations"].as_u64().unwrap() > 0);
@@ -165,33 +165,11 @@ fn bench_measures_edit_refreshes_in_new_processes_without_touching_the_repo() {
         assert!(report[row].as_f64().unwrap() > 0.0, "{row} is not measured");
     }
     assert!(report["blast_depth3_callers"].as_u64().unwrap() > 0);
-    let after = tree_contents(std::path::Path::new(&demo));
+    let after = common::tree_contents(std::path::Path::new(&demo));
     assert!(
         before == after,
         "the bench edits a copy, never the repository"
     );
-}
-
-/// Every file under `dir` (but the index) with its content, sorted by path.
-fn tree_contents(dir: &std::path::Path) -> Vec<(std::path::PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.file_name().is_some_and(|n| n == ".ripple") {
-                continue;
-            }
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                out.push((path, bytes));
-            }
-        }
-    }
-    out.sort();
-    out
 }
 
 #[test]

@@ -54,36 +54,11 @@ fn json(root: &Path, args: &[&str]) -> (i32, Value) {
     (code, doc)
 }
 
-/// Every file under `dir` (but the index), relative path → bytes.
-fn tree(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut out = std::collections::BTreeMap::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.file_name().is_some_and(|n| n == ".ripple") {
-                continue;
-            }
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.insert(rel, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    out
-}
-
 /// The repository after `case`: the originals, with the golden files of
 /// `expected/<case>/` in place of the files the rename changes.
 fn expected_tree(lang: &str, case: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
-    let mut want = tree(&fixture(lang).join("repo"));
-    let golden = tree(&fixture(lang).join("expected").join(case));
+    let mut want = common::tree_contents(&fixture(lang).join("repo"));
+    let golden = common::tree_contents(&fixture(lang).join("expected").join(case));
     assert!(!golden.is_empty(), "no golden files for {lang}/{case}");
     for (path, bytes) in golden {
         assert!(
@@ -142,16 +117,20 @@ fn py_compile(root: &Path, files: &[&str]) {
 
 /// Apply, compare with the golden files, undo, compare with the originals.
 fn apply_and_undo(lang: &str, case: &str, root: &Path, args: &[&str]) -> Value {
-    let original = tree(root);
+    let original = common::tree_contents(root);
     let mut all = args.to_vec();
     all.push("--apply");
     let (code, doc) = json(root, &all);
     assert_eq!(code, 0, "{doc:#}");
     assert!(doc["applied"]["batch"].is_string(), "{doc:#}");
-    assert_same_tree(&tree(root), &expected_tree(lang, case), "after --apply");
+    assert_same_tree(
+        &common::tree_contents(root),
+        &expected_tree(lang, case),
+        "after --apply",
+    );
     let (code, undo) = json(root, &["undo"]);
     assert_eq!(code, 0, "{undo:#}");
-    assert_same_tree(&tree(root), &original, "after undo");
+    assert_same_tree(&common::tree_contents(root), &original, "after undo");
     doc
 }
 
@@ -382,7 +361,7 @@ fn go_method_rename_leaves_the_interface_and_method_values_to_check_by_hand() {
 #[test]
 fn unusable_new_names_are_refused_with_what_to_do() {
     let (_dir, root) = copy("python");
-    let before = tree(&root);
+    let before = common::tree_contents(&root);
     for (new, says) in [
         ("2fast", "is not a python identifier"),
         ("class", "is a python keyword"),
@@ -416,7 +395,7 @@ fn unusable_new_names_are_refused_with_what_to_do() {
             .unwrap()
             .contains("is a class")
     );
-    assert_same_tree(&tree(&root), &before, "after refusals");
+    assert_same_tree(&common::tree_contents(&root), &before, "after refusals");
 }
 
 #[test]

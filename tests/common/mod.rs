@@ -39,3 +39,30 @@ pub fn screen_text(buf: &ratatui::buffer::Buffer, first_line: impl Fn(&str) -> S
     }
     out
 }
+
+/// Every file under `dir` but the `.ripple` index: path relative to `dir`
+/// → bytes. Tests compare trees before and after a command.
+#[allow(dead_code)] // not every test binary compares trees
+pub fn tree_contents(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.file_name().is_some_and(|n| n == ".ripple") {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
