@@ -133,6 +133,16 @@ impl Analysis<'_> {
                     );
                     continue;
                 }
+                if decls.is_empty() && kind == PyCallKind::Plain && !has_class {
+                    let by_name = self.methods_by_name(ci, call, caller);
+                    if !by_name.is_empty() {
+                        for callee in by_name {
+                            b.edge(caller, callee, Confidence::Possible, file, call as u32);
+                        }
+                        b.receiver_unknown(file, call as u32);
+                        continue;
+                    }
+                }
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
                         let reason = self.unresolved_reason(b, ci, call);
