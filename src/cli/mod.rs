@@ -379,22 +379,45 @@ fn json_requested() -> bool {
 /// stdout with `--json`, else on stderr; the exit code: 2 for a mistake
 /// in the command line, 1 for anything else.
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
-    let kind = error_kind(err);
-    let message = format!("{err:#}");
+    let doc = error_doc(err);
+    let kind = doc.error.kind;
     if json_requested() {
-        let doc = json::ErrorDoc {
-            error: json::ErrorBody {
-                kind,
-                message,
-                candidates: None,
-            },
-        };
         say!("{}", compact_json(&doc));
     } else {
         // Messages quote paths and names from the repository.
-        eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
+        eprintln!(
+            "ripple: error: {}",
+            ripple::terminal_text::strip(&doc.error.message)
+        );
     }
     ExitCode::from(if kind == "usage" { 2 } else { 1 })
+}
+
+/// The JSON document of a failed run: its kind and the whole chain of
+/// messages.
+fn error_doc(err: &anyhow::Error) -> json::ErrorDoc {
+    json::ErrorDoc {
+        error: json::ErrorBody {
+            kind: error_kind(err),
+            message: format!("{err:#}"),
+            candidates: None,
+        },
+    }
+}
+
+/// The JSON document of a name that names nothing, or more than one thing.
+fn lookup_error_doc(err: &LookupError) -> json::ErrorDoc {
+    let (kind, list) = match err {
+        LookupError::NotFound { suggestions, .. } => ("not_found", suggestions),
+        LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
+    };
+    json::ErrorDoc {
+        error: json::ErrorBody {
+            kind,
+            message: err.to_string(),
+            candidates: Some(list.clone()),
+        },
+    }
 }
 
 /// A short, stable word for what failed: the first error in the chain of
@@ -527,14 +550,7 @@ fn with_decl(
                 LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
             };
             if json {
-                let doc = json::ErrorDoc {
-                    error: json::ErrorBody {
-                        kind,
-                        message: err.to_string(),
-                        candidates: Some(list),
-                    },
-                };
-                say!("{}", compact_json(&doc));
+                say!("{}", compact_json(&lookup_error_doc(&err)));
             } else {
                 eprintln!("ripple: {err}");
                 if !list.is_empty() {
