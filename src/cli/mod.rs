@@ -20,6 +20,7 @@ mod args;
 mod graph;
 mod hook;
 mod json;
+mod mcp;
 mod migrate;
 mod progress;
 mod refactor;
@@ -121,6 +122,9 @@ pub fn run() -> Result<ExitCode> {
             model.model_dir.as_deref(),
             json,
         );
+    }
+    if let Command::Mcp = &command {
+        return mcp::serve(&repo);
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
@@ -342,6 +346,7 @@ pub fn run() -> Result<ExitCode> {
         | Command::BenchSearch { .. }
         | Command::Review { .. }
         | Command::Undo
+        | Command::Mcp
         | Command::Trust { .. } => {
             unreachable!("handled above")
         }
@@ -518,8 +523,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn open(repo: &std::path::Path) -> Result<Index> {
-    let bar = progress_bar();
-    let index = Index::open(repo, &bar).map_err(|e| {
+    open_reporting(repo, &progress_bar())
+}
+
+/// Refresh and load the index of `repo`, telling `progress` about the files
+/// it parses.
+fn open_reporting(repo: &std::path::Path, progress: &dyn Progress) -> Result<Index> {
+    let index = Index::open(repo, progress).map_err(|e| {
         let hint = match e {
             ripple::index::IndexError::Missing { .. }
             | ripple::index::IndexError::NotADirectory { .. } => {
