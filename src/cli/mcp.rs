@@ -231,7 +231,7 @@ impl Progress for Notifier {
     fn tick(&self) {
         let done = self.done.fetch_add(1, Ordering::Relaxed) + 1;
         let total = self.total.load(Ordering::Relaxed);
-        if done == total || done % (total / 50).max(1) == 0 {
+        if done == total || done.is_multiple_of((total / 50).max(1)) {
             self.send(done, total);
         }
     }
@@ -541,6 +541,15 @@ impl ServerHandler for RippleServer {
 
 /// Serve `repo`'s graph on stdin/stdout until the client closes the stream.
 pub(super) fn serve(repo: &std::path::Path) -> Result<ExitCode> {
+    // A client shows a server that exits at once as failed to start, which
+    // says more than a server whose every answer is the same error.
+    if !repo.is_dir() {
+        return Err(UsageError(format!(
+            "cannot serve {}: not a directory; pass an existing repository with --repo PATH",
+            repo.display()
+        ))
+        .into());
+    }
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
