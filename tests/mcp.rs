@@ -419,6 +419,22 @@ fn the_first_index_reports_progress_to_a_client_that_asks() {
 }
 
 #[test]
+fn a_repository_that_does_not_exist_stops_the_server_at_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ripple"))
+        .arg("--repo")
+        .arg(dir.path().join("missing"))
+        .arg("mcp")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty(), "nothing on the protocol's stream");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not a directory"), "{err}");
+}
+
+#[test]
 fn an_edit_between_calls_is_in_the_next_answer() {
     let (_dir, repo) = demo_copy();
     runtime().block_on(async {
