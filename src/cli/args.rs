@@ -245,10 +245,10 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
     },
-    /// Serve the graph queries to coding agents over the Model Context Protocol
-    /// (stdio): find, show, callers, callees, blast, tests, unresolved, context
-    /// and search, each answering with its command's --json document.
+    /// Serve the graph queries to coding agents over the Model Context Protocol (stdio).
     ///
+    /// Tools: find, show, callers, callees, blast, tests, unresolved, context
+    /// and search, each answering with its command's --json document.
     /// Read-only: it writes nothing but the index in .ripple/ and applies no
     /// edits. Configuration for Claude Code, Cursor and Zed: docs/mcp.md.
     Mcp,

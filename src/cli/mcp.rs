@@ -77,6 +77,7 @@ struct WalkArgs {
     name: String,
     /// Hops to follow, 1 and up (default 1: direct only).
     #[serde(default = "walk_depth")]
+    #[schemars(range(min = 1))]
     depth: u32,
     /// The weakest confidence kept (default possible: every edge).
     #[serde(default = "all_edges")]
@@ -90,6 +91,7 @@ struct BlastArgs {
     name: String,
     /// Caller hops counted in the radius, 1 and up (default 3).
     #[serde(default = "blast_depth")]
+    #[schemars(range(min = 1))]
     depth: u32,
 }
 
@@ -102,6 +104,7 @@ struct UnresolvedArgs {
     name: Option<String>,
     /// Caller hops of that radius, 1 and up (default 3).
     #[serde(default = "blast_depth")]
+    #[schemars(range(min = 1))]
     depth: u32,
 }
 
@@ -112,6 +115,7 @@ struct ContextArgs {
     name: String,
     /// Caller hops to consider, 1 and up (default 2).
     #[serde(default = "context_depth")]
+    #[schemars(range(min = 1))]
     depth: u32,
     /// Token budget of the pack, in o200k tokens (default 12000).
     #[serde(default = "pack_budget")]
