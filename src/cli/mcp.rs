@@ -266,8 +266,8 @@ async fn forward_progress(
 #[derive(Clone)]
 pub(super) struct RippleServer {
     repo: Arc<PathBuf>,
-    /// One refresh at a time: two would parse the same files and race to
-    /// write the same rows of the index.
+    /// One refresh at a time: two at once would parse the same changed
+    /// files twice and wait on each other for the index's write lock.
     refresh: Arc<Mutex<()>>,
 }
 
@@ -299,6 +299,8 @@ impl RippleServer {
                 let _one = refresh.lock().unwrap_or_else(|p| p.into_inner());
                 open_reporting(&repo, &notifier)?
             };
+            // Closes the progress queue: the last notification can go out
+            // while the answer is built.
             drop(notifier);
             build(&index)
         })
