@@ -27,6 +27,15 @@ there is no unlimited depth, give a large number instead"
     }
 }
 
+/// Defaults shared by the command line and the MCP server's tools, so that
+/// a tool called without an argument answers as the command run without
+/// the flag.
+pub(super) const FIND_LIMIT: usize = 20;
+pub(super) const WALK_DEPTH: u32 = 1;
+pub(super) const BLAST_DEPTH: u32 = 3;
+pub(super) const CONTEXT_DEPTH: u32 = 2;
+pub(super) const SEARCH_TOP: usize = 10;
+
 /// One token budget for a context pack, whether it is shown (`context`)
 /// or sent (`migrate`, the explorer's migrations).
 pub(super) const PACK_BUDGET: u64 = ripple::migrate::PACK_BUDGET.0;
@@ -89,7 +98,7 @@ pub(super) enum Command {
         /// Part of a declaration's name, matched fuzzily (vtok finds validate_token).
         query: String,
         /// How many results to show.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = FIND_LIMIT)]
         limit: usize,
     },
     /// One declaration: location, signature, docstring, caller and callee counts.
@@ -102,7 +111,7 @@ pub(super) enum Command {
         #[arg(help = NAME_HELP)]
         name: String,
         /// Hops to follow (1: direct only).
-        #[arg(long, default_value_t = 1, value_parser = depth_value)]
+        #[arg(long, default_value_t = WALK_DEPTH, value_parser = depth_value)]
         depth: u32,
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
@@ -112,7 +121,7 @@ pub(super) enum Command {
         #[arg(help = NAME_HELP)]
         name: String,
         /// Hops to follow (1: direct only).
-        #[arg(long, default_value_t = 1, value_parser = depth_value)]
+        #[arg(long, default_value_t = WALK_DEPTH, value_parser = depth_value)]
         depth: u32,
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
@@ -122,7 +131,7 @@ pub(super) enum Command {
         #[arg(help = NAME_HELP)]
         name: String,
         /// Caller hops counted in the radius (1: direct callers only).
-        #[arg(long, default_value_t = 3, value_parser = depth_value)]
+        #[arg(long, default_value_t = BLAST_DEPTH, value_parser = depth_value)]
         depth: u32,
     },
     /// What a model would see for a change to NAME: the context pack, ranked and cut to a token budget.
@@ -130,7 +139,7 @@ pub(super) enum Command {
         #[arg(help = NAME_HELP)]
         name: String,
         /// Caller hops to consider (1: direct callers only).
-        #[arg(long, default_value_t = 2, value_parser = depth_value)]
+        #[arg(long, default_value_t = CONTEXT_DEPTH, value_parser = depth_value)]
         depth: u32,
         /// Token budget of the pack (o200k tokens), as `migrate` sends it.
         #[arg(long, default_value_t = PACK_BUDGET)]
@@ -226,7 +235,7 @@ pub(super) enum Command {
         /// Only inside this declaration's blast radius (a name as for `blast`).
         name: Option<String>,
         /// Caller hops of that radius (1: direct callers only).
-        #[arg(long, default_value_t = 3, value_parser = depth_value)]
+        #[arg(long, default_value_t = BLAST_DEPTH, value_parser = depth_value)]
         depth: u32,
     },
     /// The whole call graph.
@@ -236,6 +245,13 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
     },
+    /// Serve the graph queries to coding agents over the Model Context Protocol (stdio).
+    ///
+    /// Tools: find, show, callers, callees, blast, tests, unresolved, context
+    /// and search, each answering with its command's --json document.
+    /// Read-only: it writes nothing but the index in .ripple/ and applies no
+    /// edits. Configuration for Claude Code, Cursor and Zed: docs/mcp.md.
+    Mcp,
     /// Install or remove a git post-commit hook that refreshes the index.
     Hook {
         #[arg(value_enum)]
@@ -247,7 +263,7 @@ pub(super) enum Command {
         #[arg(required_unless_present = "stdin")]
         query: Option<String>,
         /// How many results to show.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = SEARCH_TOP)]
         top: usize,
         /// Read one query per line from standard input; print one JSON line per query, in order.
         #[arg(long, conflicts_with = "query")]
@@ -306,7 +322,9 @@ pub(super) enum Command {
     },
 }
 
-#[derive(Clone, Copy, ValueEnum)]
+#[derive(Clone, Copy, ValueEnum, serde::Deserialize, rmcp::schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+#[schemars(crate = "rmcp::schemars")]
 pub(super) enum MinConfidence {
     Certain,
     Likely,

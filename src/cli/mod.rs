@@ -20,6 +20,7 @@ mod args;
 mod graph;
 mod hook;
 mod json;
+mod mcp;
 mod migrate;
 mod progress;
 mod refactor;
@@ -121,6 +122,9 @@ pub fn run() -> Result<ExitCode> {
             model.model_dir.as_deref(),
             json,
         );
+    }
+    if let Command::Mcp = &command {
+        return mcp::serve(&repo);
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
@@ -342,6 +346,7 @@ pub fn run() -> Result<ExitCode> {
         | Command::BenchSearch { .. }
         | Command::Review { .. }
         | Command::Undo
+        | Command::Mcp
         | Command::Trust { .. } => {
             unreachable!("handled above")
         }
@@ -379,22 +384,45 @@ fn json_requested() -> bool {
 /// stdout with `--json`, else on stderr; the exit code: 2 for a mistake
 /// in the command line, 1 for anything else.
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
-    let kind = error_kind(err);
-    let message = format!("{err:#}");
+    let doc = error_doc(err);
+    let kind = doc.error.kind;
     if json_requested() {
-        let doc = json::ErrorDoc {
-            error: json::ErrorBody {
-                kind,
-                message,
-                candidates: None,
-            },
-        };
         say!("{}", compact_json(&doc));
     } else {
         // Messages quote paths and names from the repository.
-        eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
+        eprintln!(
+            "ripple: error: {}",
+            ripple::terminal_text::strip(&doc.error.message)
+        );
     }
     ExitCode::from(if kind == "usage" { 2 } else { 1 })
+}
+
+/// The JSON document of a failed run: its kind and the whole chain of
+/// messages.
+fn error_doc(err: &anyhow::Error) -> json::ErrorDoc {
+    json::ErrorDoc {
+        error: json::ErrorBody {
+            kind: error_kind(err),
+            message: format!("{err:#}"),
+            candidates: None,
+        },
+    }
+}
+
+/// The JSON document of a name that names nothing, or more than one thing.
+fn lookup_error_doc(err: &LookupError) -> json::ErrorDoc {
+    let (kind, list) = match err {
+        LookupError::NotFound { suggestions, .. } => ("not_found", suggestions),
+        LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
+    };
+    json::ErrorDoc {
+        error: json::ErrorBody {
+            kind,
+            message: err.to_string(),
+            candidates: Some(list.clone()),
+        },
+    }
 }
 
 /// A short, stable word for what failed: the first error in the chain of
@@ -495,8 +523,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn open(repo: &std::path::Path) -> Result<Index> {
-    let bar = progress_bar();
-    let index = Index::open(repo, &bar).map_err(|e| {
+    open_reporting(repo, &progress_bar())
+}
+
+/// Refresh and load the index of `repo`, telling `progress` about the files
+/// it parses.
+fn open_reporting(repo: &std::path::Path, progress: &dyn Progress) -> Result<Index> {
+    let index = Index::open(repo, progress).map_err(|e| {
         let hint = match e {
             ripple::index::IndexError::Missing { .. }
             | ripple::index::IndexError::NotADirectory { .. } => {
@@ -527,14 +560,7 @@ fn with_decl(
                 LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
             };
             if json {
-                let doc = json::ErrorDoc {
-                    error: json::ErrorBody {
-                        kind,
-                        message: err.to_string(),
-                        candidates: Some(list),
-                    },
-                };
-                say!("{}", compact_json(&doc));
+                say!("{}", compact_json(&lookup_error_doc(&err)));
             } else {
                 eprintln!("ripple: {err}");
                 if !list.is_empty() {
