@@ -78,8 +78,9 @@ impl<'a> Analysis<'a> {
     /// Whether receiver `expr` holds what a call into code outside the
     /// repository returned: such a call itself (`hashlib.md5(b).digest()`),
     /// or a name or attribute the file assigns one to (`self.conn =
-    /// sqlite3.connect(path)`, then `self.conn.execute(sql)`) or an
-    /// element of one (`for entry in os.scandir(p)`). Its methods
+    /// sqlite3.connect(path)`, then `self.conn.execute(sql)`), an element
+    /// of one (`for entry in os.scandir(p)`), or an attribute of a library
+    /// value (`resp.raw`). Its methods
     /// are the library's, whatever the repository's classes define.
     fn library_made(&mut self, ci: usize, expr: ExprId) -> bool {
         let py = self.files[ci].py;
@@ -106,6 +107,15 @@ impl<'a> Analysis<'a> {
             self.library_made = Some((ci, names));
         }
         if self.returns_library_value(ci, expr) {
+            return true;
+        }
+        // An attribute of a library value (`resp.headers`).
+        if let Some(&PyExpr::Attr { base, .. }) = py.exprs.get(expr as usize)
+            && self
+                .eval(ci, base, 0)
+                .iter()
+                .any(|v| matches!(v, Value::External(_)))
+        {
             return true;
         }
         match (assigned_name(py, expr), &self.library_made) {
