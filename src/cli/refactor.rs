@@ -1,9 +1,10 @@
-//! `ripple refactor rename`: the plan as diffs grouped by file (or one
-//! JSON document), and with `--apply` the write, the refreshed index and
-//! the new name's callers.
+//! `ripple refactor`: a plan as diffs grouped by file (or one JSON
+//! document), and with `--apply` the write, the refreshed index and the
+//! callers after it — for `rename` and for the signature changes.
 
 use super::*;
 
+use ripple::refactor::signature::{self, Change, SignaturePlan};
 use ripple::refactor::{self, CallerCounts, RenameHunk, RenamePlan, Selection};
 
 pub(super) struct RenameOpts {
@@ -185,5 +186,183 @@ fn print_hunk(h: &RenameHunk, out: &mut impl Write) -> Result<()> {
     )?;
     writeln!(out, "      -{}", h.old_text)?;
     writeln!(out, "      +{}", h.new_text)?;
+    Ok(())
+}
+
+/// `ripple refactor add-param` / `remove-param` / `reorder-params`: the
+/// plan as diffs grouped by file (or one JSON document), and with
+/// `--apply` the write, the refreshed index and the callers after it.
+pub(super) fn cmd_signature(
+    index: &Index,
+    decl: DeclId,
+    change: &Change,
+    flags: &SignatureFlags,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let root = index.root.clone();
+    let conventions =
+        ripple::conventions::Conventions::load(&root).context("cannot read ripple.toml")?;
+    let name = &index.res.decls[decl].name;
+    let plan = signature::plan_signature(index, &conventions, decl, change, flags.selection())
+        .with_context(|| format!("cannot change the parameters of {name}"))?;
+    let owners: Vec<String> = ripple::conventions::Codeowners::load(&root)
+        .map(|c| {
+            c.owners_of_all(plan.selected().map(|h| h.file.as_str()))
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
+    let mut applied = None;
+    let mut callers_after = None;
+    if flags.apply && plan.selected().next().is_some() {
+        let written = signature::apply(&root, &plan)
+            .with_context(|| format!("cannot apply the change to {name}"))?;
+        let refreshed = open(&root)?;
+        let members: std::collections::HashSet<DeclId> = plan
+            .declarations
+            .iter()
+            .filter_map(|d| {
+                refreshed.res.decl_ids().find(|&id| {
+                    *refreshed.res.decls[id].name == **d && !refreshed.res.decls[id].is_external()
+                })
+            })
+            .collect();
+        callers_after = Some(refactor::rename::caller_counts(&refreshed, &members));
+        applied = Some(written);
+    }
+    if json {
+        let doc = json::SignatureDoc {
+            target: DeclRef::of(index, decl),
+            plan: &plan,
+            owners: &owners,
+            applied: applied.as_ref().map(|a| &a.report),
+            callers_after,
+        };
+        print_json(out, &doc)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_signature_plan(index, decl, &plan, flags.apply, out)?;
+    if !owners.is_empty() {
+        writeln!(
+            out,
+            "the selected hunks touch code owned by {}",
+            owners.join(", ")
+        )?;
+    }
+    match (&applied, flags.apply) {
+        (Some(a), _) => {
+            writeln!(
+                out,
+                "applied {} to {} (undo with `ripple undo`)",
+                counted(a.hunks, "hunk", "hunks"),
+                counted(a.report.files.len(), "file", "files")
+            )?;
+            if let Some(after) = callers_after {
+                writeln!(
+                    out,
+                    "callers of {} after the refresh: {}",
+                    index.res.decls[decl].name,
+                    describe_counts(after)
+                )?;
+            }
+        }
+        (None, true) => writeln!(out, "nothing selected: nothing written")?,
+        (None, false) => writeln!(out, "nothing written; --apply writes the selected hunks")?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_signature_plan(
+    index: &Index,
+    decl: DeclId,
+    plan: &SignaturePlan,
+    applying: bool,
+    out: &mut impl Write,
+) -> Result<()> {
+    let target = DeclRef::of(index, decl);
+    writeln!(
+        out,
+        "{} ({}): {}",
+        target.name,
+        heading_location(&target),
+        plan.change
+    )?;
+    writeln!(
+        out,
+        "  {} → {}",
+        plan.signature_before, plan.signature_after
+    )?;
+    for d in plan.declarations.iter().skip(1) {
+        writeln!(out, "  with {d}")?;
+    }
+    writeln!(out, "callers: {}", describe_counts(plan.callers))?;
+    for n in &plan.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    for w in &plan.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    let mut file: Option<&str> = None;
+    for h in &plan.hunks {
+        if file != Some(h.file.as_str()) {
+            writeln!(out, "\n{}", h.file)?;
+            file = Some(&h.file);
+        }
+        let mark = if h.selected { "[x]" } else { "[ ]" };
+        let status = match &h.refused {
+            Some(reason) => format!("refused: {reason}"),
+            None if h.stable && !h.selected => "stable: needs --allow-stable".to_owned(),
+            None => h.confidence.name().to_owned(),
+        };
+        let lines = if h.end_line > h.line {
+            format!("{}-{}", h.line, h.end_line)
+        } else {
+            h.line.to_string()
+        };
+        writeln!(
+            out,
+            "  {mark} {lines}  {}  {status}  ({})",
+            h.kind.name(),
+            h.why
+        )?;
+        for l in h.old_text.lines() {
+            writeln!(out, "      -{l}")?;
+        }
+        for l in h.new_text.lines() {
+            writeln!(out, "      +{l}")?;
+        }
+    }
+    if !plan.check_by_hand.is_empty() {
+        writeln!(out, "\ncheck by hand ({}):", plan.check_by_hand.len())?;
+        for c in &plan.check_by_hand {
+            writeln!(out, "  {}:{}  {}", c.file, c.line, c.text)?;
+            writeln!(out, "      {}", c.reason)?;
+        }
+    }
+    let selected = plan.selected().count();
+    let left = |c: Confidence| {
+        plan.hunks
+            .iter()
+            .filter(|h| !h.selected && h.refused.is_none() && h.confidence == c)
+            .count()
+    };
+    let (likely, possible) = (left(Confidence::Likely), left(Confidence::Possible));
+    writeln!(
+        out,
+        "\n{}, {} selected{}",
+        counted(plan.hunks.len(), "hunk", "hunks"),
+        selected,
+        if likely + possible > 0 {
+            format!(
+                "; unselected: {likely} likely, {possible} possible (--include-likely, --include-possible select them)"
+            )
+        } else {
+            String::new()
+        }
+    )?;
+    if !applying && selected == 0 {
+        writeln!(out, "no hunk is selected")?;
+    }
     Ok(())
 }

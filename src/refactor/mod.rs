@@ -5,6 +5,8 @@
 //! * [`rename`] — renaming a function or method: its definition, the call
 //!   sites the graph resolves to it, imports, `__all__` and `mock.patch`
 //!   strings (Python), overrides along the class hierarchy (Python);
+//! * [`signature`] — adding, removing and reordering parameters: the
+//!   definition, its overrides (Python) and the arguments at call sites;
 //! * [`overrides`] — the methods a Python method's rename carries along;
 //! * [`names`] — whether the new name is an identifier, and Go exportedness;
 //! * `syntax`, `python`, `go` — what a rename reads from a file's tree;
@@ -23,6 +25,7 @@ pub mod names;
 mod overrides;
 mod python;
 pub mod rename;
+pub mod signature;
 mod syntax;
 mod workspace;
 mod write;
@@ -81,6 +84,16 @@ pub enum RefactorError {
         "two selected hunks change the same text at {path}:{line}; nothing was written — leave one of them unselected"
     )]
     Overlap { path: String, line: u32 },
+    #[error("{reason}")]
+    Signature { reason: String },
+    #[error(
+        "the body of {name} still uses `{param}` ({places}): remove those uses first, or pass --force to remove the parameter anyway"
+    )]
+    ParamInUse {
+        name: String,
+        param: String,
+        places: String,
+    },
     #[error(transparent)]
     Edit(#[from] EditError),
 }
