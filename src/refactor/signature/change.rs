@@ -159,7 +159,7 @@ impl Change {
                             .join(", ")
                     };
                     return CallEdit::Hand(format!(
-                        "passes {} by position, and after the reorder the first {m} positions are {}: pass its arguments by name, then reorder",
+                        "passes {} by position, where after the reorder {} go: pass its arguments by name first, then reorder",
                         names(&mut (0..m)),
                         names(&mut new[..m].iter().copied()),
                     ));
@@ -289,9 +289,18 @@ fn add_definition(
                     .iter()
                     .filter(|q| q.item < at && q.kind.positional())
                     .find(|q| q.has_default);
+                // Passed by name, it can be keyword-only, where a parameter
+                // without a default may follow one with a default.
+                if defaulted.is_some() && new.keyword {
+                    return Ok(vec![params.list.insert(
+                        src,
+                        at,
+                        &format!("*, {}", new.text),
+                    )]);
+                }
                 if let Some(d) = defaulted {
                     return Err(format!(
-                        "`{}` has no default and would follow `{}`, which has one: give it a default (`{} = …`)",
+                        "`{}` has no default and would follow `{}`, which has one: give it a default (`{} = …`), or pass it by name with --keyword",
                         new.name, d.name, new.text
                     ));
                 }

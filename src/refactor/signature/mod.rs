@@ -178,7 +178,7 @@ fn python_param(text: &str) -> Option<(String, bool)> {
     if list.named_child_count() != 1 {
         return None;
     }
-    let n = list.named_child(0)?;
+    let n = list.named_child(0).filter(|n| p.text(*n) == text)?;
     let (name, default) = match n.kind() {
         "identifier" => (n, false),
         "typed_parameter" => (
@@ -214,7 +214,7 @@ fn go_param(text: &str) -> Option<(String, bool)> {
     }
     let decl = list
         .named_child(0)
-        .filter(|d| d.kind() == "parameter_declaration")?;
+        .filter(|d| d.kind() == "parameter_declaration" && p.text(*d) == text)?;
     let mut c = decl.walk();
     let names: Vec<_> = decl.children_by_field_name("name", &mut c).collect();
     match names.as_slice() {
@@ -244,13 +244,19 @@ fn is_expression(lang: Lang, expr: &str) -> bool {
             lists.push(n);
         }
     });
+    // `0,` parses as one argument and a trailing comma: the argument must
+    // be all of the text.
     lists.first().is_some_and(|l| {
         l.named_child_count() == 1
             && l.named_child(0).is_some_and(|a| {
-                !matches!(
-                    a.kind(),
-                    "keyword_argument" | "list_splat" | "dictionary_splat" | "variadic_argument"
-                )
+                p.text(a) == expr.trim()
+                    && !matches!(
+                        a.kind(),
+                        "keyword_argument"
+                            | "list_splat"
+                            | "dictionary_splat"
+                            | "variadic_argument"
+                    )
             })
     })
 }
@@ -334,7 +340,9 @@ pub fn plan_signature(
                 });
             }
         }
-        if let Change::Add(new) = change {
+        if let Change::Add(new) = change
+            && ps.find(&new.name).is_none()
+        {
             let used = params::uses(parsed, &ps.body, &new.name);
             if let Some(&at) = used.first() {
                 let line = LineIndex::new(&parsed.source).line_of(at);
@@ -369,11 +377,7 @@ pub fn plan_signature(
                 });
                 member_params.insert(m.method, ps);
             }
-            Err(reason) if k == 0 => {
-                return Err(RefactorError::Signature {
-                    reason: format!("cannot change {}: {reason}", d.name),
-                });
-            }
+            Err(reason) if k == 0 => return Err(RefactorError::Signature { reason }),
             Err(reason) => ws.note(
                 file,
                 span.start_byte as usize,
@@ -759,4 +763,57 @@ pub fn apply(root: &Path, plan: &SignaturePlan) -> Result<AppliedSignature, Refa
         report,
         hunks: plan.selected().count(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_new_parameter_is_one_named_parameter_and_its_value_one_expression() {
+        let ok = new_param(Lang::Python, " leeway: int = 0 ", None, false).unwrap();
+        assert_eq!(
+            (ok.name.as_str(), ok.has_default, ok.text.as_str()),
+            ("leeway", true, "leeway: int = 0")
+        );
+        let typed = new_param(Lang::Python, "leeway: int", Some("cfg.x"), true).unwrap();
+        assert!(!typed.has_default && typed.keyword);
+        for bad in [
+            "*rest",
+            "**kw",
+            "a, b",
+            "leeway=0,",
+            "class=1",
+            "",
+            "x: = 1",
+            "/",
+        ] {
+            assert!(
+                new_param(Lang::Python, bad, Some("1"), false).is_err(),
+                "{bad}"
+            );
+        }
+        assert!(
+            new_param(Lang::Python, "leeway", None, false).is_err(),
+            "no value"
+        );
+        for bad_expr in ["", "1,", "x=1", "*xs", "(", "a\nb"] {
+            assert!(
+                new_param(Lang::Python, "leeway", Some(bad_expr), false).is_err(),
+                "{bad_expr}"
+            );
+        }
+        assert_eq!(
+            new_param(Lang::Go, "leeway int", Some("0"), false)
+                .unwrap()
+                .name,
+            "leeway"
+        );
+        for bad in ["leeway", "a, b int", "xs ...int", "int", "func int"] {
+            assert!(new_param(Lang::Go, bad, Some("0"), false).is_err(), "{bad}");
+        }
+        assert!(new_param(Lang::Go, "leeway int", None, false).is_err());
+        assert!(new_param(Lang::Go, "leeway int", Some("0"), true).is_err());
+        assert!(new_param(Lang::Go, "leeway int", Some("0,"), false).is_err());
+    }
 }
