@@ -89,6 +89,12 @@ impl Change {
                         new.name, new.name
                     ));
                 }
+                if args.keyword(&new.name).is_some() {
+                    return CallEdit::Hand(format!(
+                        "already passes `{}=`, which the function did not take: decide by hand which value it gets",
+                        new.name
+                    ));
+                }
                 let by_name = CallEdit::Edits(vec![args.list.insert(
                     src,
                     args.list.items.len(),

@@ -49,12 +49,23 @@ impl CommaList {
                 None => (next.start..next.start, format!("{text}, ")),
             };
         }
-        let after_last = &src[last.end..self.close_start];
+        let after_last = src.get(last.end..self.close_start).unwrap_or_default();
         let comma = after_last.iter().position(|&b| b == b',');
         match line_indent(src, last.start).filter(|_| self.multi_line(src)) {
             Some(indent) => match comma {
                 Some(c) => {
-                    let at = last.end + c + 1;
+                    // After a comment closing the line, which stays with
+                    // the item it follows.
+                    let mut at = last.end + c + 1;
+                    let line_end = src[at..self.close_start]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .map_or(self.close_start, |i| at + i);
+                    let rest = String::from_utf8_lossy(&src[at..line_end]);
+                    let rest = rest.trim();
+                    if rest.starts_with('#') || rest.starts_with("//") {
+                        at = line_end;
+                    }
                     (at..at, format!("\n{indent}{text},"))
                 }
                 None => (last.end..last.end, format!(",\n{indent}{text}")),
@@ -117,9 +128,10 @@ impl CommaList {
     /// Whether the items are written one per line (the last one on a line
     /// of its own, below the opening bracket).
     fn multi_line(&self, src: &[u8]) -> bool {
-        self.items
-            .last()
-            .is_some_and(|last| src[self.open_end..last.start].contains(&b'\n'))
+        self.items.last().is_some_and(|last| {
+            src.get(self.open_end..last.start)
+                .is_some_and(|between| between.contains(&b'\n'))
+        })
     }
 }
 
@@ -181,6 +193,10 @@ mod tests {
         assert_eq!(
             edited("f(\n    a,\n    b\n)\n", add),
             "f(\n    a,\n    b,\n    x\n)\n"
+        );
+        assert_eq!(
+            edited("f(\n    a,  # one\n    # two\n)\n", add),
+            "f(\n    a,  # one\n    x,\n    # two\n)\n"
         );
         let before_first = |l: &CommaList, s: &[u8]| vec![l.insert(s, 1, "x")];
         assert_eq!(edited("f(a, k=1)\n", before_first), "f(a, x, k=1)\n");

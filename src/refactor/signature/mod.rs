@@ -313,7 +313,7 @@ pub fn plan_signature(
         let read = params::read(parsed, span, &short, is_method);
         let Some(ps) = read else {
             let reason = format!(
-                "{} is not a plain `def`/`func` ripple can read the parameters of: change it by hand",
+                "{} is not a plain `def`/`func` whose parameter list parses (or Go parameters without names): change it by hand",
                 d.name
             );
             if k == 0 {
@@ -426,13 +426,16 @@ pub fn plan_signature(
             );
             continue;
         };
-        let Some(args) = params::args(parsed, call_node) else {
-            ws.note(
-                file,
-                span.start_byte as usize,
-                format!("a call in {caller} whose only argument is a generator: change it by hand"),
-            );
-            continue;
+        let args = match params::args(parsed, call_node) {
+            Ok(args) => args,
+            Err(what) => {
+                ws.note(
+                    file,
+                    span.start_byte as usize,
+                    format!("{what} in {caller}: change it by hand"),
+                );
+                continue;
+            }
         };
         let class = class_name(index, reaching.callee);
         let through_class = ps.bound > 0

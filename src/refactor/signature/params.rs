@@ -101,7 +101,9 @@ pub(super) fn read(p: &Parsed, decl: Span, name: &str, method: bool) -> Option<P
         .root_node()
         .descendant_for_byte_range(name_range.start, name_range.end)?
         .parent()?;
-    let list = def.child_by_field_name("parameters")?;
+    let list = def
+        .child_by_field_name("parameters")
+        .filter(|l| !l.has_error())?;
     let body = def.child_by_field_name("body")?.byte_range();
     match p.lang {
         Lang::Python => Some(python(p, def, list, body, method)),
@@ -316,12 +318,16 @@ pub(super) fn call_at(p: &Parsed, span: Span) -> Option<Node<'_>> {
     }
 }
 
-/// The arguments of `call`; `None` for a Python call whose only argument
-/// is a bare generator (`f(x for x in xs)`), which has no list to edit.
-pub(super) fn args(p: &Parsed, call: Node) -> Option<Args> {
-    let list = call.child_by_field_name("arguments")?;
+/// The arguments of `call`, or why they cannot be edited as a list.
+pub(super) fn args(p: &Parsed, call: Node) -> Result<Args, &'static str> {
+    let Some(list) = call.child_by_field_name("arguments") else {
+        return Err("a call without an argument list");
+    };
     if list.kind() != "argument_list" {
-        return None;
+        return Err("a call whose only argument is a bare generator (`f(x for x in xs)`)");
+    }
+    if list.has_error() {
+        return Err("a call whose arguments do not parse");
     }
     let mut cursor = list.walk();
     let kinds = list
@@ -337,7 +343,7 @@ pub(super) fn args(p: &Parsed, call: Node) -> Option<Args> {
             _ => ArgKind::Positional,
         })
         .collect();
-    Some(Args {
+    Ok(Args {
         list: CommaList::of(list),
         kinds,
     })
