@@ -165,7 +165,7 @@ impl Change {
                             .join(", ")
                     };
                     return CallEdit::Hand(format!(
-                        "passes {} by position, where after the reorder {} go: pass its arguments by name first, then reorder",
+                        "passes {} by position; after the reorder those positions take {}: pass its arguments by name first, then reorder",
                         names(&mut (0..m)),
                         names(&mut new[..m].iter().copied()),
                     ));
