@@ -18,12 +18,12 @@
 //!
 //! | case | rules it covers |
 //! |---|---|
-//! | python `add_positional` | appended by position when every parameter before it is passed positionally, by name otherwise; a trailing comma; a call written one argument per line; `*args`/`**kwargs` calls and a function value to check by hand; a likely call through a variable |
+//! | python `add_positional` | appended by position when every parameter before it is passed positionally, by name otherwise; a trailing comma; a call written one argument per line; a call nested in another's argument; `*args`/`**kwargs` calls and a function value to check by hand; a likely call through a variable |
 //! | python `add_keyword` | `--keyword`: `name=EXPR` at every call, and a keyword-only parameter when it has no default |
 //! | python `add_default` | a default and no `--pass`: the definition only |
 //! | python `add_method` | overrides, `super()` and `self` calls (no argument for `self`), `Class.method(self, …)` |
 //! | python `remove` | positional, keyword and multi-line arguments removed; `*args`/`**kwargs` calls to check by hand |
-//! | python `reorder` | positional arguments reordered, keyword ones kept; a call mixing both and a `*args` call to check by hand |
+//! | python `reorder` | positional arguments reordered, keyword ones kept; a call mixing both, a `*args` call and a call nested in a reordered argument to check by hand |
 //! | go `add` | calls in three packages, through an import alias and nested in another call |
 //! | go `add_variadic` | the new parameter before `...T`, its argument before the variadic ones and a spread slice |
 //! | go `add_method` | a method's calls and a call through a method value |
@@ -676,6 +676,9 @@ fn python_add_param_passes_by_position_or_by_name_and_keeps_the_layout() {
             certain(23, "call"),
             certain(26, "call"),
             (59, "call".to_owned(), "Likely".to_owned(), false),
+            // `fee(fee(n, 0.1), 0.5)`: the inner and the outer call, both.
+            certain(63, "call"),
+            certain(63, "call"),
         ]
     );
     // `fee(amount)` leaves `rate` to its default: only a name reaches `leeway`.
@@ -702,7 +705,7 @@ fn python_add_param_passes_by_position_or_by_name_and_keeps_the_layout() {
 
     let with_likely = [&args[..], &["--include-likely"]].concat();
     let applied = apply_verify_undo(PY, "add_positional", &root, &with_likely, python_compiles);
-    assert_eq!(applied["callers_after"]["total"], 3, "{applied:#}");
+    assert_eq!(applied["callers_after"]["total"], 4, "{applied:#}");
 }
 
 #[test]
@@ -848,17 +851,28 @@ fn python_reorder_params_moves_positional_arguments_and_keeps_keywords() {
     assert_eq!(code, 0, "{plan:#}");
     assert_eq!(
         hunks_of(&plan, "billing/ledger.py"),
-        [certain(47, "call"), certain(48, "call")]
+        [
+            certain(47, "call"),
+            certain(48, "call"),
+            certain(63, "call")
+        ]
     );
     assert_eq!(
         check_lines(&plan),
         [
             ("billing/ledger.py".to_owned(), 49),
             ("billing/ledger.py".to_owned(), 51),
+            ("billing/ledger.py".to_owned(), 63),
         ]
     );
     assert!(
         reason_at(&plan, "billing/ledger.py", 49).contains("by name first"),
+        "{plan:#}"
+    );
+    // `span(span(0, n)[0], n)`: the outer call moves the inner one's text,
+    // so the inner call is left to a person.
+    assert!(
+        reason_at(&plan, "billing/ledger.py", 63).contains("inside another call"),
         "{plan:#}"
     );
     apply_verify_undo(PY, "reorder", &root, &args, python_compiles);
