@@ -454,3 +454,142 @@ fn reorder_definition(
     }
     Ok(params.list.permute(src, &item_order))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::lists::applied;
+    use super::super::params;
+    use super::*;
+    use crate::model::Span;
+    use crate::refactor::syntax::Parsed;
+
+    /// `src` (one `def f` or `func F`) after `change` to its definition.
+    fn defined(lang: Lang, src: &str, change: &Change) -> Result<String, String> {
+        let p = Parsed::new(lang, src.as_bytes().to_vec()).unwrap();
+        let name = if lang == Lang::Go { "F" } else { "f" };
+        let span = Span {
+            start_byte: 0,
+            end_byte: src.len() as u32,
+            start_line: 1,
+            end_line: 1,
+        };
+        let ps = params::read(&p, span, name, false).unwrap();
+        let edits = change.definition(lang, &p.source, &ps)?;
+        Ok(String::from_utf8(applied(&p.source, &edits)).unwrap())
+    }
+
+    fn remove(name: &str) -> Change {
+        Change::Remove {
+            name: name.to_owned(),
+            force: true,
+        }
+    }
+
+    fn add(text: &str, name: &str, default: bool, keyword: bool) -> Change {
+        Change::Add(NewParam {
+            text: text.to_owned(),
+            name: name.to_owned(),
+            has_default: default,
+            pass: Some("1".to_owned()),
+            keyword,
+        })
+    }
+
+    #[test]
+    fn a_separator_goes_with_the_last_parameter_it_separated() {
+        let py = |src: &str, c: &Change| defined(Lang::Python, src, c).unwrap();
+        assert_eq!(
+            py("def f(a, *, b): pass\n", &remove("b")),
+            "def f(a): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, *, b, c): pass\n", &remove("b")),
+            "def f(a, *, c): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, /, b): pass\n", &remove("a")),
+            "def f(b): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, *args, b): pass\n", &remove("b")),
+            "def f(a, *args): pass\n"
+        );
+        assert!(defined(Lang::Python, "def f(**kw): pass\n", &remove("kw")).is_err());
+    }
+
+    #[test]
+    fn a_new_parameter_lands_where_calls_can_reach_it() {
+        let py = |src: &str, c: &Change| defined(Lang::Python, src, c);
+        assert_eq!(
+            py(
+                "def f(a, *, b, **kw): pass\n",
+                &add("x=0", "x", true, false)
+            )
+            .unwrap(),
+            "def f(a, x=0, *, b, **kw): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, *, b, **kw): pass\n", &add("x=0", "x", true, true)).unwrap(),
+            "def f(a, *, b, x=0, **kw): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, *rest): pass\n", &add("x=0", "x", true, true)).unwrap(),
+            "def f(a, *rest, x=0): pass\n"
+        );
+        assert!(py("def f(a, *rest): pass\n", &add("x=0", "x", true, false)).is_err());
+        assert!(py("def f(a=1): pass\n", &add("x", "x", false, false)).is_err());
+        assert_eq!(
+            py("def f(a=1): pass\n", &add("x", "x", false, true)).unwrap(),
+            "def f(a=1, *, x): pass\n"
+        );
+        let go = |src: &str, c: &Change| defined(Lang::Go, src, c).unwrap();
+        assert_eq!(
+            go(
+                "package p\nfunc F(a int, xs ...int) {}\n",
+                &add("x int", "x", false, false)
+            ),
+            "package p\nfunc F(a int, x int, xs ...int) {}\n"
+        );
+    }
+
+    #[test]
+    fn reorders_keep_kinds_and_go_groups_are_written_out() {
+        let reorder = |order: &[&str]| Change::Reorder {
+            order: order.iter().map(|s| (*s).to_owned()).collect(),
+        };
+        assert_eq!(
+            defined(
+                Lang::Python,
+                "def f(a, b, *, c, d): pass\n",
+                &reorder(&["b", "a", "d", "c"])
+            )
+            .unwrap(),
+            "def f(b, a, *, d, c): pass\n"
+        );
+        let err = defined(
+            Lang::Python,
+            "def f(a, *, c): pass\n",
+            &reorder(&["c", "a"]),
+        )
+        .unwrap_err();
+        assert!(err.contains("keyword-only"), "{err}");
+        assert_eq!(
+            defined(
+                Lang::Go,
+                "package p\nfunc F(a, b int, s string) {}\n",
+                &reorder(&["s", "a", "b"])
+            )
+            .unwrap(),
+            "package p\nfunc F(s string, a int, b int) {}\n"
+        );
+        assert_eq!(
+            defined(
+                Lang::Go,
+                "package p\nfunc F(a int, s string) {}\n",
+                &reorder(&["s", "a"])
+            )
+            .unwrap(),
+            "package p\nfunc F(s string, a int) {}\n"
+        );
+    }
+}
