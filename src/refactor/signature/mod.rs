@@ -470,8 +470,21 @@ pub fn plan_signature(
                 "passed to `{callee}`, which ripple does not follow: where it is called, the arguments must match the new signature"
             )
         });
-        let scanned = ws.files_mentioning(lang, &short)?;
-        references(&mut ws, &scanned, &short)?;
+        let mut scanned = ws.files_mentioning(lang, &short)?;
+        let method = decl.kind == DeclKind::Method;
+        // A function is referred to where its module or package is, or
+        // is imported; a bare name elsewhere is another binding.
+        if !method && let Some(home) = decl.file {
+            let module = &res.file_module[home.index()];
+            let importing: HashSet<FileId> = res
+                .imports
+                .iter()
+                .filter(|(_, to)| res.file_module[to.index()] == *module)
+                .map(|(from, _)| *from)
+                .collect();
+            scanned.retain(|f| res.file_module[f.index()] == *module || importing.contains(f));
+        }
+        references(&mut ws, &scanned, &short, method)?;
     }
     if lang == Lang::Go && decl.kind == DeclKind::Method {
         let scanned = ws.files_mentioning(lang, &short)?;
@@ -632,8 +645,15 @@ fn drop_nested(planned: &mut Vec<Planned>) -> Vec<(FileId, usize, usize)> {
 
 /// Identifiers spelled like the target that are neither its definitions
 /// nor the callee of a call: function and method values, whose calls
-/// ripple does not see and which must match the new signature.
-fn references(ws: &mut Workspace, files: &[FileId], name: &str) -> Result<(), RefactorError> {
+/// ripple does not see and which must match the new signature. A method
+/// is only ever reached through an attribute or selector (`x.m`), so a
+/// bare name of the same spelling is another variable.
+fn references(
+    ws: &mut Workspace,
+    files: &[FileId],
+    name: &str,
+    method: bool,
+) -> Result<(), RefactorError> {
     for &file in files {
         let Some(parsed) = ws.parsed(file)? else {
             continue;
@@ -643,7 +663,12 @@ fn references(ws: &mut Workspace, files: &[FileId], name: &str) -> Result<(), Re
             if !matches!(n.kind(), "identifier" | "field_identifier") {
                 continue;
             }
-            if is_callee_or_declared(n) {
+            let selected = n.parent().is_some_and(|parent| {
+                (parent.kind() == "attribute" && parent.child_by_field_name("attribute") == Some(n))
+                    || (parent.kind() == "selector_expression"
+                        && parent.child_by_field_name("field") == Some(n))
+            });
+            if (method && !selected) || is_callee_or_declared(n) {
                 continue;
             }
             found.push(n.start_byte());
