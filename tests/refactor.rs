@@ -1147,3 +1147,52 @@ fn the_signature_plan_prints_multi_line_hunks_and_marks() {
     assert!(stdout.contains("Examples:"), "{stdout}");
     assert!(stdout.contains("--pass <EXPR>"), "{stdout}");
 }
+
+#[test]
+fn signature_changes_follow_the_conventions_and_name_the_owners() {
+    let (_dir, root) = copy(PY);
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[conventions]\nstable = [\"billing/ledger.py\"]\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("CODEOWNERS"), "billing/fees.py @acme/billing\n").unwrap();
+    let args = ["refactor", "remove-param", "report", "verbose"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    let stable = hunk(&plan, "billing/ledger.py", 34, "call");
+    assert_eq!(stable["stable"], true);
+    assert_eq!(stable["selected"], false);
+    assert_eq!(
+        hunk(&plan, "billing/fees.py", 8, "definition")["selected"],
+        true
+    );
+    assert!(
+        plan["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("--allow-stable"),
+        "{plan:#}"
+    );
+    assert_eq!(plan["owners"], serde_json::json!(["@acme/billing"]));
+    let (_, allowed) = json(&root, &[&args[..], &["--allow-stable"]].concat());
+    assert_eq!(
+        hunk(&allowed, "billing/ledger.py", 34, "call")["selected"],
+        true
+    );
+
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[conventions]\noff_limits = [\"billing/fees.py\"]\n",
+    )
+    .unwrap();
+    let (code, doc) = json(&root, &args);
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("off-limits"),
+        "{doc:#}"
+    );
+}
