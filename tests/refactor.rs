@@ -29,6 +29,9 @@
 //! | go `add_method` | a method's calls and a call through a method value |
 //! | go `remove` | a name taken out of a `a, b int` group; a call written one argument per line |
 //! | go `reorder` | a `a, b int` group written out; the arguments swapped |
+//!
+//! Conventions (stable, off-limits) and CODEOWNERS apply to signature plans
+//! as to renames.
 
 mod common;
 
