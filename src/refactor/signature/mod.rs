@@ -296,97 +296,20 @@ pub fn plan_signature(
             why: String::new(),
         }]
     };
-    let mut ws = Workspace::new(index);
-    let mut planned: Vec<Planned> = Vec::new();
-    // Each member's parameters, for mapping the calls that reach it.
-    let mut member_params: HashMap<DeclId, params::Params> = HashMap::new();
-    let mut signature = (String::new(), String::new());
+    let mut p = Planner {
+        ws: Workspace::new(index),
+        change,
+        lang,
+        short: short.clone(),
+        planned: Vec::new(),
+        params: HashMap::new(),
+        signature: (String::new(), String::new()),
+    };
     for (k, m) in family.iter().enumerate() {
-        let d = &res.decls[m.method];
-        let Some(file) = d.file else { continue };
-        let path = ws.path(file);
-        let is_method = d.kind == DeclKind::Method;
-        let span = d.span;
-        let Some(parsed) = ws.parsed(file)? else {
-            continue;
-        };
-        let read = params::read(parsed, span, &short, is_method);
-        let Some(ps) = read else {
-            let reason = format!(
-                "{} is not a plain `def`/`func` whose parameter list parses (or Go parameters without names): change it by hand",
-                d.name
-            );
-            if k == 0 {
-                return Err(RefactorError::Signature { reason });
-            }
-            ws.note(file, span.start_byte as usize, reason);
-            continue;
-        };
-        if let Change::Remove { name, force: false } = change
-            && ps.find(name).is_some()
-        {
-            let used = params::uses(parsed, &ps.body, name);
-            if !used.is_empty() {
-                let lines = LineIndex::new(&parsed.source);
-                let mut places: Vec<String> = used
-                    .iter()
-                    .map(|&at| format!("{path}:{}", lines.line_of(at)))
-                    .collect();
-                places.dedup();
-                return Err(RefactorError::ParamInUse {
-                    name: d.name.to_string(),
-                    param: name.clone(),
-                    places: places.join(", "),
-                });
-            }
-        }
-        if let Change::Add(new) = change
-            && ps.find(&new.name).is_none()
-        {
-            let used = params::uses(parsed, &ps.body, &new.name);
-            if let Some(&at) = used.first() {
-                let line = LineIndex::new(&parsed.source).line_of(at);
-                return Err(RefactorError::Signature {
-                    reason: format!(
-                        "the body of {} already uses `{}` ({path}:{line}): a parameter of that name would change what it refers to — choose another name",
-                        d.name, new.name
-                    ),
-                });
-            }
-        }
-        match change.definition(lang, &parsed.source, &ps) {
-            Ok(edits) => {
-                if k == 0 {
-                    let list = ps.list.open_end - 1..ps.list.close_start + 1;
-                    signature = (
-                        String::from_utf8_lossy(&parsed.source[list.clone()]).into_owned(),
-                        edited_text(&parsed.source, list, &edits),
-                    );
-                }
-                let (kind, why) = if m.why.is_empty() {
-                    (EditKind::Definition, "the definition".to_owned())
-                } else {
-                    (EditKind::Override, format!("{} {}", d.name, m.why))
-                };
-                planned.push(Planned {
-                    file,
-                    edits,
-                    kind,
-                    confidence: m.confidence,
-                    why,
-                });
-                member_params.insert(m.method, ps);
-            }
-            Err(reason) if k == 0 => return Err(RefactorError::Signature { reason }),
-            Err(reason) => ws.note(
-                file,
-                span.start_byte as usize,
-                format!("override {}: {reason}; change it by hand", d.name),
-            ),
-        }
+        p.definition(m, k == 0)?;
     }
     let members: HashSet<DeclId> = family.iter().map(|m| m.method).collect();
-    let sites = ws.sites_reaching(&members);
+    let sites = p.ws.sites_reaching(&members);
     let mut notes = Vec::new();
     let calls_need_nothing = matches!(change, Change::Add(NewParam { pass: None, .. }));
     if calls_need_nothing && let Change::Add(new) = change {
@@ -395,127 +318,24 @@ pub fn plan_signature(
             new.name
         ));
     }
-    for (&(file, call), reaching) in &sites {
-        let caller = res.decls[reaching.caller].name.to_string();
-        let Some((_, site)) = index.call_site(file, call) else {
-            let at = res.decls[reaching.caller].span.start_byte as usize;
-            ws.note(
-                file,
-                at,
-                format!(
-                    "{caller} uses the target without a call ripple can place (a property read, a hook): check its arguments by hand"
-                ),
-            );
-            continue;
-        };
-        let span = site.span;
-        let Some(ps) = member_params.get(&reaching.callee) else {
-            continue;
-        };
-        let Some(parsed) = ws.parsed(file)? else {
-            continue;
-        };
-        let call_node = params::call_at(parsed, span);
-        let Some(call_node) = call_node else {
-            ws.note(
-                file,
-                span.start_byte as usize,
-                format!(
-                    "reaches the target without a call expression (a decorator, an operator) in {caller}: check how it is called by hand"
-                ),
-            );
-            continue;
-        };
-        let args = match params::args(parsed, call_node) {
-            Ok(args) => args,
-            Err(what) => {
-                ws.note(
-                    file,
-                    span.start_byte as usize,
-                    format!("{what} in {caller}: change it by hand"),
-                );
-                continue;
-            }
-        };
-        let class = class_name(index, reaching.callee);
-        let through_class = ps.bound > 0
-            && !ps.classmethod
-            && class.is_some_and(|c| params::through_class(parsed, call_node, c));
-        let shape = change::CallShape {
-            implicit: if through_class { 0 } else { ps.bound },
-        };
-        match change.call(lang, &parsed.source, ps, &args, shape) {
-            change::CallEdit::Edits(edits) => planned.push(Planned {
-                file,
-                edits,
-                kind: EditKind::Call,
-                confidence: reaching.confidence,
-                why: format!("call in {caller}"),
-            }),
-            change::CallEdit::Nothing => {}
-            change::CallEdit::Hand(reason) => {
-                ws.note(
-                    file,
-                    span.start_byte as usize,
-                    format!("in {caller}: {reason}"),
-                );
-            }
-        }
-    }
-    let covered: HashSet<(FileId, u32)> = sites.keys().copied().collect();
     if !calls_need_nothing {
-        ws.unresolved(&short, &covered, "change its arguments");
-        ws.handed_out(&members, |callee| {
-            format!(
-                "passed to `{callee}`, which ripple does not follow: where it is called, the arguments must match the new signature"
-            )
-        });
-        let mut scanned = ws.files_mentioning(lang, &short)?;
-        let method = decl.kind == DeclKind::Method;
-        // A function is referred to where its module or package is, or
-        // is imported; a bare name elsewhere is another binding.
-        if !method && let Some(home) = decl.file {
-            let module = &res.file_module[home.index()];
-            let importing: HashSet<FileId> = res
-                .imports
-                .iter()
-                .filter(|(_, to)| res.file_module[to.index()] == *module)
-                .map(|(from, _)| *from)
-                .collect();
-            scanned.retain(|f| res.file_module[f.index()] == *module || importing.contains(f));
+        for (&(file, call), reaching) in &sites {
+            p.call(file, call, reaching)?;
         }
-        references(&mut ws, &scanned, &short, method)?;
+        let covered: HashSet<(FileId, u32)> = sites.keys().copied().collect();
+        p.elsewhere(decl, &members, &covered)?;
     }
     if lang == Lang::Go && decl.kind == DeclKind::Method {
-        let scanned = ws.files_mentioning(lang, &short)?;
-        for file in scanned {
-            let Some(parsed) = ws.parsed(file)? else {
-                continue;
-            };
-            let found = go::interface_methods(parsed, &short);
-            for (bytes, iface) in found {
-                let iface = iface.map_or("an interface".to_owned(), |i| format!("interface {i}"));
-                ws.note(
-                    file,
-                    bytes.start,
-                    format!(
-                        "{iface} declares `{short}`: if {} implements it, change this signature and every other implementation to match",
-                        decl.name
-                    ),
-                );
-            }
-        }
+        p.interfaces(&decl.name)?;
     }
-    let nested = drop_nested(&mut planned);
-    for (file, at, line) in nested {
-        ws.note(
-            file,
-            at,
-            format!(
-                "a call inside another call this plan changes (line {line}): change it by hand once that one is written"
-            ),
-        );
-    }
+    p.drop_nested();
+    let Planner {
+        ws,
+        planned,
+        params: member_params,
+        signature,
+        ..
+    } = p;
     let member_ids: Vec<DeclId> = family.iter().map(|m| m.method).collect();
     let stable_symbol = workspace::stable_symbol(index, conventions, &member_ids);
     let (hunks, bases) = place(&ws, &planned, conventions, stable_symbol, selection);
@@ -558,6 +378,261 @@ pub fn plan_signature(
         callers: super::rename::caller_counts(index, &members),
         bases,
     })
+}
+
+/// The plan as it is built: the files read, the edits planned, and the
+/// parameters of each changed declaration for mapping its calls.
+struct Planner<'a> {
+    ws: Workspace<'a>,
+    change: &'a Change,
+    lang: Lang,
+    /// The target's short name.
+    short: String,
+    planned: Vec<Planned>,
+    params: HashMap<DeclId, params::Params>,
+    /// The target's parameter list before and after.
+    signature: (String, String),
+}
+
+impl Planner<'_> {
+    /// The change to one member's definition; for the target, what stops
+    /// it is an error, for an override a place to check by hand.
+    fn definition(&mut self, m: &overrides::Member, is_target: bool) -> Result<(), RefactorError> {
+        let index = self.ws.index;
+        let d = &index.res.decls[m.method];
+        let Some(file) = d.file else {
+            return Ok(());
+        };
+        let path = self.ws.path(file);
+        let span = d.span;
+        let Some(parsed) = self.ws.parsed(file)? else {
+            return Ok(());
+        };
+        let Some(ps) = params::read(parsed, span, &self.short, d.kind == DeclKind::Method) else {
+            let reason = format!(
+                "{} is not a plain `def`/`func` whose parameter list parses (or Go parameters without names): change it by hand",
+                d.name
+            );
+            if is_target {
+                return Err(RefactorError::Signature { reason });
+            }
+            self.ws.note(file, span.start_byte as usize, reason);
+            return Ok(());
+        };
+        let lines = LineIndex::new(&parsed.source);
+        match self.change {
+            Change::Remove { name, force: false } if ps.find(name).is_some() => {
+                let mut places: Vec<String> = params::uses(parsed, &ps.body, name)
+                    .iter()
+                    .map(|&at| format!("{path}:{}", lines.line_of(at)))
+                    .collect();
+                places.dedup();
+                if !places.is_empty() {
+                    return Err(RefactorError::ParamInUse {
+                        name: d.name.to_string(),
+                        param: name.clone(),
+                        places: places.join(", "),
+                    });
+                }
+            }
+            Change::Add(new) if ps.find(&new.name).is_none() => {
+                if let Some(&at) = params::uses(parsed, &ps.body, &new.name).first() {
+                    return Err(RefactorError::Signature {
+                        reason: format!(
+                            "the body of {} already uses `{}` ({path}:{}): a parameter of that name would change what it refers to — choose another name",
+                            d.name,
+                            new.name,
+                            lines.line_of(at)
+                        ),
+                    });
+                }
+            }
+            _ => {}
+        }
+        match self.change.definition(self.lang, &parsed.source, &ps) {
+            Ok(edits) => {
+                if is_target {
+                    let list = ps.list.open_end - 1..ps.list.close_start + 1;
+                    self.signature = (
+                        String::from_utf8_lossy(&parsed.source[list.clone()]).into_owned(),
+                        edited_text(&parsed.source, list, &edits),
+                    );
+                }
+                let (kind, why) = if m.why.is_empty() {
+                    (EditKind::Definition, "the definition".to_owned())
+                } else {
+                    (EditKind::Override, format!("{} {}", d.name, m.why))
+                };
+                self.planned.push(Planned {
+                    file,
+                    edits,
+                    kind,
+                    confidence: m.confidence,
+                    why,
+                });
+                self.params.insert(m.method, ps);
+            }
+            Err(reason) if is_target => return Err(RefactorError::Signature { reason }),
+            Err(reason) => self.ws.note(
+                file,
+                span.start_byte as usize,
+                format!("override {}: {reason}; change it by hand", d.name),
+            ),
+        }
+        Ok(())
+    }
+
+    /// The edit one call site needs, or why a person must decide it.
+    fn call(
+        &mut self,
+        file: FileId,
+        call: u32,
+        reaching: &workspace::Reaching,
+    ) -> Result<(), RefactorError> {
+        let index = self.ws.index;
+        let caller = index.res.decls[reaching.caller].name.to_string();
+        let Some((_, site)) = index.call_site(file, call) else {
+            let at = index.res.decls[reaching.caller].span.start_byte as usize;
+            self.ws.note(
+                file,
+                at,
+                format!(
+                    "{caller} uses the target without a call ripple can place (a property read, a hook): check its arguments by hand"
+                ),
+            );
+            return Ok(());
+        };
+        let at = site.span.start_byte as usize;
+        let Some(ps) = self.params.get(&reaching.callee) else {
+            let callee = &index.res.decls[reaching.callee].name;
+            self.ws.note(
+                file,
+                at,
+                format!("in {caller}: calls {callee}, whose parameters this plan does not change"),
+            );
+            return Ok(());
+        };
+        let Some(parsed) = self.ws.parsed(file)? else {
+            return Ok(());
+        };
+        let Some(call_node) = params::call_at(parsed, site.span) else {
+            self.ws.note(
+                file,
+                at,
+                format!(
+                    "reaches the target without a call expression (a decorator, an operator) in {caller}: check how it is called by hand"
+                ),
+            );
+            return Ok(());
+        };
+        let args = match params::args(parsed, call_node) {
+            Ok(args) => args,
+            Err(what) => {
+                self.ws
+                    .note(file, at, format!("{what} in {caller}: change it by hand"));
+                return Ok(());
+            }
+        };
+        let through_class = ps.bound > 0
+            && !ps.classmethod
+            && class_name(index, reaching.callee)
+                .is_some_and(|c| params::through_class(parsed, call_node, c));
+        let shape = change::CallShape {
+            implicit: if through_class { 0 } else { ps.bound },
+        };
+        match self
+            .change
+            .call(self.lang, &parsed.source, ps, &args, shape)
+        {
+            change::CallEdit::Edits(edits) => self.planned.push(Planned {
+                file,
+                edits,
+                kind: EditKind::Call,
+                confidence: reaching.confidence,
+                why: format!("call in {caller}"),
+            }),
+            change::CallEdit::Nothing => {}
+            change::CallEdit::Hand(reason) => {
+                self.ws.note(file, at, format!("in {caller}: {reason}"));
+            }
+        }
+        Ok(())
+    }
+
+    /// What may call the target beyond the resolved sites: unresolved
+    /// calls named like it, places it is handed out, its values.
+    fn elsewhere(
+        &mut self,
+        decl: &crate::model::Decl,
+        members: &HashSet<DeclId>,
+        covered: &HashSet<(FileId, u32)>,
+    ) -> Result<(), RefactorError> {
+        let res = &self.ws.index.res;
+        self.ws
+            .unresolved(&self.short, covered, "change its arguments");
+        self.ws.handed_out(members, |callee| {
+            format!(
+                "passed to `{callee}`, which ripple does not follow: where it is called, the arguments must match the new signature"
+            )
+        });
+        let mut scanned = self.ws.files_mentioning(self.lang, &self.short)?;
+        let method = decl.kind == DeclKind::Method;
+        // A function is referred to where its module or package is, or
+        // is imported; a bare name elsewhere is another binding.
+        if !method && let Some(home) = decl.file {
+            let module = &res.file_module[home.index()];
+            let importing: HashSet<FileId> = res
+                .imports
+                .iter()
+                .filter(|(_, to)| res.file_module[to.index()] == *module)
+                .map(|(from, _)| *from)
+                .collect();
+            scanned.retain(|f| res.file_module[f.index()] == *module || importing.contains(f));
+        }
+        references(&mut self.ws, &scanned, &self.short, method)
+    }
+
+    /// Go interfaces declaring a method of the target's name: a method
+    /// whose signature changes stops implementing them.
+    fn interfaces(&mut self, target: &str) -> Result<(), RefactorError> {
+        let short = self.short.clone();
+        for file in self.ws.files_mentioning(self.lang, &short)? {
+            let Some(parsed) = self.ws.parsed(file)? else {
+                continue;
+            };
+            for (bytes, iface) in go::interface_methods(parsed, &short) {
+                let iface = iface.map_or("an interface".to_owned(), |i| format!("interface {i}"));
+                self.ws.note(
+                    file,
+                    bytes.start,
+                    format!(
+                        "{iface} declares `{short}`: if {target} implements it, change this signature and every other implementation to match"
+                    ),
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Leave to a person the call edits nested in text another planned
+    /// edit replaces.
+    fn drop_nested(&mut self) {
+        for (file, at, outer_at) in drop_nested(&mut self.planned) {
+            let line = self
+                .ws
+                .files
+                .get(&file)
+                .and_then(Option::as_ref)
+                .map_or(0, |p| LineIndex::new(&p.source).line_of(outer_at));
+            self.ws.note(
+                file,
+                at,
+                format!(
+                    "a call inside another call this plan changes (line {line}): change it by hand once that one is written"
+                ),
+            );
+        }
+    }
 }
 
 fn describe(change: &Change) -> (&'static str, String) {
