@@ -408,12 +408,20 @@ ripple undo                                                 # put the files back
     ///
     /// Confidence decides what is selected, as for `rename`. Without --apply
     /// nothing is written; --apply writes through the undo journal.
-    #[command(after_long_help = "Examples:\n  \
-ripple refactor add-param compute_total 'leeway: int = 0'                 # definition only: calls keep the default\n  \
-ripple refactor add-param compute_total 'leeway: int = 0' --pass 5        # calls pass 5 by position\n  \
-ripple refactor add-param compute_total 'leeway: int' --pass cfg.leeway --keyword --apply\n  \
-ripple refactor add-param pricing.Quote 'leeway int' --pass 0             # Go: --pass is required\n  \
-ripple undo                                                               # put the files back")]
+    ///
+    /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 PARAM or EXPR does
+    /// not fit the language or the signature (the message says what to do),
+    /// or the write was refused.
+    #[command(
+        after_long_help = "Reading the plan: each hunk is `[x]` (selected) or `[ ]`, then its LINE \
+(or FIRST-LAST), kind, confidence and why, and its lines before (-) and after (+).\n\n\
+Examples:\n  \
+ripple refactor add-param compute_total 'leeway: int = 0'            # calls keep the default\n  \
+ripple refactor add-param compute_total 'leeway: int = 0' --pass 5   # and pass 5 at each call\n  \
+ripple refactor add-param compute_total leeway --pass cfg.leeway --keyword --apply\n  \
+ripple refactor add-param pricing.Quote 'leeway int' --pass 0        # Go: --pass is required\n  \
+ripple undo                                                          # put the files back"
+    )]
     AddParam {
         #[arg(help = NAME_HELP)]
         name: String,
@@ -438,6 +446,9 @@ ripple undo                                                               # put 
     ///
     /// Refused while the body still uses the parameter (the error lists the
     /// lines), unless --force.
+    ///
+    /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 no such parameter,
+    /// still used, or the write was refused.
     #[command(after_long_help = "Examples:\n  \
 ripple refactor remove-param compute_total discount            # the plan, as diffs\n  \
 ripple refactor remove-param compute_total discount --apply    # write the certain hunks\n  \
@@ -462,6 +473,10 @@ ripple undo")]
     /// Keyword arguments at call sites stay as they are; positional ones are
     /// reordered. A call passing `*args`, or passing by position a parameter
     /// that would move behind one it does not pass, is listed to check by hand.
+    ///
+    /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 ORDER is not a
+    /// permutation of the parameters, moves one out of its kind or a default
+    /// before a non-default, or the write was refused.
     #[command(after_long_help = "Examples:\n  \
 ripple refactor reorder-params compute_total discount,items          # the plan, as diffs\n  \
 ripple refactor reorder-params pricing.Quote distance,weight --apply  # Go\n  \
