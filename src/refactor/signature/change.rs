@@ -125,6 +125,21 @@ impl Change {
                     return CallEdit::Nothing;
                 };
                 let q = &params.params[i];
+                if q.kind == Kind::VarArgs {
+                    if args.has_splat() {
+                        return CallEdit::Hand(format!(
+                            "{splat}; drop what they pass to `*{name}` by hand"
+                        ));
+                    }
+                    // The positional arguments past the named parameters
+                    // were `*args`'s.
+                    let first = i.saturating_sub(shape.implicit);
+                    let extra: Vec<usize> = (first..args.positional()).collect();
+                    if extra.is_empty() {
+                        return CallEdit::Nothing;
+                    }
+                    return CallEdit::Edits(args.list.remove(&extra));
+                }
                 if q.kind.positional() && i >= shape.implicit {
                     let at = i - shape.implicit;
                     if at < args.positional() {
@@ -334,6 +349,10 @@ fn remove_definition(params: &Params, name: &str) -> Result<Vec<Edit>, String> {
             "`**{name}` collects keyword arguments ripple cannot follow: remove it by hand"
         ));
     }
+    // `def f(a, *args, b)`: `b` stays keyword-only behind a bare `*`.
+    if q.kind == Kind::VarArgs && params.params.iter().any(|p| p.kind == Kind::KeywordOnly) {
+        return Ok(vec![(params.list.items[q.item].clone(), "*".to_owned())]);
+    }
     if q.group.len() > 1 {
         // `a, b int`: only the name goes.
         let names = CommaList {
@@ -513,6 +532,14 @@ mod tests {
         assert_eq!(
             py("def f(a, *args, b): pass\n", &remove("b")),
             "def f(a, *args): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, *args, b): pass\n", &remove("args")),
+            "def f(a, *, b): pass\n"
+        );
+        assert_eq!(
+            py("def f(a, *args): pass\n", &remove("args")),
+            "def f(a): pass\n"
         );
         assert!(defined(Lang::Python, "def f(**kw): pass\n", &remove("kw")).is_err());
     }
