@@ -141,18 +141,8 @@ pub fn plan_rename(
     if decl.kind != DeclKind::Method
         && let Some(home) = decl.file
     {
-        let module = &res.file_module[home.index()];
-        let importing: HashSet<FileId> = res
-            .imports
-            .iter()
-            .filter(|(_, to)| res.file_module[to.index()] == *module)
-            .map(|(from, _)| *from)
-            .collect();
-        mention_files.extend(
-            scanned
-                .iter()
-                .filter(|f| res.file_module[f.index()] == *module || importing.contains(f)),
-        );
+        let near = workspace::near_module(index, home);
+        mention_files.extend(scanned.iter().filter(|f| near(f)));
     }
     mention_files.sort();
     mention_files.dedup();

@@ -242,6 +242,20 @@ pub(super) fn stable_symbol(index: &Index, conventions: &Conventions, members: &
     })
 }
 
+/// Whether a file is where a function of `home`'s module or package can
+/// be named: a file of that module, or one importing it.
+pub(super) fn near_module(index: &Index, home: FileId) -> impl Fn(&FileId) -> bool + '_ {
+    let res = &index.res;
+    let module = &res.file_module[home.index()];
+    let importing: HashSet<FileId> = res
+        .imports
+        .iter()
+        .filter(|(_, to)| res.file_module[to.index()] == *module)
+        .map(|(from, _)| *from)
+        .collect();
+    move |f: &FileId| res.file_module[f.index()] == *module || importing.contains(f)
+}
+
 /// Whether `word` occurs in `text` as a whole identifier: the files
 /// worth parsing.
 pub(super) fn holds_word(text: &[u8], word: &str) -> bool {

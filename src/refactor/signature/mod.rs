@@ -567,7 +567,6 @@ impl Planner<'_> {
         members: &HashSet<DeclId>,
         covered: &HashSet<(FileId, u32)>,
     ) -> Result<(), RefactorError> {
-        let res = &self.ws.index.res;
         self.ws
             .unresolved(&self.short, covered, "change its arguments");
         self.ws.handed_out(members, |callee| {
@@ -580,14 +579,7 @@ impl Planner<'_> {
         // A function is referred to where its module or package is, or
         // is imported; a bare name elsewhere is another binding.
         if !method && let Some(home) = decl.file {
-            let module = &res.file_module[home.index()];
-            let importing: HashSet<FileId> = res
-                .imports
-                .iter()
-                .filter(|(_, to)| res.file_module[to.index()] == *module)
-                .map(|(from, _)| *from)
-                .collect();
-            scanned.retain(|f| res.file_module[f.index()] == *module || importing.contains(f));
+            scanned.retain(workspace::near_module(self.ws.index, home));
         }
         references(&mut self.ws, &scanned, &self.short, method)
     }
