@@ -131,7 +131,13 @@ pub fn plan_rename(
         "passed to `{callee}`, which ripple does not follow: a name it is looked up by (a string, a keyword) may need the new name too"
     ));
     if lang == Lang::Go && decl.kind == DeclKind::Method {
-        p.interface_methods(&scanned, &decl.name)?;
+        let old = old.clone();
+        p.ws.interface_methods(&scanned, &old, |iface| {
+            format!(
+                "{iface} declares `{old}`: if {} implements it, rename this method and every other implementation with it (ripple does not rename interface methods yet)",
+                decl.name
+            )
+        })?;
     }
     // Mentions are listed where the name can mean the target: the files
     // the rename edits and, for a function, the files of its module or
@@ -565,27 +571,6 @@ impl<'a> Planner<'a> {
                     confidence: Confidence::Likely,
                     why: format!("patch.object(…, \"{old}\")"),
                 });
-            }
-        }
-        Ok(())
-    }
-
-    fn interface_methods(&mut self, scanned: &[FileId], target: &str) -> Result<(), RefactorError> {
-        let old = self.old.clone();
-        for &file in scanned {
-            let Some(parsed) = self.ws.parsed(file)? else {
-                continue;
-            };
-            let found = go::interface_methods(parsed, &old);
-            for (bytes, iface) in found {
-                let iface = iface.map_or("an interface".to_owned(), |i| format!("interface {i}"));
-                self.ws.note(
-                    file,
-                    bytes.start,
-                    format!(
-                        "{iface} declares `{old}`: if {target} implements it, rename this method and every other implementation with it (ripple does not rename interface methods yet)"
-                    ),
-                );
             }
         }
         Ok(())

@@ -151,6 +151,27 @@ impl<'a> Workspace<'a> {
         }
     }
 
+    /// Go interface methods named `name` in `files`, to check by hand: a
+    /// method that changes stops implementing them. `why` phrases the
+    /// reason from the interface (`interface Charger`).
+    pub(super) fn interface_methods(
+        &mut self,
+        files: &[FileId],
+        name: &str,
+        why: impl Fn(&str) -> String,
+    ) -> Result<(), RefactorError> {
+        for &file in files {
+            let Some(parsed) = self.parsed(file)? else {
+                continue;
+            };
+            for (bytes, iface) in super::go::interface_methods(parsed, name) {
+                let iface = iface.map_or("an interface".to_owned(), |i| format!("interface {i}"));
+                self.note(file, bytes.start, why(&iface));
+            }
+        }
+        Ok(())
+    }
+
     /// The indexed files of `lang` whose text holds `word`, read and
     /// parsed on every core: parsing is most of what planning costs.
     pub(super) fn files_mentioning(

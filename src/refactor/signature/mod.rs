@@ -30,7 +30,7 @@ use lists::Edit;
 use super::syntax::Parsed;
 use super::workspace::{self, Workspace};
 use super::{
-    CallerCounts, CheckByHand, EditKind, LineIndex, RefactorError, Selection, Verdict, go, names,
+    CallerCounts, CheckByHand, EditKind, LineIndex, RefactorError, Selection, Verdict, names,
     overrides, write,
 };
 use crate::conventions::Conventions;
@@ -588,22 +588,12 @@ impl Planner<'_> {
     /// whose signature changes stops implementing them.
     fn interfaces(&mut self, target: &str) -> Result<(), RefactorError> {
         let short = self.short.clone();
-        for file in self.ws.files_mentioning(self.lang, &short)? {
-            let Some(parsed) = self.ws.parsed(file)? else {
-                continue;
-            };
-            for (bytes, iface) in go::interface_methods(parsed, &short) {
-                let iface = iface.map_or("an interface".to_owned(), |i| format!("interface {i}"));
-                self.ws.note(
-                    file,
-                    bytes.start,
-                    format!(
-                        "{iface} declares `{short}`: if {target} implements it, change this signature and every other implementation to match"
-                    ),
-                );
-            }
-        }
-        Ok(())
+        let files = self.ws.files_mentioning(self.lang, &short)?;
+        self.ws.interface_methods(&files, &short, |iface| {
+            format!(
+                "{iface} declares `{short}`: if {target} implements it, change this signature and every other implementation to match"
+            )
+        })
     }
 
     /// Leave to a person the call edits nested in text another planned
