@@ -31,7 +31,9 @@
 //! | go `reorder` | a `a, b int` group written out; the arguments swapped |
 //!
 //! Conventions (stable, off-limits) and CODEOWNERS apply to signature plans
-//! as to renames.
+//! as to renames. On the bundled demo, an add-param and two reorders keep
+//! the Go module building and vetting, and an add-param keeps the Python
+//! package compiling.
 
 mod common;
 
@@ -1198,4 +1200,59 @@ fn signature_changes_follow_the_conventions_and_name_the_owners() {
             .contains("off-limits"),
         "{doc:#}"
     );
+}
+
+#[test]
+fn the_demo_still_builds_after_signature_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo"),
+        &root,
+    );
+    let original = common::tree_contents(&root);
+    for (args, verify) in [
+        (
+            &[
+                "add-param",
+                "auth.IssueToken",
+                "audience string",
+                "--pass",
+                "\"shipd\"",
+            ][..],
+            go_builds as fn(&Path),
+        ),
+        (
+            &["reorder-params", "auth.OwnerOrRole", "owner,token,role"][..],
+            go_builds,
+        ),
+        (
+            &["reorder-params", "RateTable.Quote", "p,service,to,at"][..],
+            go_builds,
+        ),
+        (
+            &[
+                "add-param",
+                "validate_token",
+                "leeway: int = 0",
+                "--pass",
+                "30",
+            ][..],
+            python_compiles,
+        ),
+    ] {
+        let mut all = vec!["refactor"];
+        all.extend_from_slice(args);
+        all.push("--apply");
+        let (code, doc) = json(&root, &all);
+        assert_eq!(code, 0, "{args:?}: {doc:#}");
+        assert!(
+            doc["check_by_hand"].as_array().unwrap().is_empty(),
+            "{args:?}: {doc:#}"
+        );
+        verify(&root);
+        let (code, undo) = json(&root, &["undo"]);
+        assert_eq!(code, 0, "{undo:#}");
+        assert_same_tree(&common::tree_contents(&root), &original, "after undo");
+    }
 }
