@@ -244,7 +244,8 @@ fn go(p: &Parsed, list: Node, body: Range<usize>) -> Option<Params> {
 }
 
 /// Where the body uses `name` as a variable: not as an attribute
-/// (`x.name`), a keyword argument's name or a Go field.
+/// (`x.name`), a keyword argument's name, a nested function's own
+/// parameter or a Go field.
 pub(super) fn uses(p: &Parsed, body: &Range<usize>, name: &str) -> Vec<usize> {
     p.occurrences(name)
         .into_iter()
@@ -256,6 +257,14 @@ pub(super) fn uses(p: &Parsed, body: &Range<usize>, name: &str) -> Vec<usize> {
                     && parent.child_by_field_name("attribute") == Some(*n))
                     || (parent.kind() == "keyword_argument"
                         && parent.child_by_field_name("name") == Some(*n))
+                    || matches!(parent.kind(), "parameters" | "lambda_parameters")
+                    || (matches!(
+                        parent.kind(),
+                        "default_parameter" | "typed_default_parameter"
+                    ) && parent.child_by_field_name("name") == Some(*n))
+                    || (parent.kind() == "typed_parameter" && parent.named_child(0) == Some(*n))
+                    || (parent.kind() == "parameter_declaration"
+                        && parent.child_by_field_name("type") != Some(*n))
             })
         })
         .map(|n| n.start_byte())
@@ -396,6 +405,14 @@ mod tests {
         assert_eq!(ps.bound, 1);
         assert_eq!(ps.slash, Some(2));
         assert_eq!(uses(&p, &ps.body, "b").len(), 1);
+        let nested = "def f(a):\n    def g(a=1):\n        return a\n    return g(a=2)\n";
+        let n = Parsed::new(Lang::Python, nested.as_bytes().to_vec()).unwrap();
+        let nps = read(&n, span(nested), "f", false).unwrap();
+        assert_eq!(
+            uses(&n, &nps.body, "a"),
+            [nested.find("return a").unwrap() + 7],
+            "the inner parameter and the keyword are not uses; the inner body's read is"
+        );
         assert!(uses(&p, &ps.body, "c").is_empty(), "an attribute");
     }
 
