@@ -325,9 +325,6 @@ pub fn plan_signature(
         let covered: HashSet<(FileId, u32)> = sites.keys().copied().collect();
         p.elsewhere(decl, &members, &covered)?;
     }
-    if lang == Lang::Go && decl.kind == DeclKind::Method {
-        p.interfaces(&decl.name)?;
-    }
     p.drop_nested();
     let Planner {
         ws,
@@ -560,7 +557,8 @@ impl Planner<'_> {
     }
 
     /// What may call the target beyond the resolved sites: unresolved
-    /// calls named like it, places it is handed out, its values.
+    /// calls named like it, places it is handed out, its values, and (Go)
+    /// the interfaces it may implement.
     fn elsewhere(
         &mut self,
         decl: &crate::model::Decl,
@@ -576,24 +574,23 @@ impl Planner<'_> {
         });
         let mut scanned = self.ws.files_mentioning(self.lang, &self.short)?;
         let method = decl.kind == DeclKind::Method;
+        if method && self.lang == Lang::Go {
+            // A method whose signature changes stops implementing the
+            // interfaces that declare it.
+            let short = self.short.clone();
+            self.ws.interface_methods(&scanned, &short, |iface| {
+                format!(
+                    "{iface} declares `{short}`: if {} implements it, change this signature and every other implementation to match",
+                    decl.name
+                )
+            })?;
+        }
         // A function is referred to where its module or package is, or
         // is imported; a bare name elsewhere is another binding.
         if !method && let Some(home) = decl.file {
             scanned.retain(workspace::near_module(self.ws.index, home));
         }
         references(&mut self.ws, &scanned, &self.short, method)
-    }
-
-    /// Go interfaces declaring a method of the target's name: a method
-    /// whose signature changes stops implementing them.
-    fn interfaces(&mut self, target: &str) -> Result<(), RefactorError> {
-        let short = self.short.clone();
-        let files = self.ws.files_mentioning(self.lang, &short)?;
-        self.ws.interface_methods(&files, &short, |iface| {
-            format!(
-                "{iface} declares `{short}`: if {target} implements it, change this signature and every other implementation to match"
-            )
-        })
     }
 
     /// Leave to a person the call edits nested in text another planned
