@@ -150,6 +150,19 @@ pub struct RenameDoc<'a> {
     pub callers_after: Option<ripple::refactor::CallerCounts>,
 }
 
+/// `ripple refactor add-param` / `remove-param` / `reorder-params`: the
+/// plan's fields beside the target, the owners of the selected hunks'
+/// files and, with `--apply`, what was written.
+#[derive(Serialize)]
+pub struct SignatureDoc<'a> {
+    pub target: DeclRef,
+    #[serde(flatten)]
+    pub plan: &'a ripple::refactor::signature::SignaturePlan,
+    pub owners: &'a [String],
+    pub applied: Option<&'a ApplyReport>,
+    pub callers_after: Option<ripple::refactor::CallerCounts>,
+}
+
 /// `ripple undo`.
 #[derive(Serialize)]
 pub struct UndoDoc<'a> {

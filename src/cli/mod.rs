@@ -291,6 +291,53 @@ pub fn run() -> Result<ExitCode> {
                 cmd_rename(&index, d, opts, json, &mut out)
             })
         }
+        Command::Refactor {
+            action:
+                RefactorAction::AddParam {
+                    name,
+                    param,
+                    pass,
+                    keyword,
+                    common,
+                },
+        } => with_decl(&index, &name, json, |d| {
+            let lang = index.res.decls[d].lang;
+            let new =
+                ripple::refactor::signature::new_param(lang, &param, pass.as_deref(), keyword)
+                    .with_context(|| {
+                        format!("cannot add `{param}` to {}", index.res.decls[d].name)
+                    })?;
+            let change = ripple::refactor::signature::Change::Add(new);
+            cmd_signature(&index, d, &change, &common, json, &mut out)
+        }),
+        Command::Refactor {
+            action:
+                RefactorAction::RemoveParam {
+                    name,
+                    param,
+                    force,
+                    common,
+                },
+        } => with_decl(&index, &name, json, |d| {
+            let change = ripple::refactor::signature::Change::Remove { name: param, force };
+            cmd_signature(&index, d, &change, &common, json, &mut out)
+        }),
+        Command::Refactor {
+            action:
+                RefactorAction::ReorderParams {
+                    name,
+                    order,
+                    common,
+                },
+        } => with_decl(&index, &name, json, |d| {
+            let order = order
+                .split(',')
+                .map(|p| p.trim().to_owned())
+                .filter(|p| !p.is_empty())
+                .collect();
+            let change = ripple::refactor::signature::Change::Reorder { order };
+            cmd_signature(&index, d, &change, &common, json, &mut out)
+        }),
         Command::Tests { name } => with_decl(&index, &name, json, |d| {
             cmd_tests(&index, d, json, &mut out)
         }),
