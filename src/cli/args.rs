@@ -326,8 +326,16 @@ pub(super) enum Command {
 #[serde(rename_all = "lowercase")]
 #[schemars(crate = "rmcp::schemars")]
 pub(super) enum MinConfidence {
+    /// One fully known target: resolved by scope, import or declared type.
+    /// Under CPython's traced tests, 0.96 of these edges ran when their
+    /// callee did
     Certain,
+    /// Inferred through flow, every contributing value known: an
+    /// assignment, a parameter, an instance attribute (0.90 ran)
     Likely,
+    /// One of several candidates: interface dispatch, a value set at its
+    /// cap, a method found by name on a receiver of unknown type (0.75
+    /// ran; docs/accuracy.md)
     Possible,
 }
 
