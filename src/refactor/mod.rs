@@ -16,10 +16,10 @@
 
 mod go;
 pub mod names;
-mod overrides;
+pub mod overrides;
 mod python;
 pub mod rename;
-mod syntax;
+pub(crate) mod syntax;
 
 use std::collections::BTreeMap;
 use std::path::Path;

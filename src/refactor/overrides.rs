@@ -298,3 +298,65 @@ mod tests {
         assert_eq!(absolute_module("os.path", "shop.a", false), "os.path");
     }
 }
+
+/// A Python method and the method of the same name it overrides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Override {
+    pub method: DeclId,
+    pub overridden: DeclId,
+    /// Every base on the way was named exactly (not found by its short
+    /// name alone).
+    pub exact: bool,
+}
+
+/// Every repository method that overrides one of a base class, linked to
+/// the nearest definer along each base (a base that does not define the
+/// name is looked through, as Python's MRO does). Dunder methods are left
+/// out: nearly every class "overrides" `__init__`, and scip-python leaves
+/// them out of its relationships for the same reason.
+pub fn python_overrides(index: &Index) -> Vec<Override> {
+    let res = &index.res;
+    let mut methods: HashMap<(DeclId, &str), DeclId> = HashMap::new();
+    for d in res.decl_ids() {
+        let decl = &res.decls[d];
+        if decl.lang != Lang::Python || decl.kind != DeclKind::Method || decl.is_external() {
+            continue;
+        }
+        if let Some(cls) = decl
+            .parent
+            .filter(|p| res.decls[*p].kind == DeclKind::Class)
+        {
+            let short = decl.name.rsplit('.').next().unwrap_or(&decl.name);
+            methods.entry((cls, short)).or_insert(d);
+        }
+    }
+    let mut keys: Vec<(&(DeclId, &str), &DeclId)> = methods.iter().collect();
+    keys.sort();
+    let mut hierarchy = Hierarchy::new(index);
+    let mut out = Vec::new();
+    for (&(cls, name), &method) in keys {
+        if name.starts_with("__") {
+            continue;
+        }
+        let mut seen: HashSet<DeclId> = HashSet::from([cls]);
+        let mut stack: Vec<(DeclId, bool)> = hierarchy.bases_of(cls);
+        stack.reverse();
+        while let Some((base, exact)) = stack.pop() {
+            if !seen.insert(base) {
+                continue;
+            }
+            if let Some(&overridden) = methods.get(&(base, name)) {
+                out.push(Override {
+                    method,
+                    overridden,
+                    exact,
+                });
+                continue;
+            }
+            let mut further = hierarchy.bases_of(base);
+            further.reverse();
+            stack.extend(further.into_iter().map(|(b, e)| (b, exact && e)));
+        }
+    }
+    out
+}
