@@ -332,6 +332,12 @@ impl<'a> Exporter<'a> {
         } else {
             0
         };
+        // All of a test file is test code (fixtures and helpers too), as
+        // is a declaration inside a test elsewhere.
+        let test_file = match file.lang {
+            Lang::Python => crate::lang::python::is_test_path(&file.path),
+            Lang::Go => file.path.ends_with("_test.go"),
+        };
         let first = res.file_base.get(f).map_or(0, |b| b.index());
         let end = res
             .file_base
@@ -347,7 +353,7 @@ impl<'a> Exporter<'a> {
             let Some(symbol) = self.symbol_in(d, f) else {
                 continue;
             };
-            let test = if decl.is_test {
+            let test = if test_file || self.in_test(d) {
                 SymbolRole::Test as i32
             } else {
                 0
@@ -418,7 +424,7 @@ impl<'a> Exporter<'a> {
             if res.decls[e.callee].is_external() {
                 self.externals.borrow_mut().entry(e.callee).or_insert(f);
             }
-            let test = if res.decls[e.caller].is_test {
+            let test = if test_file || self.in_test(e.caller) {
                 SymbolRole::Test as i32
             } else {
                 0
@@ -434,6 +440,19 @@ impl<'a> Exporter<'a> {
         occurrences.sort_by(|a, b| a.range.cmp(&b.range).then(a.symbol.cmp(&b.symbol)));
         doc.occurrences = occurrences;
         doc
+    }
+
+    /// Whether `d` is a test or declared inside one.
+    fn in_test(&self, d: DeclId) -> bool {
+        let decls = &self.index.res.decls;
+        let mut at = Some(d);
+        while let Some(x) = at {
+            if decls[x].is_test {
+                return true;
+            }
+            at = decls[x].parent;
+        }
+        false
     }
 
     fn symbol_information(
@@ -706,8 +725,8 @@ mod tests {
         let source = "a = 1\nb = \"é\"; f()\n".as_bytes();
         let lines = Lines::new(source);
         let f = source.iter().position(|&b| b == b'f').unwrap();
-        // `é` is two bytes: `f` is at code unit 11 of line 1.
-        assert_eq!(lines.range(f..f + 1), vec![1, 11, 12]);
+        // `é` is two bytes: `f`, the tenth character, is code unit 10.
+        assert_eq!(lines.range(f..f + 1), vec![1, 10, 11]);
         assert_eq!(lines.range(0..8), vec![0, 0, 1, 2]);
     }
 

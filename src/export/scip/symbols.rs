@@ -220,24 +220,30 @@ pub(super) fn external_symbol(decl: &Decl, packages: &Packages, from_file: &str)
     let name = &*decl.name;
     match decl.lang {
         Lang::Python => {
-            let name = name.replace("<builtin>", "builtins");
+            let name = python_library_name(name);
             let (module, member) = match name.rsplit_once('.') {
                 Some((m, f)) => (m.to_owned(), f.to_owned()),
                 None => ("builtins".to_owned(), name.clone()),
             };
-            if member.is_empty() || module.is_empty() {
+            if member.is_empty() || module.is_empty() || module.contains('<') {
                 return None;
             }
             let package = packages.python_external(&module);
-            Some(format(
-                PYTHON_SCHEME,
-                PYTHON_MANAGER,
-                &package,
-                vec![
-                    descriptor(&module, Suffix::Namespace),
-                    descriptor(&member, Suffix::Method),
+            // A builtin container's method (`dict.get`) is a method of
+            // its class, as typeshed declares it.
+            let mut descriptors = match module.split_once('.') {
+                Some(("builtins", class)) => vec![
+                    descriptor("builtins", Suffix::Namespace),
+                    descriptor(class, Suffix::Type),
                 ],
-            ))
+                _ => vec![descriptor(&module, Suffix::Namespace)],
+            };
+            descriptors.push(if is_python_class(&module, &member) {
+                descriptor(&member, Suffix::Type)
+            } else {
+                descriptor(&member, Suffix::Method)
+            });
+            Some(format(PYTHON_SCHEME, PYTHON_MANAGER, &package, descriptors))
         }
         Lang::Go => {
             let (package, descriptors) = if name.starts_with('(') {
@@ -276,6 +282,67 @@ pub(super) fn external_symbol(decl: &Decl, packages: &Packages, from_file: &str)
             ))
         }
     }
+}
+
+/// ripple's names for the library's values (`<builtin>.len`,
+/// `<**PyDict**>.get`) as the modules typeshed declares them in.
+fn python_library_name(name: &str) -> String {
+    const VALUES: &[(&str, &str)] = &[
+        ("<builtin>.", "builtins."),
+        ("<**PyDict**>.", "builtins.dict."),
+        ("<**PyList**>.", "builtins.list."),
+        ("<**PySet**>.", "builtins.set."),
+        ("<**PyTuple**>.", "builtins.tuple."),
+        ("<**PyStr**>.", "builtins.str."),
+    ];
+    for (ours, theirs) in VALUES {
+        if let Some(rest) = name.strip_prefix(ours) {
+            return format!("{theirs}{rest}");
+        }
+    }
+    name.to_owned()
+}
+
+/// Whether a called library name is a class: calling a class constructs
+/// it, and scip-python refers to the class (`builtins/str#`). ripple keeps
+/// no types for the library, so the builtins that are classes are listed
+/// and elsewhere the naming convention decides (`decimal.Decimal`).
+fn is_python_class(module: &str, member: &str) -> bool {
+    const BUILTIN_CLASSES: &[&str] = &[
+        "bool",
+        "bytearray",
+        "bytes",
+        "classmethod",
+        "complex",
+        "dict",
+        "enumerate",
+        "filter",
+        "float",
+        "frozenset",
+        "int",
+        "list",
+        "map",
+        "memoryview",
+        "object",
+        "property",
+        "range",
+        "reversed",
+        "set",
+        "slice",
+        "staticmethod",
+        "str",
+        "super",
+        "tuple",
+        "type",
+        "zip",
+    ];
+    if module == "builtins" {
+        return BUILTIN_CLASSES.contains(&member)
+            || member.ends_with("Error")
+            || member.ends_with("Exception")
+            || member.ends_with("Warning");
+    }
+    member.chars().next().is_some_and(char::is_uppercase)
 }
 
 /// scip-go's symbol of method `method` of interface `iface` (a struct
