@@ -232,6 +232,8 @@ struct Exporter<'a> {
     go: go_impls::GoImpls,
     /// External callees referenced by a kept edge, with a calling file.
     externals: std::cell::RefCell<BTreeMap<DeclId, usize>>,
+    /// Global symbols whose `SymbolInformation` has been written.
+    described: std::cell::RefCell<std::collections::HashSet<String>>,
 }
 
 impl<'a> Exporter<'a> {
@@ -284,6 +286,7 @@ impl<'a> Exporter<'a> {
             overrides,
             go: go_impls::find(index),
             externals: Default::default(),
+            described: Default::default(),
         }
     }
 
@@ -376,8 +379,13 @@ impl<'a> Exporter<'a> {
                 ..Default::default()
             });
             summary.definitions += 1;
-            let info = self.symbol_information(d, symbol.clone(), summary);
-            doc.symbols.push(info);
+            // A name bound twice (a Go package over several files, a
+            // Python function redefined) is defined at each place and
+            // described once.
+            if symbol.starts_with("local ") || self.described.borrow_mut().insert(symbol.clone()) {
+                let info = self.symbol_information(d, symbol.clone(), summary);
+                doc.symbols.push(info);
+            }
             // Interface methods are declarations to scip-go, not to
             // ripple: defined here so that implementations point at them.
             if let Some(methods) = self.go.declared.get(&d) {
@@ -669,7 +677,7 @@ fn definition_name(
 /// a conversion): a reference needs a place.
 fn first_line(source: &[u8], span: Span) -> std::ops::Range<usize> {
     let start = (span.start_byte as usize).min(source.len());
-    let end = (span.end_byte as usize).min(source.len());
+    let end = (span.end_byte as usize).clamp(start, source.len());
     let stop = source[start..end]
         .iter()
         .position(|&b| b == b'\n')
