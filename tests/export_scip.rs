@@ -649,6 +649,17 @@ fn stdout_gets_the_same_index_as_a_file() {
     assert_eq!(piped.external_symbols, file.external_symbols);
 }
 
+#[test]
+fn two_exports_of_the_same_tree_are_byte_identical() {
+    let tmp = demo_copy();
+    let repo = tmp.path().join("demo");
+    let out = tmp.path().join("index.scip");
+    export(&repo, &out, PINNED);
+    let first = std::fs::read(&out).unwrap();
+    export(&repo, &out, PINNED);
+    assert!(first == std::fs::read(&out).unwrap());
+}
+
 fn on_path(tool: &str) -> Option<PathBuf> {
     std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)

@@ -89,8 +89,8 @@ fn report_text(
         s.external_symbols,
     );
     text.push_str(&format!(
-        "  python symbols under `{}`, go under module version {}\n",
-        s.python_package, s.go_version
+        "  python symbols under distribution `{}`, go under module version {}\n",
+        s.python_package, s.go_module_version
     ));
     if s.left_out > 0 {
         text.push_str(&format!(

@@ -30,6 +30,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
 
 use protobuf::{EnumOrUnknown, Message, MessageField};
+use rayon::prelude::*;
 use scip::types::{
     Document, Index as ScipIndex, Metadata, Occurrence, PositionEncoding, ProtocolVersion,
     Relationship, SymbolInformation, SymbolRole, TextEncoding, ToolInfo, symbol_information::Kind,
@@ -85,7 +86,7 @@ pub struct ScipSummary {
     pub bytes: u64,
     /// The package each language's symbols were written under.
     pub python_package: String,
-    pub go_version: String,
+    pub go_module_version: String,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -113,7 +114,7 @@ pub fn write(
             "{} {}",
             exporter.packages.python_project.name, exporter.packages.python_project.version
         ),
-        go_version: exporter.packages.go_module_of("").version,
+        go_module_version: exporter.packages.go_module_of("").version,
         ..Default::default()
     };
     let metadata = ScipIndex {
@@ -135,17 +136,46 @@ pub fn write(
     let mut order: Vec<usize> = (0..index.files.len()).collect();
     order.sort_by(|a, b| index.files[*a].path.cmp(&index.files[*b].path));
     progress.start(order.len());
-    for f in order {
-        let document = exporter.document(f, &mut summary);
-        progress.tick();
-        summary.documents += 1;
-        emit(
-            &ScipIndex {
-                documents: vec![document],
-                ..Default::default()
-            },
-            &mut out,
-        )?;
+    // Documents are built in parallel a batch at a time (reading and
+    // parsing each file again is most of the work) and written in path
+    // order, so memory stays at one batch.
+    let mut described: std::collections::HashSet<String> = Default::default();
+    for batch in order.chunks(64) {
+        let built: Vec<(Document, ScipSummary)> = batch
+            .par_iter()
+            .map(|&f| {
+                let mut counts = ScipSummary::default();
+                let document = exporter.document(f, &mut counts);
+                progress.tick();
+                (document, counts)
+            })
+            .collect();
+        for (mut document, counts) in built {
+            // A name bound at several places (a Go package over its
+            // files, a Python function defined twice) is defined at each
+            // and described once.
+            document
+                .symbols
+                .retain(|s| s.symbol.starts_with("local ") || described.insert(s.symbol.clone()));
+            summary.relationships += document
+                .symbols
+                .iter()
+                .map(|s| s.relationships.len())
+                .sum::<usize>();
+            summary.documents += 1;
+            summary.definitions += counts.definitions;
+            summary.references += counts.references;
+            summary.left_out += counts.left_out;
+            summary.unnamed += counts.unnamed;
+            summary.unreadable.extend(counts.unreadable);
+            emit(
+                &ScipIndex {
+                    documents: vec![document],
+                    ..Default::default()
+                },
+                &mut out,
+            )?;
+        }
     }
     progress.finish();
     let externals = exporter.external_symbols();
@@ -231,9 +261,7 @@ struct Exporter<'a> {
     overrides: HashMap<DeclId, Vec<DeclId>>,
     go: go_impls::GoImpls,
     /// External callees referenced by a kept edge, with a calling file.
-    externals: std::cell::RefCell<BTreeMap<DeclId, usize>>,
-    /// Global symbols whose `SymbolInformation` has been written.
-    described: std::cell::RefCell<std::collections::HashSet<String>>,
+    externals: std::sync::Mutex<BTreeMap<DeclId, usize>>,
 }
 
 impl<'a> Exporter<'a> {
@@ -246,7 +274,18 @@ impl<'a> Exporter<'a> {
             .filter(|f| f.lang == Lang::Go)
             .map(|f| f.path.as_str())
             .collect();
-        let packages = packages::Packages::discover(&index.root, &go_files, &opts.packages);
+        // Three independent reads of the repository: the package metadata
+        // (git, the Python on PATH), Python's class hierarchy and Go's
+        // interfaces (both parse files again).
+        let ((packages, found_overrides), go) = rayon::join(
+            || {
+                rayon::join(
+                    || packages::Packages::discover(&index.root, &go_files, &opts.packages),
+                    || crate::refactor::overrides::python_overrides(index),
+                )
+            },
+            || go_impls::find(index),
+        );
         let symbols = res
             .decl_ids()
             .map(|d| {
@@ -272,7 +311,7 @@ impl<'a> Exporter<'a> {
             }
         }
         let mut overrides: HashMap<DeclId, Vec<DeclId>> = HashMap::new();
-        for o in crate::refactor::overrides::python_overrides(index) {
+        for o in found_overrides {
             overrides.entry(o.method).or_default().push(o.overridden);
         }
         Exporter {
@@ -284,9 +323,8 @@ impl<'a> Exporter<'a> {
             edges_by_file,
             callers,
             overrides,
-            go: go_impls::find(index),
+            go,
             externals: Default::default(),
-            described: Default::default(),
         }
     }
 
@@ -379,13 +417,7 @@ impl<'a> Exporter<'a> {
                 ..Default::default()
             });
             summary.definitions += 1;
-            // A name bound twice (a Go package over several files, a
-            // Python function redefined) is defined at each place and
-            // described once.
-            if symbol.starts_with("local ") || self.described.borrow_mut().insert(symbol.clone()) {
-                let info = self.symbol_information(d, symbol.clone(), summary);
-                doc.symbols.push(info);
-            }
+            doc.symbols.push(self.symbol_information(d, symbol.clone()));
             // Interface methods are declarations to scip-go, not to
             // ripple: defined here so that implementations point at them.
             if let Some(methods) = self.go.declared.get(&d) {
@@ -430,7 +462,14 @@ impl<'a> Exporter<'a> {
                 continue;
             }
             if res.decls[e.callee].is_external() {
-                self.externals.borrow_mut().entry(e.callee).or_insert(f);
+                self.externals
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .entry(e.callee)
+                    // The first calling file in table order, whichever
+                    // thread gets there first.
+                    .and_modify(|first| *first = (*first).min(f))
+                    .or_insert(f);
             }
             let test = if test_file || self.in_test(e.caller) {
                 SymbolRole::Test as i32
@@ -463,12 +502,7 @@ impl<'a> Exporter<'a> {
         false
     }
 
-    fn symbol_information(
-        &self,
-        d: DeclId,
-        symbol: String,
-        summary: &mut ScipSummary,
-    ) -> SymbolInformation {
+    fn symbol_information(&self, d: DeclId, symbol: String) -> SymbolInformation {
         let res = &self.index.res;
         let decl = &res.decls[d];
         let local = self.index.local_decl(d);
@@ -517,7 +551,6 @@ impl<'a> Exporter<'a> {
                     .map(|s| symbols::go_interface_method(s, name)),
             );
         }
-        summary.relationships += relationships.len();
         let enclosing_symbol = decl
             .parent
             .and_then(|p| self.symbols[p.index()].clone())
@@ -584,7 +617,8 @@ possible: dynamic dispatch or one of several candidates)."
     fn external_symbols(&self) -> Vec<SymbolInformation> {
         let res = &self.index.res;
         self.externals
-            .borrow()
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
             .iter()
             .filter_map(|(&d, &from)| {
                 let decl = &res.decls[d];

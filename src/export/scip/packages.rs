@@ -49,7 +49,7 @@ struct GoModule {
 }
 
 /// The packages of one export.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Packages {
     pub python_project: PackageId,
     pub python_stdlib: PackageId,
@@ -60,7 +60,7 @@ pub struct Packages {
     go_module_version: String,
     go_std: PackageId,
     /// Directory → index into `go_modules` (or none), memoised.
-    module_of_dir: std::cell::RefCell<HashMap<String, Option<usize>>>,
+    module_of_dir: std::sync::Mutex<HashMap<String, Option<usize>>>,
 }
 
 pub const GO_STD_MODULE: &str = "github.com/golang/go/src";
@@ -195,7 +195,8 @@ impl Packages {
     }
 
     fn module_index(&self, dir: &str) -> Option<usize> {
-        if let Some(found) = self.module_of_dir.borrow().get(dir) {
+        let mut memo = self.module_of_dir.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(found) = memo.get(dir) {
             return *found;
         }
         let found = self
@@ -207,9 +208,7 @@ impl Packages {
             })
             .max_by_key(|(_, m)| m.dir.len())
             .map(|(i, _)| i);
-        self.module_of_dir
-            .borrow_mut()
-            .insert(dir.to_owned(), found);
+        memo.insert(dir.to_owned(), found);
         found
     }
 }
