@@ -411,21 +411,22 @@ pub(super) enum ExportFormat {
     /// are `is_implementation` relationships; occurrences in test code carry
     /// the Test role; out-of-repository callees are external symbols.
     ///
-    /// Symbols are named as scip-python and scip-go name them, so the index
-    /// merges with theirs:
-    ///   scip-python python DIST VERSION `pkg.mod`/Class#method().
-    ///   scip-go gomod MODULE VERSION `import/path`/Type#Method().
-    /// DIST and VERSION come from pyproject.toml, else the directory's name
-    /// and the commit; MODULE from go.mod and VERSION from the tag at HEAD,
-    /// else the commit's first 12 digits. Pass the same --project-name,
-    /// --project-version or --module-version you give those indexers.
+    /// Symbols are named as scip-python and scip-go name them (below), so
+    /// the index merges with theirs. DIST and VERSION come from
+    /// pyproject.toml, else the directory's name and the commit; MODULE from
+    /// go.mod and VERSION from the tag at HEAD, else the commit's first 12
+    /// digits. Pass the same --project-name, --project-version or
+    /// --module-version you give those indexers.
     ///
     /// Each symbol's documentation counts its call edges by confidence and
     /// lists the references that are not certain.
-    #[command(after_long_help = "Examples:\n  \
+    #[command(after_long_help = "Symbols:\n  \
+scip-python python DIST VERSION `pkg.mod`/Class#method().\n  \
+scip-go gomod MODULE VERSION `import/path`/Type#Method().\n\n\
+Examples:\n  \
 ripple export scip                                   # ./index.scip, every edge\n  \
 ripple export scip -o out/index.scip --min-confidence likely\n  \
-ripple --repo assets/demo export scip -o - | scip print -    # to stdout\n\n\
+ripple --repo assets/demo export scip -o - | gzip > index.scip.gz\n\n\
 In CI, one index per commit:\n  \
 ripple export scip -o index.scip && src code-intel upload -file=index.scip")]
     Scip {

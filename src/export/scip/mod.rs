@@ -25,6 +25,7 @@
 mod go_impls;
 pub mod packages;
 mod symbols;
+mod text;
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Write;
@@ -359,15 +360,21 @@ impl<'a> Exporter<'a> {
         };
         // The index holds spans, not text: the file is read again, and
         // only the content that was indexed is used.
-        let parsed = crate::inventory::read_regular(index.root.join(&file.path))
+        let source = crate::inventory::read_regular(index.root.join(&file.path))
             .ok()
-            .filter(|bytes| crate::model::content_hash(bytes) == file.hash)
-            .and_then(|bytes| Parsed::new(file.lang, bytes));
-        let Some(parsed) = parsed else {
+            .filter(|bytes| crate::model::content_hash(bytes) == file.hash);
+        let Some(source) = source else {
             summary.unreadable.push(file.path.clone());
             return doc;
         };
-        let lines = Lines::new(&parsed.source);
+        let lines = Lines::new(&source);
+        // Most names are found in the text; the file is parsed only for
+        // the rest (a callee behind an index or a call's result).
+        let tree: std::cell::OnceCell<Option<Parsed>> = std::cell::OnceCell::new();
+        let parsed = || {
+            tree.get_or_init(|| Parsed::new(file.lang, source.clone()))
+                .as_ref()
+        };
         let generated = if file.generated {
             SymbolRole::Generated as i32
         } else {
@@ -399,7 +406,15 @@ impl<'a> Exporter<'a> {
             } else {
                 0
             };
-            let name = definition_name(&parsed, decl.kind, decl.span, short_name(&decl.name));
+            let short = short_name(&decl.name);
+            let name = text::definition_name(&source, file.lang, decl.kind, decl.span, short)
+                .or_else(|| {
+                    // Lambdas and function literals have no name to find.
+                    if short.contains(['<', '$']) {
+                        return None;
+                    }
+                    definition_name(parsed()?, decl.kind, decl.span, short)
+                });
             let range = match (file.lang, decl.kind) {
                 // scip-python's module definition: an empty range at the
                 // top of the file.
@@ -454,9 +469,9 @@ impl<'a> Exporter<'a> {
             let Some(call) = file.facts().calls.get(e.call as usize) else {
                 continue;
             };
-            let bytes = parsed
-                .callee_name(call.span)
-                .unwrap_or_else(|| first_line(&parsed.source, call.span));
+            let bytes = text::callee_name(&source, call.span, &call.callee_text)
+                .or_else(|| parsed()?.callee_name(call.span))
+                .unwrap_or_else(|| first_line(&source, call.span));
             let range = lines.range(bytes);
             if !seen.insert((range.clone(), symbol.clone())) {
                 continue;
