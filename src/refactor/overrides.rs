@@ -333,6 +333,20 @@ pub fn python_overrides(index: &Index) -> Vec<Override> {
     let mut keys: Vec<(&(DeclId, &str), &DeclId)> = methods.iter().collect();
     keys.sort();
     let mut hierarchy = Hierarchy::new(index);
+    // Every file declaring a class with methods is read: parsed in
+    // parallel up front rather than one at a time as the walk reaches it.
+    let files: HashSet<FileId> = keys
+        .iter()
+        .filter_map(|((cls, _), _)| res.decls[*cls].file)
+        .collect();
+    let mut files: Vec<FileId> = files.into_iter().collect();
+    files.sort();
+    use rayon::prelude::*;
+    let read: Vec<(FileId, Option<FileClasses>)> = files
+        .par_iter()
+        .map(|&f| (f, read_file(index, f)))
+        .collect();
+    hierarchy.files.extend(read);
     let mut out = Vec::new();
     for (&(cls, name), &method) in keys {
         if name.starts_with("__") {
