@@ -436,6 +436,10 @@ fn go_implementations_and_python_overrides_are_relationships() {
         implementations(&scip, &email_send),
         BTreeSet::from([py("`shop.notifications.channels`/Channel#format().")])
     );
+    assert_eq!(
+        implementations(&scip, &py("`shop.notifications.channels`/EmailChannel#")),
+        BTreeSet::from([py("`shop.notifications.channels`/Channel#")])
+    );
     // Dunder methods are left out, as scip-python leaves them out.
     for d in &scip.documents {
         for s in &d.symbols {
@@ -535,6 +539,10 @@ fn a_fixture_gives_exact_symbols_positions_and_relationships() {
     assert_eq!(
         implementations(&scip, &square_area),
         BTreeSet::from([py("`app.shapes`/Shape#area().")])
+    );
+    assert_eq!(
+        implementations(&scip, &py("`app.shapes`/Square#")),
+        BTreeSet::from([py("`app.shapes`/Middle#")])
     );
     let (_, def) = definition(&scip, &square_area);
     assert_eq!(def.range, vec![10, 8, 12]);
@@ -714,7 +722,7 @@ fn python_symbols_equal_scip_pythons_when_installed() {
     };
     let tmp = demo_copy();
     let repo = tmp.path().join("demo");
-    let ours = export(&repo, &tmp.path().join("ripple.scip"), PINNED);
+    let ours_index = export(&repo, &tmp.path().join("ripple.scip"), PINNED);
     let theirs_path = tmp.path().join("scip-python.scip");
     let run = Command::new(&tool)
         .args([
@@ -735,7 +743,7 @@ fn python_symbols_equal_scip_pythons_when_installed() {
         "{}",
         String::from_utf8_lossy(&run.stderr)
     );
-    let theirs = ScipIndex::parse_from_bytes(&std::fs::read(&theirs_path).unwrap()).unwrap();
+    let theirs_index = ScipIndex::parse_from_bytes(&std::fs::read(&theirs_path).unwrap()).unwrap();
     let definitions = |index: &ScipIndex| -> BTreeMap<(String, i32), String> {
         index
             .documents
@@ -745,9 +753,11 @@ fn python_symbols_equal_scip_pythons_when_installed() {
                 d.occurrences
                     .iter()
                     .filter(|o| {
-                        is_definition(o) && (o.symbol.ends_with("().") || o.symbol.ends_with('#'))
+                        is_definition(o)
+                            && (o.symbol.ends_with("().")
+                                || o.symbol.ends_with('#')
+                                || o.symbol.ends_with("__init__:"))
                     })
-                    .filter(|o| !o.symbol.contains(").(") || o.symbol.matches("().").count() > 0)
                     .map(move |o| {
                         (
                             (d.relative_path.clone(), span(&o.range).0),
@@ -757,8 +767,8 @@ fn python_symbols_equal_scip_pythons_when_installed() {
             })
             .collect()
     };
-    let ours = definitions(&ours);
-    let theirs = definitions(&theirs);
+    let ours = definitions(&ours_index);
+    let theirs = definitions(&theirs_index);
     let mut compared = 0;
     let mut differ = Vec::new();
     for (at, symbol) in &ours {
@@ -780,4 +790,35 @@ fn python_symbols_equal_scip_pythons_when_installed() {
         differ.len(),
         differ.join("\n")
     );
+
+    // Where scip-python says a method implements a base's, so does ripple.
+    let implementing = |index: &ScipIndex| -> BTreeMap<String, BTreeSet<String>> {
+        index
+            .documents
+            .iter()
+            .flat_map(|d| d.symbols.iter())
+            .filter(|s| s.relationships.iter().any(|r| r.is_implementation))
+            .map(|s| {
+                let targets = s.relationships.iter().filter(|r| r.is_implementation);
+                (
+                    s.symbol.clone(),
+                    targets.map(|r| r.symbol.clone()).collect(),
+                )
+            })
+            .collect()
+    };
+    let (ours, theirs) = (implementing(&ours_index), implementing(&theirs_index));
+    assert!(!theirs.is_empty());
+    // ripple relates classes to the repository's bases only.
+    let project = "scip-python python demo 1.0 ";
+    for (symbol, targets) in &theirs {
+        let targets: BTreeSet<String> = targets
+            .iter()
+            .filter(|t| t.starts_with(project))
+            .cloned()
+            .collect();
+        if !targets.is_empty() {
+            assert_eq!(ours.get(symbol), Some(&targets), "{symbol}");
+        }
+    }
 }

@@ -309,12 +309,20 @@ pub struct Override {
     pub exact: bool,
 }
 
-/// Every repository method that overrides one of a base class, linked to
-/// the nearest definer along each base (a base that does not define the
-/// name is looked through, as Python's MRO does). Dunder methods are left
-/// out: nearly every class "overrides" `__init__`, and scip-python leaves
-/// them out of its relationships for the same reason.
-pub fn python_overrides(index: &Index) -> Vec<Override> {
+/// The repository's Python class hierarchy, as the SCIP export relates it.
+#[derive(Debug, Default)]
+pub struct PythonHierarchy {
+    /// Every repository method that overrides one of a base class, linked
+    /// to the nearest definer along each base (a base that does not define
+    /// the name is looked through, as Python's MRO does). Dunder methods
+    /// are left out: nearly every class "overrides" `__init__`, and
+    /// scip-python leaves them out of its relationships for the same reason.
+    pub overrides: Vec<Override>,
+    /// Each repository class and its direct bases in the repository.
+    pub bases: Vec<(DeclId, DeclId)>,
+}
+
+pub fn python_hierarchy(index: &Index) -> PythonHierarchy {
     let res = &index.res;
     let mut methods: HashMap<(DeclId, &str), DeclId> = HashMap::new();
     for d in res.decl_ids() {
@@ -333,11 +341,13 @@ pub fn python_overrides(index: &Index) -> Vec<Override> {
     let mut keys: Vec<(&(DeclId, &str), &DeclId)> = methods.iter().collect();
     keys.sort();
     let mut hierarchy = Hierarchy::new(index);
-    // Every file declaring a class with methods is read: parsed in
-    // parallel up front rather than one at a time as the walk reaches it.
-    let files: HashSet<FileId> = keys
+    let mut classes: Vec<DeclId> = hierarchy.classes.values().copied().collect();
+    classes.sort();
+    // Every file declaring a class is read: parsed in parallel up front
+    // rather than one at a time as the walk reaches it.
+    let files: HashSet<FileId> = classes
         .iter()
-        .filter_map(|((cls, _), _)| res.decls[*cls].file)
+        .filter_map(|cls| res.decls[*cls].file)
         .collect();
     let mut files: Vec<FileId> = files.into_iter().collect();
     files.sort();
@@ -347,7 +357,12 @@ pub fn python_overrides(index: &Index) -> Vec<Override> {
         .map(|&f| (f, read_file(index, f)))
         .collect();
     hierarchy.files.extend(read);
-    let mut out = Vec::new();
+    let mut out = PythonHierarchy::default();
+    for &cls in &classes {
+        for (base, _) in hierarchy.bases_of(cls) {
+            out.bases.push((cls, base));
+        }
+    }
     for (&(cls, name), &method) in keys {
         if name.starts_with("__") {
             continue;
@@ -360,7 +375,7 @@ pub fn python_overrides(index: &Index) -> Vec<Override> {
                 continue;
             }
             if let Some(&overridden) = methods.get(&(base, name)) {
-                out.push(Override {
+                out.overrides.push(Override {
                     method,
                     overridden,
                     exact,

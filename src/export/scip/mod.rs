@@ -259,6 +259,7 @@ struct Exporter<'a> {
     /// Edges by the file of their call site.
     edges_by_file: Vec<Vec<usize>>,
     callers: HashMap<DeclId, CallerCounts>,
+    /// Python: a method → the methods it overrides; a class → its bases.
     overrides: HashMap<DeclId, Vec<DeclId>>,
     go: go_impls::GoImpls,
     /// External callees referenced by a kept edge, with a calling file.
@@ -278,11 +279,11 @@ impl<'a> Exporter<'a> {
         // Three independent reads of the repository: the package metadata
         // (git, the Python on PATH), Python's class hierarchy and Go's
         // interfaces (both parse files again).
-        let ((packages, found_overrides), go) = rayon::join(
+        let ((packages, python), go) = rayon::join(
             || {
                 rayon::join(
                     || packages::Packages::discover(&index.root, &go_files, &opts.packages),
-                    || crate::refactor::overrides::python_overrides(index),
+                    || crate::refactor::overrides::python_hierarchy(index),
                 )
             },
             || go_impls::find(index),
@@ -312,8 +313,13 @@ impl<'a> Exporter<'a> {
             }
         }
         let mut overrides: HashMap<DeclId, Vec<DeclId>> = HashMap::new();
-        for o in found_overrides {
+        for o in python.overrides {
             overrides.entry(o.method).or_default().push(o.overridden);
+        }
+        // scip-python relates a class to each base it names, as an
+        // implementation; ripple does for the bases in the repository.
+        for (class, base) in python.bases {
+            overrides.entry(class).or_default().push(base);
         }
         Exporter {
             index,
