@@ -127,6 +127,30 @@ impl Packages {
         }
     }
 
+    /// Fixed packages for unit tests: Python 3.11 with `json` and `os` in
+    /// its standard library, no Go modules.
+    #[cfg(test)]
+    pub(super) fn for_tests() -> Packages {
+        Packages {
+            python_project: PackageId {
+                name: "demo".to_owned(),
+                version: "1.0".to_owned(),
+            },
+            python_stdlib: PackageId {
+                name: PYTHON_STDLIB.to_owned(),
+                version: "3.11".to_owned(),
+            },
+            stdlib_modules: ["json", "os"].iter().map(|m| m.to_string()).collect(),
+            go_modules: Vec::new(),
+            go_module_version: ".".to_owned(),
+            go_std: PackageId {
+                name: GO_STD_MODULE.to_owned(),
+                version: "go1.21".to_owned(),
+            },
+            module_of_dir: Default::default(),
+        }
+    }
+
     /// The package of an out-of-repository Python module (`os.path`).
     pub fn python_external(&self, module: &str) -> PackageId {
         let top = module.split('.').next().unwrap_or(module);

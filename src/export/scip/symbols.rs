@@ -229,20 +229,29 @@ pub(super) fn external_symbol(decl: &Decl, packages: &Packages, from_file: &str)
                 return None;
             }
             let package = packages.python_external(&module);
-            // A builtin container's method (`dict.get`) is a method of
-            // its class, as typeshed declares it.
-            let mut descriptors = match module.split_once('.') {
-                Some(("builtins", class)) => vec![
-                    descriptor("builtins", Suffix::Namespace),
-                    descriptor(class, Suffix::Type),
-                ],
-                _ => vec![descriptor(&module, Suffix::Namespace)],
-            };
-            descriptors.push(if is_python_class(&module, &member) {
-                descriptor(&member, Suffix::Type)
-            } else {
-                descriptor(&member, Suffix::Method)
-            });
+            // A method of a library class (`dict.get`,
+            // `json.JSONDecoder.decode`) is a method of its type: the
+            // module ends before the first segment named like a class
+            // (every builtin name is a module-level one).
+            let parts: Vec<&str> = module.split('.').collect();
+            let class_at = parts
+                .iter()
+                .enumerate()
+                .skip(1)
+                .find(|(i, p)| is_python_class(&parts[..*i].join("."), p))
+                .map(|(i, _)| i)
+                .unwrap_or(parts.len());
+            let mut descriptors = vec![descriptor(&parts[..class_at].join("."), Suffix::Namespace)];
+            for class in &parts[class_at..] {
+                descriptors.push(descriptor(class, Suffix::Type));
+            }
+            descriptors.push(
+                if class_at == parts.len() && is_python_class(&module, &member) {
+                    descriptor(&member, Suffix::Type)
+                } else {
+                    descriptor(&member, Suffix::Method)
+                },
+            );
             Some(format(PYTHON_SCHEME, PYTHON_MANAGER, &package, descriptors))
         }
         Lang::Go => {
@@ -380,6 +389,44 @@ mod tests {
         assert_eq!(
             split_go_method("(example.com/x.Stack[T]).Push"),
             Some(("example.com/x", "Stack", "Push"))
+        );
+    }
+
+    #[test]
+    fn library_methods_are_methods_of_their_class() {
+        let packages = Packages::for_tests();
+        let external = |name: &str| {
+            let decl = Decl {
+                name: name.into(),
+                kind: DeclKind::Function,
+                lang: Lang::Python,
+                file: None,
+                local: 0,
+                span: Default::default(),
+                is_test: false,
+                parent: None,
+            };
+            external_symbol(&decl, &packages, "a.py").unwrap()
+        };
+        assert_eq!(
+            external("<**PyDict**>.get"),
+            "scip-python python python-stdlib 3.11 builtins/dict#get()."
+        );
+        assert_eq!(
+            external("<builtin>.str"),
+            "scip-python python python-stdlib 3.11 builtins/str#"
+        );
+        assert_eq!(
+            external("json.JSONDecoder.decode"),
+            "scip-python python python-stdlib 3.11 json/JSONDecoder#decode()."
+        );
+        assert_eq!(
+            external("os.path.join"),
+            "scip-python python python-stdlib 3.11 `os.path`/join()."
+        );
+        assert_eq!(
+            external("requests.get"),
+            "scip-python python requests . requests/get()."
         );
     }
 
