@@ -658,6 +658,37 @@ fn stdout_gets_the_same_index_as_a_file() {
 }
 
 #[test]
+fn the_json_summary_counts_what_the_index_holds() {
+    let tmp = fixture();
+    let out = tempfile::tempdir().unwrap();
+    let path = out.path().join("index.scip");
+    let (code, stdout, stderr) = ripple(&[
+        "--repo",
+        tmp.path().to_str().unwrap(),
+        "--json",
+        "export",
+        "scip",
+        "-o",
+        path.to_str().unwrap(),
+        "--min-confidence",
+        "likely",
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    let summary: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let scip = ScipIndex::parse_from_bytes(&std::fs::read(&path).unwrap()).unwrap();
+    let occurrences = scip.documents.iter().flat_map(|d| d.occurrences.iter());
+    let definitions = occurrences.clone().filter(|o| is_definition(o)).count();
+    let references = occurrences.filter(|o| !is_definition(o)).count();
+    assert_eq!(summary["documents"], scip.documents.len());
+    assert_eq!(summary["definitions"], definitions);
+    assert_eq!(summary["references"], references);
+    assert_eq!(summary["external_symbols"], scip.external_symbols.len());
+    assert_eq!(summary["bytes"], std::fs::metadata(&path).unwrap().len());
+    assert_eq!(summary["min_confidence"], "likely");
+    assert_eq!(summary["python_package"], "acme/shop 2.5.0");
+}
+
+#[test]
 fn two_exports_of_the_same_tree_are_byte_identical() {
     let tmp = demo_copy();
     let repo = tmp.path().join("demo");
