@@ -9,8 +9,8 @@
 //! * a reference occurrence on the callee's name at every call site whose
 //!   edge meets the minimum confidence (one per callee when a call may
 //!   reach several);
-//! * `is_implementation` relationships for Python overrides and Go
-//!   interface implementations;
+//! * `is_implementation` relationships for Python classes (to their
+//!   bases) and overrides, and for Go interface implementations;
 //! * `SymbolRole.Test` on occurrences in test code and `Generated` on
 //!   those in generated files;
 //! * `external_symbols` for the out-of-repository callees referenced.
@@ -20,7 +20,7 @@
 //! code units from the line start. The index is written as a sequence of
 //! `Index` messages (metadata, then one per document, then the external
 //! symbols), which protobuf reads back as one message: the output is
-//! streamed and memory stays at one document.
+//! streamed and memory stays at one batch of documents.
 
 mod go_impls;
 pub mod packages;
@@ -237,8 +237,9 @@ fn project_root_uri(root: &std::path::Path) -> String {
 #[derive(Debug, Default, Clone)]
 struct CallerCounts {
     by_confidence: [usize; 3],
-    /// Kept call sites below `certain`: (confidence, path, line).
-    uncertain: Vec<(Confidence, DeclId, u32)>,
+    /// Kept call sites below `certain`: (confidence, caller, file of the
+    /// call, line).
+    uncertain: Vec<(Confidence, DeclId, crate::model::FileId, u32)>,
 }
 
 fn rank(c: Confidence) -> usize {
@@ -307,9 +308,12 @@ impl<'a> Exporter<'a> {
             let counts = callers.entry(e.callee).or_default();
             counts.by_confidence[rank(e.confidence)] += 1;
             if e.confidence != Confidence::Certain && e.confidence <= opts.min_confidence {
-                counts
-                    .uncertain
-                    .push((e.confidence, e.caller, res.call_line(e.file, e.call)));
+                counts.uncertain.push((
+                    e.confidence,
+                    e.caller,
+                    e.file,
+                    res.call_line(e.file, e.call),
+                ));
             }
         }
         let mut overrides: HashMap<DeclId, Vec<DeclId>> = HashMap::new();
@@ -615,13 +619,9 @@ possible: dynamic dispatch or one of several candidates)."
             note.push_str(" References that are not certain:");
             let mut listed = counts.uncertain.clone();
             listed.sort();
-            for (confidence, caller, line) in listed.iter().take(20) {
+            for (confidence, caller, file, line) in listed.iter().take(20) {
                 let caller = &res.decls[*caller];
-                let path = caller
-                    .file
-                    .and_then(|f| self.paths.get(f.index()))
-                    .copied()
-                    .unwrap_or("");
+                let path = self.paths.get(file.index()).copied().unwrap_or("");
                 note.push_str(&format!(
                     "\n- {} from `{}` ({path}:{line})",
                     confidence.name(),
