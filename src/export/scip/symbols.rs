@@ -42,10 +42,13 @@ pub(super) fn format(
 ) -> String {
     scip::symbol::format_symbol(Symbol {
         scheme: scheme.to_owned(),
+        // SCIP separates a symbol's fields with one space and escapes a
+        // space inside a field by doubling it (a directory named
+        // `my project`); the formatter does not.
         package: MessageField::some(Package {
             manager: manager.to_owned(),
-            name: package.name.clone(),
-            version: package.version.clone(),
+            name: package.name.replace(' ', "  "),
+            version: package.version.replace(' ', "  "),
             ..Default::default()
         }),
         descriptors,
