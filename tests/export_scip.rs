@@ -689,6 +689,68 @@ fn the_json_summary_counts_what_the_index_holds() {
 }
 
 #[test]
+fn odd_files_export_without_failing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    let files: &[(&str, &[u8])] = &[
+        (
+            "broken.py",
+            b"def f(:\n    return g(\n\ndef g():\n    f()\n",
+        ),
+        (
+            "crlf.py",
+            b"def a():\r\n    return b()\r\n\r\ndef b():\r\n    return 1\r\n",
+        ),
+        ("empty.py", b""),
+        ("latin1.py", b"# caf\xe9\ndef h():\n    return h()\n"),
+        (
+            "deep.py",
+            &[
+                b"x = ".as_slice(),
+                &[b'('; 3000],
+                b"1",
+                &[b')'; 3000],
+                b"\n",
+            ]
+            .concat(),
+        ),
+        ("go.mod", b"module example.com/odd\n"),
+        (
+            "odd.go",
+            b"package odd\n\ntype I interface {\n\tM(\n}\n\nfunc (t T) M() {}\n",
+        ),
+    ];
+    for (path, bytes) in files {
+        std::fs::write(root.join(path), bytes).unwrap();
+    }
+    let out = tempfile::tempdir().unwrap();
+    let scip = export(root, &out.path().join("index.scip"), &[]);
+    let crlf = document(&scip, "crlf.py");
+    let source = std::fs::read_to_string(root.join("crlf.py")).unwrap();
+    let call = crlf
+        .occurrences
+        .iter()
+        .find(|o| !is_definition(o) && o.symbol.ends_with("/b()."))
+        .expect("a() calls b()");
+    assert_eq!(text_at(&source, &call.range), "b");
+
+    // A file changed after the refresh is written without occurrences and named.
+    let index = Index::open(root, &NoProgress).unwrap();
+    std::fs::write(root.join("crlf.py"), "def other():\n    pass\n").unwrap();
+    let mut bytes = Vec::new();
+    let summary = ripple::export::scip::write(
+        &index,
+        &ripple::export::scip::ScipOptions::default(),
+        &mut bytes,
+        &NoProgress,
+    )
+    .unwrap();
+    assert_eq!(summary.unreadable, vec!["crlf.py".to_owned()]);
+    let scip = ScipIndex::parse_from_bytes(&bytes).unwrap();
+    assert!(document(&scip, "crlf.py").occurrences.is_empty());
+}
+
+#[test]
 fn two_exports_of_the_same_tree_are_byte_identical() {
     let tmp = demo_copy();
     let repo = tmp.path().join("demo");
