@@ -283,7 +283,15 @@ impl<'a> Exporter<'a> {
         let ((packages, python), go) = rayon::join(
             || {
                 rayon::join(
-                    || packages::Packages::discover(&index.root, &go_files, &opts.packages),
+                    || {
+                        let has_python = index.files.iter().any(|f| f.lang == Lang::Python);
+                        packages::Packages::discover(
+                            &index.root,
+                            has_python,
+                            &go_files,
+                            &opts.packages,
+                        )
+                    },
                     || crate::refactor::overrides::python_hierarchy(index),
                 )
             },

@@ -69,8 +69,14 @@ pub const PYTHON_STDLIB: &str = "python-stdlib";
 
 impl Packages {
     /// Reads `pyproject.toml`, every `go.mod` the Go files sit under, git
-    /// and the Python interpreter on `PATH` (each only if present).
-    pub fn discover(root: &Path, go_files: &[&str], overrides: &PackageOverrides) -> Packages {
+    /// and, when the repository has Python, the interpreter on `PATH` (each
+    /// only if present).
+    pub fn discover(
+        root: &Path,
+        has_python: bool,
+        go_files: &[&str],
+        overrides: &PackageOverrides,
+    ) -> Packages {
         let (py_name, py_version) = pyproject(root);
         let commit = git(root, &["rev-parse", "HEAD"]);
         let name = overrides
@@ -89,7 +95,11 @@ impl Packages {
             .or(py_version)
             .or_else(|| commit.clone())
             .unwrap_or_else(|| ".".to_owned());
-        let (stdlib_version, stdlib_modules) = python_stdlib();
+        let (stdlib_version, stdlib_modules) = if has_python {
+            python_stdlib()
+        } else {
+            (None, BTreeSet::new())
+        };
         let go_modules = go_modules(root, go_files);
         let go_module_version = overrides
             .module_version
