@@ -193,7 +193,18 @@ fn scip_references(index: &ScipIndex) -> BTreeMap<Reference, BTreeSet<i32>> {
             .filter(|s| s.symbol.starts_with("local "))
             .map(|s| (s.symbol.as_str(), s.display_name.as_str()))
             .collect();
+        // A construction refers to the class beside its `__init__`; the
+        // graph's edge is to the `__init__`.
+        let constructions: BTreeSet<&[i32]> = d
+            .occurrences
+            .iter()
+            .filter(|o| !is_definition(o) && o.symbol.ends_with("#__init__()."))
+            .map(|o| o.range.as_slice())
+            .collect();
         for r in d.occurrences.iter().filter(|o| !is_definition(o)) {
+            if r.symbol.ends_with('#') && constructions.contains(r.range.as_slice()) {
+                continue;
+            }
             let callee = local
                 .get(r.symbol.as_str())
                 .or_else(|| global.get(r.symbol.as_str()))
@@ -334,6 +345,23 @@ fn the_demo_exports_the_graphs_definitions_references_and_metadata() {
             scip::symbol::parse_symbol(&o.symbol).unwrap_or_else(|e| panic!("{}: {e:?}", o.symbol));
         }
     }
+
+    // `App(…)` refers to the `__init__` it runs and to the class it names.
+    let app = document(&scip, "shop/api/app.py");
+    let source = std::fs::read_to_string(repo.join("shop/api/app.py")).unwrap();
+    let constructed: BTreeSet<&str> = app
+        .occurrences
+        .iter()
+        .filter(|o| !is_definition(o) && text_at(&source, &o.range) == "App")
+        .map(|o| o.symbol.as_str())
+        .collect();
+    assert_eq!(
+        constructed,
+        BTreeSet::from([
+            "scip-python python demo 1.0 `shop.api.app`/App#",
+            "scip-python python demo 1.0 `shop.api.app`/App#__init__().",
+        ])
+    );
 
     // References: every edge of the graph, at its call's line, inside its caller.
     assert_references_match(&scip, &index, Confidence::Possible);

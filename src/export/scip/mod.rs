@@ -490,9 +490,29 @@ impl<'a> Exporter<'a> {
             let bytes = text::callee_name(&source, call.span, &call.callee_text)
                 .or_else(|| parsed()?.callee_name(call.span))
                 .unwrap_or_else(|| first_line(&source, call.span));
-            let range = lines.range(bytes);
+            let range = lines.range(bytes.clone());
             if !seen.insert((range.clone(), symbol.clone())) {
                 continue;
+            }
+            // `Shop()` runs `Shop.__init__`, the graph's callee; the name
+            // written is the class's, which is what scip-python refers to
+            // there. Both are references, so the class's references
+            // include the places that construct it.
+            let class = self.constructed_class(e.callee, source.get(bytes));
+            if let Some(class_symbol) = class.and_then(|c| self.symbol_in(c, f))
+                && seen.insert((range.clone(), class_symbol.clone()))
+            {
+                occurrences.push(Occurrence {
+                    range: range.clone(),
+                    symbol: class_symbol,
+                    symbol_roles: if test_file || self.in_test(e.caller) {
+                        SymbolRole::Test as i32
+                    } else {
+                        0
+                    } | generated,
+                    ..Default::default()
+                });
+                summary.references += 1;
             }
             if res.decls[e.callee].is_external() {
                 self.externals
@@ -520,6 +540,18 @@ impl<'a> Exporter<'a> {
         occurrences.sort_by(|a, b| a.range.cmp(&b.range).then(a.symbol.cmp(&b.symbol)));
         doc.occurrences = occurrences;
         doc
+    }
+
+    /// The class whose `__init__` `callee` is, when the call names the
+    /// class (`Shop(…)`, not `super().__init__(…)`).
+    fn constructed_class(&self, callee: DeclId, written: Option<&[u8]>) -> Option<DeclId> {
+        let decls = &self.index.res.decls;
+        let decl = &decls[callee];
+        if decl.lang != Lang::Python || short_name(&decl.name) != "__init__" {
+            return None;
+        }
+        let class = decl.parent.filter(|p| decls[*p].kind == DeclKind::Class)?;
+        (written? == short_name(&decls[class].name).as_bytes()).then_some(class)
     }
 
     /// Whether `d` is a test or declared inside one.
