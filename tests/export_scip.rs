@@ -639,11 +639,12 @@ fn errors_say_what_to_do_and_leave_no_partial_file() {
         "-o",
         out.to_str().unwrap(),
     ]);
-    assert_eq!(code, 1);
+    assert_eq!(code, 2);
     assert!(
-        stderr.contains("cannot create") && stderr.contains("does the directory exist"),
+        stderr.contains("the directory") && stderr.contains("does not exist; create it"),
         "{stderr}"
     );
+    assert!(!out.parent().unwrap().exists());
     let (code, stdout, _) = ripple(&[
         "--repo",
         tmp.path().to_str().unwrap(),

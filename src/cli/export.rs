@@ -138,6 +138,14 @@ fn write_atomically<T>(
     let name = path
         .file_name()
         .with_context(|| format!("{} names no file; give -o FILE", path.display()))?;
+    if !dir.is_dir() {
+        return Err(UsageError(format!(
+            "cannot write {}: the directory {} does not exist; create it or give another -o FILE",
+            path.display(),
+            dir.display()
+        ))
+        .into());
+    }
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(name);
     tmp_name.push(format!(".{}.tmp", std::process::id()));
