@@ -74,6 +74,10 @@ pub struct ReachedRef {
     pub via: Arc<str>,
     /// Line of the call that links this declaration to `via`.
     pub call_line: u32,
+    /// The call's receiver had no known type: the edge goes to a method
+    /// named like the call, one of the few the repository defines.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub receiver_unknown: bool,
 }
 
 impl ReachedRef {
@@ -90,6 +94,7 @@ impl ReachedRef {
             confidence: r.confidence,
             via: index.res.decls[r.via].name.clone(),
             call_line,
+            receiver_unknown: index.res.is_receiver_unknown(e.file, e.call),
         }
     }
 }

@@ -10,6 +10,30 @@
 //! | python `method` | overrides down the hierarchy, `super().m()`, `self.m()`, a likely and a possible call site, `patch("pkg.mod.Class.m")`, `patch.object(Class, "m")` |
 //! | go `function` | calls within the package and from two other packages through an import alias |
 //! | go `method` | a method and its calls; an interface of the same method and a method value left to check by hand |
+//!
+//! The signature refactorings run on `signature/python` and `signature/go`;
+//! after each `--apply` the changed Python files must compile
+//! (`python3 -m py_compile`) and the Go module must build (`go build ./...`,
+//! skipped when no Go toolchain is installed).
+//!
+//! | case | rules it covers |
+//! |---|---|
+//! | python `add_positional` | appended by position when every parameter before it is passed positionally, by name otherwise; a trailing comma; a call written one argument per line; a call nested in another's argument; `*args`/`**kwargs` calls and a function value to check by hand; a likely call through a variable |
+//! | python `add_keyword` | `--keyword`: `name=EXPR` at every call, and a keyword-only parameter when it has no default |
+//! | python `add_default` | a default and no `--pass`: the definition only |
+//! | python `add_method` | overrides, `super()` and `self` calls (no argument for `self`), `Class.method(self, …)` |
+//! | python `remove` | positional, keyword and multi-line arguments removed; `*args`/`**kwargs` calls to check by hand |
+//! | python `reorder` | positional arguments reordered, keyword ones kept; a call mixing both, a `*args` call and a call nested in a reordered argument to check by hand |
+//! | go `add` | calls in three packages, through an import alias and nested in another call |
+//! | go `add_variadic` | the new parameter before `...T`, its argument before the variadic ones and a spread slice |
+//! | go `add_method` | a method's calls and a call through a method value |
+//! | go `remove` | a name taken out of a `a, b int` group; a call written one argument per line |
+//! | go `reorder` | a `a, b int` group written out; the arguments swapped |
+//!
+//! Conventions (stable, off-limits) and CODEOWNERS apply to signature plans
+//! as to renames. On the bundled demo, an add-param and two reorders keep
+//! the Go module building and vetting, and an add-param keeps the Python
+//! package compiling.
 
 mod common;
 
@@ -117,6 +141,17 @@ fn py_compile(root: &Path, files: &[&str]) {
 
 /// Apply, compare with the golden files, undo, compare with the originals.
 fn apply_and_undo(lang: &str, case: &str, root: &Path, args: &[&str]) -> Value {
+    apply_verify_undo(lang, case, root, args, |_| {})
+}
+
+/// [`apply_and_undo`], running `verify` on the edited tree before the undo.
+fn apply_verify_undo(
+    lang: &str,
+    case: &str,
+    root: &Path,
+    args: &[&str],
+    verify: impl Fn(&Path),
+) -> Value {
     let original = common::tree_contents(root);
     let mut all = args.to_vec();
     all.push("--apply");
@@ -128,6 +163,7 @@ fn apply_and_undo(lang: &str, case: &str, root: &Path, args: &[&str]) -> Value {
         &expected_tree(lang, case),
         "after --apply",
     );
+    verify(root);
     let (code, undo) = json(root, &["undo"]);
     assert_eq!(code, 0, "{undo:#}");
     assert_same_tree(&common::tree_contents(root), &original, "after undo");
@@ -510,4 +546,713 @@ fn a_go_name_taken_in_the_package_is_refused() {
         message.contains("the methods of (*example.com/shipd/internal/billing.Service)"),
         "{message}"
     );
+}
+
+// Signature refactorings.
+
+/// The Go toolchain: `go` on PATH, or Debian's /usr/lib/go-*/bin/go.
+fn go_tool() -> Option<PathBuf> {
+    let on_path = Command::new("go").arg("version").output();
+    if on_path.is_ok_and(|o| o.status.success()) {
+        return Some(PathBuf::from("go"));
+    }
+    let mut found: Vec<PathBuf> = std::fs::read_dir("/usr/lib")
+        .ok()?
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with("go-"))
+        .map(|e| e.path().join("bin/go"))
+        .filter(|p| p.is_file())
+        .collect();
+    found.sort();
+    found.pop()
+}
+
+/// `go build ./... && go vet ./...` in `root`, when Go is installed.
+fn go_builds(root: &Path) {
+    let Some(go) = go_tool() else {
+        eprintln!("go not found: go build skipped");
+        return;
+    };
+    let cache = tempfile::tempdir().unwrap();
+    for step in [["build", "./..."], ["vet", "./..."]] {
+        let out = Command::new(&go)
+            .args(step)
+            .current_dir(root)
+            .env("GOCACHE", cache.path().join("cache"))
+            .env("GOPATH", cache.path().join("path"))
+            .env("GOFLAGS", "-mod=mod")
+            .env("GOTOOLCHAIN", "local")
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "go {step:?} failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// Every Python file of the tree compiles; on a copy, since py_compile
+/// writes `__pycache__` and the tree must come back exactly on undo.
+fn python_compiles(root: &Path) {
+    let copy = tempfile::tempdir().unwrap();
+    common::copy_dir(root, copy.path());
+    let files: Vec<String> = common::tree_contents(copy.path())
+        .into_keys()
+        .filter(|p| p.ends_with(".py"))
+        .collect();
+    let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+    py_compile(copy.path(), &refs);
+}
+
+/// (line, kind, confidence, selected) of every hunk of `file`.
+fn hunks_of(plan: &Value, file: &str) -> Vec<(u64, String, String, bool)> {
+    hunks(plan)
+        .iter()
+        .filter(|h| h["file"] == file)
+        .map(|h| {
+            (
+                h["line"].as_u64().unwrap(),
+                h["kind"].as_str().unwrap().to_owned(),
+                h["confidence"].as_str().unwrap().to_owned(),
+                h["selected"].as_bool().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The (file, line) of every check-by-hand entry, with a word its reason holds.
+fn check_lines(plan: &Value) -> Vec<(String, u64)> {
+    plan["check_by_hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["file"].as_str().unwrap().to_owned(),
+                c["line"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn reason_at(plan: &Value, file: &str, line: u64) -> String {
+    plan["check_by_hand"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["file"] == file && c["line"] == line)
+        .map(|c| c["reason"].as_str().unwrap().to_owned())
+        .unwrap_or_else(|| panic!("nothing to check by hand at {file}:{line}: {plan:#}"))
+}
+
+fn certain(line: u64, kind: &str) -> (u64, String, String, bool) {
+    (line, kind.to_owned(), "Certain".to_owned(), true)
+}
+
+const PY: &str = "signature/python";
+const GO: &str = "signature/go";
+
+#[test]
+fn python_add_param_passes_by_position_or_by_name_and_keeps_the_layout() {
+    let (_dir, root) = copy(PY);
+    let args = [
+        "refactor",
+        "add-param",
+        "fee",
+        "leeway: int = 0",
+        "--pass",
+        "5",
+    ];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["operation"], "add_param");
+    assert_eq!(plan["signature_before"], "(amount, rate=0.1)");
+    assert_eq!(
+        plan["signature_after"],
+        "(amount, rate=0.1, leeway: int = 0)"
+    );
+    assert_eq!(
+        hunks_of(&plan, "billing/ledger.py"),
+        [
+            certain(7, "call"),
+            certain(21, "call"),
+            certain(22, "call"),
+            certain(23, "call"),
+            certain(26, "call"),
+            (59, "call".to_owned(), "Likely".to_owned(), false),
+            // `fee(fee(n, 0.1), 0.5)`: the inner and the outer call, both.
+            certain(63, "call"),
+            certain(63, "call"),
+        ]
+    );
+    // `fee(amount)` leaves `rate` to its default: only a name reaches `leeway`.
+    assert_eq!(
+        hunk(&plan, "billing/ledger.py", 7, "call")["new_text"],
+        "        return fee(amount, leeway=5)"
+    );
+    assert_eq!(
+        hunk(&plan, "billing/ledger.py", 23, "call")["new_text"],
+        "    third = fee(amounts[2], 0.2, 5,)"
+    );
+    assert_eq!(
+        check_lines(&plan),
+        [
+            ("billing/ledger.py".to_owned(), 28),
+            ("billing/ledger.py".to_owned(), 29),
+            ("billing/ledger.py".to_owned(), 58),
+        ]
+    );
+    assert!(reason_at(&plan, "billing/ledger.py", 28).contains("`*args` or `**kwargs`"));
+    assert!(reason_at(&plan, "billing/ledger.py", 58).contains("not a call"));
+    let warnings = plan["warnings"].as_array().unwrap();
+    assert_eq!(warnings.len(), 1, "{plan:#}");
+
+    let with_likely = [&args[..], &["--include-likely"]].concat();
+    let applied = apply_verify_undo(PY, "add_positional", &root, &with_likely, python_compiles);
+    assert_eq!(applied["callers_after"]["total"], 4, "{applied:#}");
+}
+
+#[test]
+fn python_add_param_by_keyword_makes_a_parameter_without_default_keyword_only() {
+    let (_dir, root) = copy(PY);
+    let args = [
+        "refactor",
+        "add-param",
+        "fee",
+        "leeway",
+        "--pass",
+        "1",
+        "--keyword",
+    ];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["signature_after"], "(amount, rate=0.1, *, leeway)");
+    apply_verify_undo(PY, "add_keyword", &root, &args, python_compiles);
+}
+
+#[test]
+fn python_add_param_with_a_default_and_no_value_edits_the_definition_only() {
+    let (_dir, root) = copy(PY);
+    let args = ["refactor", "add-param", "fee", "leeway=0"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(hunks(&plan).len(), 1, "{plan:#}");
+    hunk(&plan, "billing/fees.py", 4, "definition");
+    assert!(
+        plan["notes"][0]
+            .as_str()
+            .unwrap()
+            .contains("call sites need no edit"),
+        "{plan:#}"
+    );
+    assert!(plan["check_by_hand"].as_array().unwrap().is_empty());
+    apply_verify_undo(PY, "add_default", &root, &args, python_compiles);
+}
+
+#[test]
+fn python_add_param_to_a_method_changes_its_overrides_and_never_passes_self() {
+    let (_dir, root) = copy(PY);
+    let args = [
+        "refactor",
+        "add-param",
+        "Ledger.record",
+        "strict: bool = False",
+        "--pass",
+        "True",
+    ];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(
+        plan["declarations"],
+        serde_json::json!([
+            "billing.ledger.Ledger.record",
+            "billing.ledger.AuditedLedger.record"
+        ])
+    );
+    assert_eq!(
+        hunks_of(&plan, "billing/ledger.py"),
+        [
+            certain(6, "definition"),
+            (11, "call".to_owned(), "Possible".to_owned(), false),
+            certain(15, "override"),
+            certain(16, "call"),
+            certain(17, "call"),
+            (57, "call".to_owned(), "Likely".to_owned(), false),
+        ]
+    );
+    // Through the class, `self` is an argument: the value goes fourth.
+    assert_eq!(
+        hunk(&plan, "billing/ledger.py", 16, "call")["new_text"],
+        "        Ledger.record(self, amount, note, True)"
+    );
+    assert_eq!(
+        hunk(&plan, "billing/ledger.py", 11, "call")["new_text"],
+        "            self.record(e, strict=True)"
+    );
+    let all = [&args[..], &["--include-possible"]].concat();
+    apply_verify_undo(PY, "add_method", &root, &all, python_compiles);
+}
+
+#[test]
+fn python_remove_param_takes_its_argument_out_of_every_call() {
+    let (_dir, root) = copy(PY);
+    let args = ["refactor", "remove-param", "report", "verbose"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["signature_after"], "(amount, label=None)");
+    assert_eq!(
+        hunks_of(&plan, "billing/ledger.py"),
+        [
+            certain(34, "call"),
+            certain(35, "call"),
+            certain(41, "call")
+        ]
+    );
+    let multi = hunk(&plan, "billing/ledger.py", 41, "call");
+    assert_eq!(multi["end_line"], 42);
+    assert_eq!(multi["old_text"], "        False,\n        \"y\",");
+    assert_eq!(multi["new_text"], "        \"y\",");
+    assert_eq!(
+        check_lines(&plan),
+        [
+            ("billing/ledger.py".to_owned(), 37),
+            ("billing/ledger.py".to_owned(), 38),
+        ]
+    );
+    apply_verify_undo(PY, "remove", &root, &args, python_compiles);
+}
+
+#[test]
+fn removing_a_parameter_the_body_uses_is_refused_with_its_lines_unless_forced() {
+    let (_dir, root) = copy(PY);
+    let before = common::tree_contents(&root);
+    let (code, doc) = json(
+        &root,
+        &["refactor", "remove-param", "report", "amount", "--apply"],
+    );
+    assert_eq!(code, 1, "{doc:#}");
+    assert_eq!(doc["error"]["kind"], "refactor");
+    let message = doc["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("still uses `amount` (billing/fees.py:9)"),
+        "{message}"
+    );
+    assert!(message.contains("--force"), "{message}");
+    assert_same_tree(&common::tree_contents(&root), &before, "after a refusal");
+    let (code, plan) = json(
+        &root,
+        &["refactor", "remove-param", "report", "amount", "--force"],
+    );
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["signature_after"], "(verbose=False, label=None)");
+}
+
+#[test]
+fn python_reorder_params_moves_positional_arguments_and_keeps_keywords() {
+    let (_dir, root) = copy(PY);
+    let args = ["refactor", "reorder-params", "span", "stop,start,step"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(
+        hunks_of(&plan, "billing/ledger.py"),
+        [
+            certain(47, "call"),
+            certain(48, "call"),
+            certain(63, "call")
+        ]
+    );
+    assert_eq!(
+        check_lines(&plan),
+        [
+            ("billing/ledger.py".to_owned(), 49),
+            ("billing/ledger.py".to_owned(), 51),
+            ("billing/ledger.py".to_owned(), 63),
+        ]
+    );
+    assert!(
+        reason_at(&plan, "billing/ledger.py", 49).contains("by name first"),
+        "{plan:#}"
+    );
+    // `span(span(0, n)[0], n)`: the outer call moves the inner one's text,
+    // so the inner call is left to a person.
+    assert!(
+        reason_at(&plan, "billing/ledger.py", 63).contains("inside another call"),
+        "{plan:#}"
+    );
+    apply_verify_undo(PY, "reorder", &root, &args, python_compiles);
+}
+
+#[test]
+fn signature_inputs_that_do_not_fit_are_refused_with_what_to_do() {
+    let (_dir, root) = copy(PY);
+    let before = common::tree_contents(&root);
+    for (args, says) in [
+        (
+            &["add-param", "fee", "*rest", "--pass", "1"][..],
+            "is not one Python parameter",
+        ),
+        (&["add-param", "fee", "leeway"][..], "--pass 'EXPR'"),
+        (
+            &["add-param", "fee", "leeway", "--pass", "1,"][..],
+            "is not one python expression",
+        ),
+        (
+            &["add-param", "fee", "leeway", "--pass", "1"][..],
+            "or pass it by name with --keyword",
+        ),
+        (
+            &["add-param", "fee", "rate=1", "--pass", "1"][..],
+            "already has a parameter `rate`",
+        ),
+        (&["add-param", "fee", "x: int = 0", "--pass", "1"][..], ""),
+        (
+            &["add-param", "tagged", "x=0", "--pass", "1"][..],
+            "pass --keyword",
+        ),
+        (
+            &["remove-param", "report", "nope"][..],
+            "no parameter `nope`; its parameters are: amount, verbose, label",
+        ),
+        (
+            &["remove-param", "Ledger.record", "self"][..],
+            "bound by the call",
+        ),
+        (
+            &["reorder-params", "span", "stop,start"][..],
+            "`step` is missing",
+        ),
+        (
+            &["reorder-params", "span", "stop,start,start"][..],
+            "listed twice",
+        ),
+        (
+            &["reorder-params", "span", "stop,begin,step"][..],
+            "`begin` is not one of its parameters (start, stop, step)",
+        ),
+        (
+            &["reorder-params", "span", "step,start,stop"][..],
+            "`start` has no default and would follow `step`",
+        ),
+        (
+            &["reorder-params", "tagged", "tags,amount"][..],
+            "keeps each parameter among those of its kind",
+        ),
+        (
+            &["reorder-params", "fee", "amount,rate"][..],
+            "already in this order",
+        ),
+        (
+            &["reorder-params", "Ledger.record", "note,amount"][..],
+            "`amount` has no default and would follow `note`",
+        ),
+        (
+            &["reorder-params", "Ledger.record", "self,note,amount"][..],
+            "`self` is not one of its parameters (amount, note)",
+        ),
+    ] {
+        let mut all = vec!["refactor"];
+        all.extend_from_slice(args);
+        all.push("--apply");
+        let (code, doc) = json(&root, &all);
+        if says.is_empty() {
+            // Inputs that are fine: planned (and written, then undone).
+            assert_eq!(code, 0, "{args:?}: {doc:#}");
+            let (code, undo) = json(&root, &["undo"]);
+            assert_eq!(code, 0, "{undo:#}");
+            continue;
+        }
+        assert_eq!(code, 1, "{args:?}: {doc:#}");
+        assert_eq!(doc["error"]["kind"], "refactor", "{args:?}: {doc:#}");
+        let message = doc["error"]["message"].as_str().unwrap();
+        assert!(message.contains(says), "{args:?}: {message}");
+    }
+    assert_same_tree(&common::tree_contents(&root), &before, "after refusals");
+}
+
+#[test]
+fn go_add_param_requires_a_value_and_reaches_every_package() {
+    let (_dir, root) = copy(GO);
+    let (code, doc) = json(
+        &root,
+        &["refactor", "add-param", "pricing.Quote", "leeway int"],
+    );
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("Go has no default arguments"),
+        "{doc:#}"
+    );
+    let args = [
+        "refactor",
+        "add-param",
+        "pricing.Quote",
+        "leeway int",
+        "--pass",
+        "0",
+    ];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(
+        plan["signature_after"],
+        "(weight, distance int, leeway int)"
+    );
+    assert_eq!(hunks(&plan).len(), 6, "{plan:#}");
+    assert_eq!(
+        hunk(&plan, "internal/billing/billing.go", 49, "call")["new_text"],
+        "\ta := pricing.Scale(pricing.Quote(1, 2, 0), 0, 1.5)"
+    );
+    assert!(
+        plan["check_by_hand"].as_array().unwrap().is_empty(),
+        "{plan:#}"
+    );
+    apply_verify_undo(GO, "add", &root, &args, go_builds);
+}
+
+#[test]
+fn go_add_param_before_a_variadic_parameter() {
+    let (_dir, root) = copy(GO);
+    let args = [
+        "refactor",
+        "add-param",
+        "pricing.Sum",
+        "floor int",
+        "--pass",
+        "1",
+    ];
+    apply_verify_undo(GO, "add_variadic", &root, &args, go_builds);
+}
+
+#[test]
+fn go_add_param_to_a_method_reaches_a_call_through_its_method_value() {
+    let (_dir, root) = copy(GO);
+    let args = [
+        "refactor",
+        "add-param",
+        "Service.Refund",
+        "reason string",
+        "--pass",
+        "\"n/a\"",
+    ];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(
+        hunks_of(&plan, "main.go"),
+        [
+            certain(20, "call"),
+            (22, "call".to_owned(), "Likely".to_owned(), false)
+        ]
+    );
+    // The method value itself is left to a person.
+    assert_eq!(check_lines(&plan), [("main.go".to_owned(), 21)]);
+    let all = [&args[..], &["--include-likely"]].concat();
+    apply_verify_undo(GO, "add_method", &root, &all, go_builds);
+}
+
+#[test]
+fn go_calls_that_cannot_be_mapped_and_interfaces_are_left_to_check_by_hand() {
+    let (_dir, root) = copy(GO);
+    let (code, plan) = json(
+        &root,
+        &[
+            "refactor",
+            "add-param",
+            "pricing.Ratio",
+            "leeway int",
+            "--pass",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(hunks(&plan).len(), 1, "{plan:#}");
+    assert!(
+        reason_at(&plan, "internal/billing/billing.go", 55).contains("passes 1 argument(s) to 2"),
+        "{plan:#}"
+    );
+    let (code, plan) = json(
+        &root,
+        &[
+            "refactor",
+            "add-param",
+            "Service.Charge",
+            "leeway int",
+            "--pass",
+            "0",
+        ],
+    );
+    assert_eq!(code, 0, "{plan:#}");
+    assert!(
+        reason_at(&plan, "internal/billing/billing.go", 12).contains("interface Charger"),
+        "{plan:#}"
+    );
+    let dispatch = hunk(&plan, "internal/billing/billing.go", 42, "call");
+    assert_eq!(dispatch["confidence"], "Possible");
+    assert_eq!(dispatch["selected"], false);
+}
+
+#[test]
+fn go_remove_param_takes_a_name_out_of_its_group() {
+    let (_dir, root) = copy(GO);
+    let (code, doc) = json(
+        &root,
+        &["refactor", "remove-param", "pricing.Sum", "prices"],
+    );
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("(internal/pricing/pricing.go:18)"),
+        "{doc:#}"
+    );
+    let args = ["refactor", "remove-param", "pricing.Scale", "unused"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["signature_after"], "(price int, factor float64)");
+    apply_verify_undo(GO, "remove", &root, &args, go_builds);
+}
+
+#[test]
+fn go_reorder_params_writes_a_group_out() {
+    let (_dir, root) = copy(GO);
+    let args = [
+        "refactor",
+        "reorder-params",
+        "pricing.Quote",
+        "distance,weight",
+    ];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["signature_after"], "(distance int, weight int)");
+    apply_verify_undo(GO, "reorder", &root, &args, go_builds);
+}
+
+#[test]
+fn the_signature_plan_prints_multi_line_hunks_and_marks() {
+    let (_dir, root) = copy(PY);
+    let (code, stdout, stderr) = ripple(&root, &["refactor", "remove-param", "report", "verbose"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains(
+            "billing.fees.report (billing/fees.py:8): remove `verbose`\n  (amount, verbose=False, label=None) → (amount, label=None)"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("  [x] 41-42  call  certain"), "{stdout}");
+    assert!(
+        stdout.contains("      -        False,\n      -        \"y\",\n      +        \"y\",\n"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("check by hand (2):"), "{stdout}");
+    assert!(stdout.contains("4 hunks, 4 selected"), "{stdout}");
+    let (code, stdout, _) = ripple(&root, &["refactor", "add-param", "--help"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Examples:"), "{stdout}");
+    assert!(stdout.contains("--pass <EXPR>"), "{stdout}");
+}
+
+#[test]
+fn signature_changes_follow_the_conventions_and_name_the_owners() {
+    let (_dir, root) = copy(PY);
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[conventions]\nstable = [\"billing/ledger.py\"]\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("CODEOWNERS"), "billing/fees.py @acme/billing\n").unwrap();
+    let args = ["refactor", "remove-param", "report", "verbose"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    let stable = hunk(&plan, "billing/ledger.py", 34, "call");
+    assert_eq!(stable["stable"], true);
+    assert_eq!(stable["selected"], false);
+    assert_eq!(
+        hunk(&plan, "billing/fees.py", 8, "definition")["selected"],
+        true
+    );
+    assert!(
+        plan["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("--allow-stable"),
+        "{plan:#}"
+    );
+    assert_eq!(plan["owners"], serde_json::json!(["@acme/billing"]));
+    let (_, allowed) = json(&root, &[&args[..], &["--allow-stable"]].concat());
+    assert_eq!(
+        hunk(&allowed, "billing/ledger.py", 34, "call")["selected"],
+        true
+    );
+
+    std::fs::write(
+        root.join("ripple.toml"),
+        "[conventions]\noff_limits = [\"billing/fees.py\"]\n",
+    )
+    .unwrap();
+    let (code, doc) = json(&root, &args);
+    assert_eq!(code, 1, "{doc:#}");
+    assert!(
+        doc["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("off-limits"),
+        "{doc:#}"
+    );
+}
+
+#[test]
+fn the_demo_still_builds_after_signature_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("demo");
+    common::copy_dir(
+        &Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/demo"),
+        &root,
+    );
+    let original = common::tree_contents(&root);
+    for (args, verify) in [
+        (
+            &[
+                "add-param",
+                "auth.IssueToken",
+                "audience string",
+                "--pass",
+                "\"shipd\"",
+            ][..],
+            go_builds as fn(&Path),
+        ),
+        (
+            &["reorder-params", "auth.OwnerOrRole", "owner,token,role"][..],
+            go_builds,
+        ),
+        (
+            &["reorder-params", "RateTable.Quote", "p,service,to,at"][..],
+            go_builds,
+        ),
+        (
+            &[
+                "add-param",
+                "validate_token",
+                "leeway: int = 0",
+                "--pass",
+                "30",
+            ][..],
+            python_compiles,
+        ),
+    ] {
+        let mut all = vec!["refactor"];
+        all.extend_from_slice(args);
+        all.push("--apply");
+        let (code, doc) = json(&root, &all);
+        assert_eq!(code, 0, "{args:?}: {doc:#}");
+        assert!(
+            doc["check_by_hand"].as_array().unwrap().is_empty(),
+            "{args:?}: {doc:#}"
+        );
+        verify(&root);
+        let (code, undo) = json(&root, &["undo"]);
+        assert_eq!(code, 0, "{undo:#}");
+        assert_same_tree(&common::tree_contents(&root), &original, "after undo");
+    }
 }

@@ -177,24 +177,11 @@ pub(super) fn cmd_find(
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let hits = lookup::fuzzy(&index.res, query, limit);
     if json {
-        let results: Vec<json::FoundDecl> = hits
-            .iter()
-            .map(|&(d, score)| {
-                let r = DeclRef::of(index, d);
-                json::FoundDecl {
-                    name: r.name,
-                    kind: r.kind,
-                    file: r.file,
-                    line: r.line,
-                    score,
-                }
-            })
-            .collect();
-        print_json(out, &json::QueryResults { query, results })?;
+        print_json(out, &find_doc(index, query, limit))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let hits = lookup::fuzzy(&index.res, query, limit);
     if hits.is_empty() {
         writeln!(out, "no declarations match `{query}`")?;
     }
@@ -205,12 +192,38 @@ pub(super) fn cmd_find(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `find --json`'s document.
+pub(super) fn find_doc<'q>(
+    index: &Index,
+    query: &'q str,
+    limit: usize,
+) -> json::QueryResults<'q, json::FoundDecl> {
+    let results = lookup::fuzzy(&index.res, query, limit)
+        .into_iter()
+        .map(|(d, score)| {
+            let r = DeclRef::of(index, d);
+            json::FoundDecl {
+                name: r.name,
+                kind: r.kind,
+                file: r.file,
+                line: r.line,
+                score,
+            }
+        })
+        .collect();
+    json::QueryResults { query, results }
+}
+
 pub(super) fn cmd_show(
     index: &Index,
     decl: DeclId,
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
+    if json {
+        print_json(out, &show_doc(index, decl))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let r = DeclRef::of(index, decl);
     let local = index.local_decl(decl);
     let callers =
@@ -225,30 +238,6 @@ pub(super) fn cmd_show(
         list.iter().filter(|x| x.1 == c).count()
     };
     let d = &index.res.decls[decl];
-    if json {
-        let counts = |list: &[(DeclId, Confidence, u32)]| json::EdgeCounts {
-            total: list.len(),
-            certain: count(list, Confidence::Certain),
-            likely: count(list, Confidence::Likely),
-            possible: count(list, Confidence::Possible),
-        };
-        let doc = json::ShowDoc {
-            name: r.name.clone(),
-            kind: r.kind,
-            lang: d.lang.name(),
-            file: r.file.clone(),
-            line: r.line,
-            end_line: d.span.end_line,
-            signature: local.map(|l| l.signature.clone()),
-            doc: local.and_then(|l| l.doc.clone()),
-            is_test: r.is_test,
-            generated: r.generated,
-            callers: counts(&callers),
-            callees: counts(&callees),
-        };
-        print_json(out, &doc)?;
-        return Ok(ExitCode::SUCCESS);
-    }
     writeln!(out, "{} {}", r.kind, r.name)?;
     match &r.file {
         Some(_) => writeln!(out, "  {}–{}", location(&r), d.span.end_line)?,
@@ -281,6 +270,39 @@ pub(super) fn cmd_show(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `show --json`'s document.
+pub(super) fn show_doc(index: &Index, decl: DeclId) -> json::ShowDoc {
+    let r = DeclRef::of(index, decl);
+    let local = index.local_decl(decl);
+    let counts = |dir: Direction| {
+        let list = index
+            .graph
+            .neighbours(&index.res, decl, dir, Confidence::Possible);
+        let count = |c: Confidence| list.iter().filter(|x| x.1 == c).count();
+        json::EdgeCounts {
+            total: list.len(),
+            certain: count(Confidence::Certain),
+            likely: count(Confidence::Likely),
+            possible: count(Confidence::Possible),
+        }
+    };
+    let d = &index.res.decls[decl];
+    json::ShowDoc {
+        name: r.name,
+        kind: r.kind,
+        lang: d.lang.name(),
+        file: r.file,
+        line: r.line,
+        end_line: d.span.end_line,
+        signature: local.map(|l| l.signature.clone()),
+        doc: local.and_then(|l| l.doc.clone()),
+        is_test: r.is_test,
+        generated: r.generated,
+        callers: counts(Direction::Callers),
+        callees: counts(Direction::Callees),
+    }
+}
+
 pub(super) fn cmd_walk(
     index: &Index,
     decl: DeclId,
@@ -290,24 +312,11 @@ pub(super) fn cmd_walk(
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let reached = index.graph.traverse(&index.res, decl, dir, depth, min);
-    let refs: Vec<ReachedRef> = reached.iter().map(|r| ReachedRef::of(index, r)).collect();
     if json {
-        let hops = (1..=refs.iter().map(|r| r.hop).max().unwrap_or(0))
-            .map(|hop| json::Hop {
-                hop,
-                decls: refs.iter().filter(|r| r.hop == hop).collect(),
-            })
-            .collect();
-        let doc = json::WalkDoc {
-            root: DeclRef::of(index, decl),
-            direction: dir,
-            depth,
-            hops,
-        };
-        print_json(out, &doc)?;
+        print_json(out, &walk_doc(index, decl, dir, depth, min))?;
         return Ok(ExitCode::SUCCESS);
     }
+    let refs = walk_refs(index, decl, dir, depth, min);
     let root = DeclRef::of(index, decl);
     let what = if dir == Direction::Callers {
         "callers"
@@ -339,6 +348,44 @@ pub(super) fn cmd_walk(
         )?;
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn walk_refs(
+    index: &Index,
+    decl: DeclId,
+    dir: Direction,
+    depth: u32,
+    min: Confidence,
+) -> Vec<ReachedRef> {
+    index
+        .graph
+        .traverse(&index.res, decl, dir, depth, min)
+        .iter()
+        .map(|r| ReachedRef::of(index, r))
+        .collect()
+}
+
+/// `callers --json`'s and `callees --json`'s document.
+pub(super) fn walk_doc(
+    index: &Index,
+    decl: DeclId,
+    dir: Direction,
+    depth: u32,
+    min: Confidence,
+) -> json::WalkDoc {
+    let refs = walk_refs(index, decl, dir, depth, min);
+    let hops = (1..=refs.iter().map(|r| r.hop).max().unwrap_or(0))
+        .map(|hop| json::Hop {
+            hop,
+            decls: refs.iter().filter(|r| r.hop == hop).cloned().collect(),
+        })
+        .collect();
+    json::WalkDoc {
+        root: DeclRef::of(index, decl),
+        direction: dir,
+        depth,
+        hops,
+    }
 }
 
 pub(super) const FILES_SHOWN: usize = 20;
@@ -386,6 +433,20 @@ pub(super) fn write_sites(
     Ok(())
 }
 
+/// `blast --json`'s document: the radius, and the CODEOWNERS owners of its
+/// files (who must hear about the change) when the repository has the file.
+pub(super) fn blast_doc(index: &Index, decl: DeclId, depth: u32) -> json::BlastDoc {
+    let radius = blast::compute(index, decl, depth);
+    let owners: Vec<String> = ripple::conventions::Codeowners::load(&index.root)
+        .map(|c| {
+            c.owners_of_all(radius.files.iter().map(String::as_str))
+                .into_iter()
+                .collect()
+        })
+        .unwrap_or_default();
+    json::BlastDoc { radius, owners }
+}
+
 pub(super) fn cmd_blast(
     index: &Index,
     decl: DeclId,
@@ -393,19 +454,12 @@ pub(super) fn cmd_blast(
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let b = blast::compute(index, decl, depth);
-    // CODEOWNERS, when the repository has one: who must hear about this change.
-    let owners: Vec<String> = ripple::conventions::Codeowners::load(&index.root)
-        .map(|c| {
-            c.owners_of_all(b.files.iter().map(String::as_str))
-                .into_iter()
-                .collect()
-        })
-        .unwrap_or_default();
+    let doc = blast_doc(index, decl, depth);
     if json {
-        print_json(out, &json::BlastDoc { radius: &b, owners })?;
+        print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let json::BlastDoc { radius: b, owners } = doc;
     writeln!(
         out,
         "blast radius of {} ({}), depth {}",
@@ -490,32 +544,37 @@ pub(super) fn cmd_blast(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `tests --json`'s document: the tests reaching DECL at any depth.
+pub(super) fn tests_doc(index: &Index, decl: DeclId) -> json::TestsDoc {
+    json::TestsDoc {
+        root: DeclRef::of(index, decl),
+        tests: index
+            .graph
+            .tests_reaching(&index.res, decl, 0)
+            .iter()
+            .map(|r| ReachedRef::of(index, r))
+            .collect(),
+    }
+}
+
 pub(super) fn cmd_tests(
     index: &Index,
     decl: DeclId,
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let tests = index.graph.tests_reaching(&index.res, decl, 0);
-    let refs: Vec<ReachedRef> = tests.iter().map(|r| ReachedRef::of(index, r)).collect();
+    let doc = tests_doc(index, decl);
     if json {
-        print_json(
-            out,
-            &json::TestsDoc {
-                root: DeclRef::of(index, decl),
-                tests: &refs,
-            },
-        )?;
+        print_json(out, &doc)?;
         return Ok(ExitCode::SUCCESS);
     }
-    let root = DeclRef::of(index, decl);
     writeln!(
         out,
         "{} {} at any depth",
-        counted(refs.len(), "test reaches", "tests reach"),
-        root.name
+        counted(doc.tests.len(), "test reaches", "tests reach"),
+        doc.root.name
     )?;
-    for r in refs {
+    for r in doc.tests {
         writeln!(
             out,
             "  {} (hop {}, {})  {}",
@@ -535,6 +594,33 @@ pub(super) fn cmd_unresolved(
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
+    let doc = unresolved_doc(index, decl, depth);
+    if json {
+        print_json(out, &doc)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    writeln!(
+        out,
+        "{}",
+        counted(doc.count, "unresolved call site", "unresolved call sites")
+    )?;
+    for u in doc.calls {
+        writeln!(
+            out,
+            "  {}:{}  {}  in {}  — {}",
+            u.file, u.line, u.text, u.caller, u.reason
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `unresolved --json`'s document: the call sites left unresolved in the
+/// repository, or inside DECL's caller radius of `depth` hops.
+pub(super) fn unresolved_doc(
+    index: &Index,
+    decl: Option<DeclId>,
+    depth: u32,
+) -> json::UnresolvedDoc {
     let scope: Option<std::collections::HashSet<DeclId>> = decl.map(|d| {
         index
             .graph
@@ -557,28 +643,11 @@ pub(super) fn cmd_unresolved(
         .filter(|u| scope.as_ref().is_none_or(|s| s.contains(&u.caller)))
         .map(|u| blast::unresolved_ref(index, u))
         .collect();
-    if json {
-        let doc = json::UnresolvedDoc {
-            scope: decl.map(|d| index.res.decls[d].name.clone()),
-            count: list.len(),
-            calls: &list,
-        };
-        print_json(out, &doc)?;
-        return Ok(ExitCode::SUCCESS);
+    json::UnresolvedDoc {
+        scope: decl.map(|d| index.res.decls[d].name.clone()),
+        count: list.len(),
+        calls: list,
     }
-    writeln!(
-        out,
-        "{}",
-        counted(list.len(), "unresolved call site", "unresolved call sites")
-    )?;
-    for u in list {
-        writeln!(
-            out,
-            "  {}:{}  {}  in {}  — {}",
-            u.file, u.line, u.text, u.caller, u.reason
-        )?;
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn cmd_edges(

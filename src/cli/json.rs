@@ -8,7 +8,7 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use ripple::blast::UnresolvedRef;
-use ripple::blast::{DeclRef, ReachedRef};
+use ripple::blast::{BlastRadius, DeclRef, ReachedRef};
 use ripple::edits::{ApplyReport, UndoReport};
 use ripple::graph::Direction;
 use ripple::index::{GraphRefresh, Timings};
@@ -17,16 +17,16 @@ use ripple::migrate::MigrateOutcome;
 
 /// `{"error": {"kind", "message"}}`, with the candidates of a name lookup.
 #[derive(Serialize)]
-pub struct ErrorDoc<'a> {
-    pub error: ErrorBody<'a>,
+pub struct ErrorDoc {
+    pub error: ErrorBody,
 }
 
 #[derive(Serialize)]
-pub struct ErrorBody<'a> {
-    pub kind: &'a str,
+pub struct ErrorBody {
+    pub kind: &'static str,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub candidates: Option<&'a [String]>,
+    pub candidates: Option<Vec<String>>,
 }
 
 /// A file and how many syntax errors it has.
@@ -105,25 +105,25 @@ pub struct ShowDoc {
 
 /// One hop of a walk: the declarations reached in it.
 #[derive(Serialize)]
-pub struct Hop<'a> {
+pub struct Hop {
     pub hop: u32,
-    pub decls: Vec<&'a ReachedRef>,
+    pub decls: Vec<ReachedRef>,
 }
 
 /// `ripple callers` and `ripple callees`.
 #[derive(Serialize)]
-pub struct WalkDoc<'a> {
+pub struct WalkDoc {
     pub root: DeclRef,
     pub direction: Direction,
     pub depth: u32,
-    pub hops: Vec<Hop<'a>>,
+    pub hops: Vec<Hop>,
 }
 
 /// `ripple blast`: the radius with the owners of its files.
 #[derive(Serialize)]
-pub struct BlastDoc<'a, B: Serialize> {
+pub struct BlastDoc {
     #[serde(flatten)]
-    pub radius: &'a B,
+    pub radius: BlastRadius,
     pub owners: Vec<String>,
 }
 
@@ -145,6 +145,19 @@ pub struct RenameDoc<'a> {
     pub target: DeclRef,
     #[serde(flatten)]
     pub plan: &'a ripple::refactor::RenamePlan,
+    pub owners: &'a [String],
+    pub applied: Option<&'a ApplyReport>,
+    pub callers_after: Option<ripple::refactor::CallerCounts>,
+}
+
+/// `ripple refactor add-param` / `remove-param` / `reorder-params`: the
+/// plan's fields beside the target, the owners of the selected hunks'
+/// files and, with `--apply`, what was written.
+#[derive(Serialize)]
+pub struct SignatureDoc<'a> {
+    pub target: DeclRef,
+    #[serde(flatten)]
+    pub plan: &'a ripple::refactor::signature::SignaturePlan,
     pub owners: &'a [String],
     pub applied: Option<&'a ApplyReport>,
     pub callers_after: Option<ripple::refactor::CallerCounts>,
@@ -189,35 +202,35 @@ pub struct TrustDoc {
 
 /// `ripple tests`.
 #[derive(Serialize)]
-pub struct TestsDoc<'a> {
+pub struct TestsDoc {
     pub root: DeclRef,
-    pub tests: &'a [ReachedRef],
+    pub tests: Vec<ReachedRef>,
 }
 
 /// `ripple unresolved`.
 #[derive(Serialize)]
-pub struct UnresolvedDoc<'a> {
+pub struct UnresolvedDoc {
     pub scope: Option<Arc<str>>,
     pub count: usize,
-    pub calls: &'a [UnresolvedRef],
+    pub calls: Vec<UnresolvedRef>,
 }
 
 /// Which query terms matched in which fields of a search result.
 #[derive(Serialize)]
-pub struct Why<'a> {
-    pub term: &'a str,
+pub struct Why {
+    pub term: String,
     pub fields: Vec<&'static str>,
 }
 
 /// One search result.
 #[derive(Serialize)]
-pub struct HitDoc<'a> {
+pub struct HitDoc {
     pub name: Arc<str>,
     pub kind: &'static str,
     pub file: Option<Arc<str>>,
     pub line: u32,
     pub score: f64,
-    pub why: Vec<Why<'a>>,
+    pub why: Vec<Why>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cosine: Option<f64>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
@@ -226,9 +239,9 @@ pub struct HitDoc<'a> {
 
 /// `ripple similar`.
 #[derive(Serialize)]
-pub struct SimilarDoc<'a> {
+pub struct SimilarDoc {
     pub root: DeclRef,
-    pub results: Vec<HitDoc<'a>>,
+    pub results: Vec<HitDoc>,
 }
 
 /// One of the overview's most-called declarations.

@@ -346,6 +346,26 @@ pub(super) fn cmd_undo(repo: &std::path::Path, json: bool) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `context --json`'s document: the pack for a change to DECL.
+pub(super) fn context_doc(
+    index: &Index,
+    decl: DeclId,
+    depth: u32,
+    budget: u64,
+    change: Option<String>,
+    similar: usize,
+) -> ripple::context::ContextPack {
+    let exclude = |_: &str| false;
+    let opts = ripple::context::PackOptions {
+        depth,
+        budget: ripple::tokens::TokenCount(budget),
+        change,
+        exclude: &exclude,
+        similar,
+    };
+    ripple::context::build(index, decl, &opts)
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn cmd_context(
     index: &Index,
@@ -358,17 +378,9 @@ pub(super) fn cmd_context(
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let exclude = |_: &str| false;
-    let opts = ripple::context::PackOptions {
-        depth,
-        budget: ripple::tokens::TokenCount(budget),
-        change,
-        exclude: &exclude,
-        similar,
-    };
-    let pack = ripple::context::build(index, decl, &opts);
+    let pack = context_doc(index, decl, depth, budget, change, similar);
     if json {
-        print_json(out, &serde_json::to_value(&pack)?)?;
+        print_json(out, &pack)?;
         return Ok(ExitCode::SUCCESS);
     }
     if prompt {

@@ -21,6 +21,7 @@ mod export;
 mod graph;
 mod hook;
 mod json;
+mod mcp;
 mod migrate;
 mod progress;
 mod refactor;
@@ -123,6 +124,9 @@ pub fn run() -> Result<ExitCode> {
             model.model_dir.as_deref(),
             json,
         );
+    }
+    if let Command::Mcp = &command {
+        return mcp::serve(&repo);
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
@@ -292,6 +296,53 @@ pub fn run() -> Result<ExitCode> {
                 cmd_rename(&index, d, opts, json, &mut out)
             })
         }
+        Command::Refactor {
+            action:
+                RefactorAction::AddParam {
+                    name,
+                    param,
+                    pass,
+                    keyword,
+                    common,
+                },
+        } => with_decl(&index, &name, json, |d| {
+            let lang = index.res.decls[d].lang;
+            let new =
+                ripple::refactor::signature::new_param(lang, &param, pass.as_deref(), keyword)
+                    .with_context(|| {
+                        format!("cannot add `{param}` to {}", index.res.decls[d].name)
+                    })?;
+            let change = ripple::refactor::signature::Change::Add(new);
+            cmd_signature(&index, d, &change, &common, json, &mut out)
+        }),
+        Command::Refactor {
+            action:
+                RefactorAction::RemoveParam {
+                    name,
+                    param,
+                    force,
+                    common,
+                },
+        } => with_decl(&index, &name, json, |d| {
+            let change = ripple::refactor::signature::Change::Remove { name: param, force };
+            cmd_signature(&index, d, &change, &common, json, &mut out)
+        }),
+        Command::Refactor {
+            action:
+                RefactorAction::ReorderParams {
+                    name,
+                    order,
+                    common,
+                },
+        } => with_decl(&index, &name, json, |d| {
+            let order = order
+                .split(',')
+                .map(|p| p.trim().to_owned())
+                .filter(|p| !p.is_empty())
+                .collect();
+            let change = ripple::refactor::signature::Change::Reorder { order };
+            cmd_signature(&index, d, &change, &common, json, &mut out)
+        }),
         Command::Tests { name } => with_decl(&index, &name, json, |d| {
             cmd_tests(&index, d, json, &mut out)
         }),
@@ -348,6 +399,7 @@ pub fn run() -> Result<ExitCode> {
         | Command::BenchSearch { .. }
         | Command::Review { .. }
         | Command::Undo
+        | Command::Mcp
         | Command::Trust { .. } => {
             unreachable!("handled above")
         }
@@ -385,22 +437,45 @@ fn json_requested() -> bool {
 /// stdout with `--json`, else on stderr; the exit code: 2 for a mistake
 /// in the command line, 1 for anything else.
 pub fn report_error(err: &anyhow::Error) -> ExitCode {
-    let kind = error_kind(err);
-    let message = format!("{err:#}");
+    let doc = error_doc(err);
+    let kind = doc.error.kind;
     if json_requested() {
-        let doc = json::ErrorDoc {
-            error: json::ErrorBody {
-                kind,
-                message,
-                candidates: None,
-            },
-        };
         say!("{}", compact_json(&doc));
     } else {
         // Messages quote paths and names from the repository.
-        eprintln!("ripple: error: {}", ripple::terminal_text::strip(&message));
+        eprintln!(
+            "ripple: error: {}",
+            ripple::terminal_text::strip(&doc.error.message)
+        );
     }
     ExitCode::from(if kind == "usage" { 2 } else { 1 })
+}
+
+/// The JSON document of a failed run: its kind and the whole chain of
+/// messages.
+fn error_doc(err: &anyhow::Error) -> json::ErrorDoc {
+    json::ErrorDoc {
+        error: json::ErrorBody {
+            kind: error_kind(err),
+            message: format!("{err:#}"),
+            candidates: None,
+        },
+    }
+}
+
+/// The JSON document of a name that names nothing, or more than one thing.
+fn lookup_error_doc(err: &LookupError) -> json::ErrorDoc {
+    let (kind, list) = match err {
+        LookupError::NotFound { suggestions, .. } => ("not_found", suggestions),
+        LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
+    };
+    json::ErrorDoc {
+        error: json::ErrorBody {
+            kind,
+            message: err.to_string(),
+            candidates: Some(list.clone()),
+        },
+    }
 }
 
 /// A short, stable word for what failed: the first error in the chain of
@@ -504,8 +579,13 @@ fn edit_distance(a: &str, b: &str) -> usize {
 }
 
 fn open(repo: &std::path::Path) -> Result<Index> {
-    let bar = progress_bar();
-    let index = Index::open(repo, &bar).map_err(|e| {
+    open_reporting(repo, &progress_bar())
+}
+
+/// Refresh and load the index of `repo`, telling `progress` about the files
+/// it parses.
+fn open_reporting(repo: &std::path::Path, progress: &dyn Progress) -> Result<Index> {
+    let index = Index::open(repo, progress).map_err(|e| {
         let hint = match e {
             ripple::index::IndexError::Missing { .. }
             | ripple::index::IndexError::NotADirectory { .. } => {
@@ -536,14 +616,7 @@ fn with_decl(
                 LookupError::Ambiguous { candidates, .. } => ("ambiguous", candidates),
             };
             if json {
-                let doc = json::ErrorDoc {
-                    error: json::ErrorBody {
-                        kind,
-                        message: err.to_string(),
-                        candidates: Some(list),
-                    },
-                };
-                say!("{}", compact_json(&doc));
+                say!("{}", compact_json(&lookup_error_doc(&err)));
             } else {
                 eprintln!("ripple: {err}");
                 if !list.is_empty() {

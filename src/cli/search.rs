@@ -15,7 +15,7 @@ pub(super) fn bench(path: &std::path::Path, runs: usize, json: bool) -> Result<E
 }
 
 /// One search result as JSON: where it is, its score, and why it matched.
-pub(super) fn hit_json<'a>(index: &Index, h: &'a Hit) -> json::HitDoc<'a> {
+pub(super) fn hit_json(index: &Index, h: &Hit) -> json::HitDoc {
     let r = DeclRef::of(index, h.decl);
     json::HitDoc {
         name: r.name,
@@ -27,7 +27,7 @@ pub(super) fn hit_json<'a>(index: &Index, h: &'a Hit) -> json::HitDoc<'a> {
             .matched
             .iter()
             .map(|m| json::Why {
-                term: &m.term,
+                term: m.term.clone(),
                 fields: m.fields.iter().map(|f| f.name()).collect(),
             })
             .collect(),
@@ -121,14 +121,25 @@ pub(super) fn cmd_search(
     json: bool,
     out: &mut impl Write,
 ) -> Result<ExitCode> {
-    let hits = search.search(query, top)?;
     if json {
-        let results: Vec<json::HitDoc> = hits.iter().map(|h| hit_json(index, h)).collect();
-        print_json(out, &json::QueryResults { query, results })?;
+        print_json(out, &search_doc(index, search, query, top)?)?;
         return Ok(ExitCode::SUCCESS);
     }
+    let hits = search.search(query, top)?;
     print_hits(index, &hits, out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// `search --json`'s document (one line of `search --stdin`).
+pub(super) fn search_doc<'q>(
+    index: &Index,
+    search: &SearchIndex,
+    query: &'q str,
+    top: usize,
+) -> Result<json::QueryResults<'q, json::HitDoc>> {
+    let hits = search.search(query, top)?;
+    let results = hits.iter().map(|h| hit_json(index, h)).collect();
+    Ok(json::QueryResults { query, results })
 }
 
 /// One JSON line per input line, in order, so a caller can zip queries and answers.
@@ -141,12 +152,10 @@ pub(super) fn cmd_search_stdin(
     for line in std::io::stdin().lines() {
         let query = line.context("cannot read a query from standard input")?;
         let query = query.trim_end_matches('\r');
-        let hits = search.search(query, top)?;
-        let results: Vec<json::HitDoc> = hits.iter().map(|h| hit_json(index, h)).collect();
         write!(
             out,
             "{}",
-            compact_json(&json::QueryResults { query, results })
+            compact_json(&search_doc(index, search, query, top)?)
         )?;
         writeln!(out)?;
         out.flush()?;

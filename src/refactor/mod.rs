@@ -5,9 +5,15 @@
 //! * [`rename`] — renaming a function or method: its definition, the call
 //!   sites the graph resolves to it, imports, `__all__` and `mock.patch`
 //!   strings (Python), overrides along the class hierarchy (Python);
+//! * [`signature`] — adding, removing and reordering parameters: the
+//!   definition, its overrides (Python) and the arguments at call sites;
 //! * [`overrides`] — the methods a Python method's rename carries along;
 //! * [`names`] — whether the new name is an identifier, and Go exportedness;
-//! * `syntax`, `python`, `go` — what a rename reads from a file's tree.
+//! * `syntax`, `python`, `go` — what a rename reads from a file's tree;
+//! * `workspace` — the files a plan reads, the call sites reaching its
+//!   target, and what it leaves to check by hand;
+//! * `write` — a plan's replacements written as line hunks through the
+//!   journal.
 //!
 //! Confidence decides what is selected: hunks at `certain` call sites are,
 //! `likely` and `possible` ones are listed unselected unless asked for, and
@@ -19,15 +25,19 @@ pub mod names;
 pub mod overrides;
 mod python;
 pub mod rename;
+pub mod signature;
 pub(crate) mod syntax;
+mod workspace;
+mod write;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde::Serialize;
 
-use crate::edits::{self, ApplyReport, EditError, FileBase, Hunk, HunkId, HunkState, MatchRule};
-use crate::model::{Confidence, Lang, content_hash};
+use crate::conventions::{Class, Conventions};
+use crate::edits::{ApplyReport, EditError, HunkId};
+use crate::model::{Confidence, Lang};
 use crate::resolve::DeclId;
 
 pub use rename::plan_rename;
@@ -36,11 +46,11 @@ pub use rename::plan_rename;
 #[derive(Debug, thiserror::Error)]
 pub enum RefactorError {
     #[error(
-        "{name} is outside the repository (an external callee): ripple renames only declarations it indexed"
+        "{name} is outside the repository (an external callee): ripple refactors only declarations it indexed"
     )]
     External { name: String },
-    #[error("{name} is a {kind}: ripple renames functions and methods")]
-    NotRenamable { name: String, kind: &'static str },
+    #[error("{name} is a {kind}: ripple refactors functions and methods")]
+    NotRefactorable { name: String, kind: &'static str },
     #[error("{reason}; choose another name")]
     InvalidName { reason: String },
     #[error("{name} is already called `{name_new}`: nothing to rename", name_new = new_name)]
@@ -62,14 +72,28 @@ pub enum RefactorError {
         source: std::io::Error,
     },
     #[error(
-        "{path} changed since the rename was planned; nothing was written — run the command again"
+        "{path} changed since the refactoring was planned; nothing was written — run the command again"
     )]
     Stale { path: String },
     #[error(
-        "the rename would leave syntax errors in {}; nothing was written",
+        "the refactoring would leave syntax errors in {}; nothing was written",
         .files.iter().map(|(p, before, after)| format!("{p} ({before} before, {after} after)")).collect::<Vec<_>>().join(", ")
     )]
     BreaksSyntax { files: Vec<(String, u32, u32)> },
+    #[error(
+        "two selected hunks change the same text at {path}:{line}; nothing was written — leave one of them unselected"
+    )]
+    Overlap { path: String, line: u32 },
+    #[error("{reason}")]
+    Signature { reason: String },
+    #[error(
+        "the body of {name} still uses `{param}` ({places}): remove those uses first, or pass --force to remove the parameter anyway"
+    )]
+    ParamInUse {
+        name: String,
+        param: String,
+        places: String,
+    },
     #[error(transparent)]
     Edit(#[from] EditError),
 }
@@ -220,100 +244,54 @@ pub struct AppliedRename {
 
 /// Write the plan's selected hunks, journaled so that `ripple undo`
 /// restores the files. Every file is checked first: still what the plan
-/// read, and no more syntax errors after than before (tree-sitter, the
-/// parser the index uses); otherwise nothing is written.
+/// read, and no more syntax errors after than before; otherwise nothing
+/// is written.
 pub fn apply(root: &Path, plan: &RenamePlan) -> Result<AppliedRename, RefactorError> {
-    let mut by_file: BTreeMap<&str, Vec<&RenameHunk>> = BTreeMap::new();
-    for h in plan.selected() {
-        by_file.entry(&h.file).or_default().push(h);
-    }
-    let mut hunks: Vec<Hunk> = Vec::new();
-    let mut written = 0;
-    for (path, file_hunks) in &by_file {
-        let bytes = std::fs::read(root.join(path)).map_err(|source| RefactorError::Read {
-            path: (*path).to_owned(),
-            source,
-        })?;
-        if plan.bases.get(*path) != Some(&content_hash(&bytes)) {
-            return Err(RefactorError::Stale {
-                path: (*path).to_owned(),
-            });
-        }
-        let lines = LineIndex::new(&bytes);
-        let mut by_line: BTreeMap<u32, Vec<&RenameHunk>> = BTreeMap::new();
-        for h in file_hunks {
-            by_line.entry(h.line).or_default().push(h);
-        }
-        for (line, mut on_line) in by_line {
-            on_line.sort_by_key(|h| std::cmp::Reverse(h.bytes.start));
-            on_line.dedup_by_key(|h| h.bytes.start);
-            let (start, end) = lines.text_range(line);
-            let mut text = bytes[start..end].to_vec();
-            // Right to left, each inside the line and before the last: a
-            // plan that does not fit the file is not written at all.
-            let mut limit = end;
-            for h in &on_line {
-                if h.bytes.start < start || h.bytes.end > limit || h.bytes.start > h.bytes.end {
-                    return Err(RefactorError::Stale {
-                        path: (*path).to_owned(),
-                    });
-                }
-                limit = h.bytes.start;
-            }
-            for h in &on_line {
-                text.splice(
-                    h.bytes.start - start..h.bytes.end - start,
-                    plan.new_name.bytes(),
-                );
-            }
-            let old = String::from_utf8_lossy(&bytes[start..end]).into_owned() + "\n";
-            let new = String::from_utf8_lossy(&text).into_owned() + "\n";
-            written += on_line.len();
-            hunks.push(Hunk {
-                // The line number keeps two equal lines of a file apart.
-                id: HunkId::of(path, &format!("{line}\n{old}"), &new),
-                block_index: hunks.len(),
-                path: (*path).to_owned(),
-                search: old.clone(),
-                replace: new.clone(),
-                state: HunkState::Accepted,
-                resolution: edits::Resolution::Resolved {
-                    start_line: line as usize,
-                    end_line: line as usize,
-                    rule: MatchRule::Exact,
-                    stable: on_line.iter().any(|h| h.stable),
-                    original: old,
-                    replacement: new,
-                    symbols: Vec::new(),
-                },
-                base: FileBase::of(Some(&bytes)),
-                scope: edits::Scope::Change,
-            });
-        }
-    }
-    let refs: Vec<&Hunk> = hunks.iter().collect();
-    let mut broken = Vec::new();
-    for f in edits::apply::prepare(root, &refs)? {
-        let Some(lang) = Lang::from_path(&f.path) else {
-            continue;
+    let replacements = plan
+        .selected()
+        .map(|h| write::Replacement {
+            file: &h.file,
+            bytes: h.bytes.clone(),
+            text: &plan.new_name,
+            stable: h.stable,
+        })
+        .collect();
+    let (report, hunks) = write::write(root, &plan.bases, replacements)?;
+    Ok(AppliedRename { report, hunks })
+}
+
+/// What a hunk's confidence, file and symbol decide about it.
+pub(crate) struct Verdict {
+    pub(crate) selected: bool,
+    pub(crate) stable: bool,
+    pub(crate) refused: Option<String>,
+}
+
+impl Verdict {
+    pub(crate) fn of(
+        conventions: &Conventions,
+        path: &str,
+        confidence: Confidence,
+        stable_symbol: bool,
+        selection: Selection,
+    ) -> Verdict {
+        let refused = if conventions.is_secret(path) {
+            Some("a secret file: never edited".to_owned())
+        } else if conventions.class_of_path(path) == Some(Class::OffLimits) {
+            Some("off-limits in ripple.toml: never edited".to_owned())
+        } else {
+            None
         };
-        let before = f
-            .before
-            .as_deref()
-            .map_or(0, |b| edits::syntax_errors_after(lang, b));
-        let after = edits::syntax_errors_after(lang, &f.after);
-        if after > before {
-            broken.push((f.path.clone(), before, after));
+        let stable = stable_symbol || conventions.class_of_path(path) == Some(Class::Stable);
+        let selected = refused.is_none()
+            && selection.includes(confidence)
+            && (!stable || selection.allow_stable);
+        Verdict {
+            selected,
+            stable,
+            refused,
         }
     }
-    if !broken.is_empty() {
-        return Err(RefactorError::BreaksSyntax { files: broken });
-    }
-    let report = edits::apply(root, &refs, &edits::default_journal_dir(root))?;
-    Ok(AppliedRename {
-        report,
-        hunks: written,
-    })
 }
 
 /// Where each line of a file starts, to turn byte ranges into lines and

@@ -25,11 +25,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
 
 use super::syntax::Parsed;
+use super::workspace::{self, Workspace};
 use super::{
-    CallerCounts, CheckByHand, EditKind, LineIndex, RefactorError, RenameHunk, RenamePlan,
-    RenamedDecl, Selection, go, names, overrides, python,
+    CallerCounts, EditKind, LineIndex, RefactorError, RenameHunk, RenamePlan, RenamedDecl,
+    Selection, Verdict, go, names, overrides, python,
 };
-use crate::conventions::{Class, Conventions};
+use crate::conventions::Conventions;
 use crate::edits::HunkId;
 use crate::graph::Direction;
 use crate::index::Index;
@@ -56,22 +57,7 @@ pub fn plan_rename(
     selection: Selection,
 ) -> Result<RenamePlan, RefactorError> {
     let res = &index.res;
-    let Some(decl) = res.decls.get(target.index()) else {
-        return Err(RefactorError::External {
-            name: format!("declaration {target}"),
-        });
-    };
-    if decl.is_external() {
-        return Err(RefactorError::External {
-            name: decl.name.to_string(),
-        });
-    }
-    if !matches!(decl.kind, DeclKind::Function | DeclKind::Method) {
-        return Err(RefactorError::NotRenamable {
-            name: decl.name.to_string(),
-            kind: decl.kind.name(),
-        });
-    }
+    let decl = workspace::editable(index, conventions, target)?;
     let lang = decl.lang;
     let (prefix, old) = decl.name.rsplit_once('.').unwrap_or(("", &decl.name));
     let old = old.to_owned();
@@ -84,23 +70,13 @@ pub fn plan_rename(
             new_name: new_name.to_owned(),
         });
     }
-    let target_path = index.file_of(target).map_or("", |f| f.path.as_str());
-    if conventions.class_of_path(target_path) == Some(Class::OffLimits)
-        || conventions.class_of_symbol(&decl.name, target_path) == Some(Class::OffLimits)
-    {
-        return Err(RefactorError::OffLimits {
-            name: decl.name.to_string(),
-        });
-    }
-
     let mut p = Planner {
         index,
         old: old.clone(),
         new: new_name.to_owned(),
-        files: HashMap::new(),
+        ws: Workspace::new(index),
         edits: Vec::new(),
         placed: HashMap::new(),
-        check: BTreeSet::new(),
         warnings: Vec::new(),
     };
     let family = if lang == Lang::Python && decl.kind == DeclKind::Method {
@@ -120,7 +96,7 @@ pub fn plan_rename(
         p.definition(m)?;
     }
     let covered_sites = p.calls(&members)?;
-    let scanned = p.files_mentioning(lang)?;
+    let scanned = p.ws.files_mentioning(lang, &old)?;
     let module_level = decl
         .parent
         .is_none_or(|parent| matches!(res.decls[parent].kind, DeclKind::Module));
@@ -150,10 +126,18 @@ pub fn plan_rename(
             .collect();
         p.patch_object_strings(&scanned, &owners)?;
     }
-    p.unresolved(&covered_sites);
-    p.handed_out(&members);
+    p.ws.unresolved(&old, &covered_sites, "rename it");
+    p.ws.handed_out(&members, |callee| format!(
+        "passed to `{callee}`, which ripple does not follow: a name it is looked up by (a string, a keyword) may need the new name too"
+    ));
     if lang == Lang::Go && decl.kind == DeclKind::Method {
-        p.interface_methods(&scanned, &decl.name)?;
+        let old = old.clone();
+        p.ws.interface_methods(&scanned, &old, |iface| {
+            format!(
+                "{iface} declares `{old}`: if {} implements it, rename this method and every other implementation with it (ripple does not rename interface methods yet)",
+                decl.name
+            )
+        })?;
     }
     // Mentions are listed where the name can mean the target: the files
     // the rename edits and, for a function, the files of its module or
@@ -163,18 +147,8 @@ pub fn plan_rename(
     if decl.kind != DeclKind::Method
         && let Some(home) = decl.file
     {
-        let module = &res.file_module[home.index()];
-        let importing: HashSet<FileId> = res
-            .imports
-            .iter()
-            .filter(|(_, to)| res.file_module[to.index()] == *module)
-            .map(|(from, _)| *from)
-            .collect();
-        mention_files.extend(
-            scanned
-                .iter()
-                .filter(|f| res.file_module[f.index()] == *module || importing.contains(f)),
-        );
+        let near = workspace::near_module(index, home);
+        mention_files.extend(scanned.iter().filter(|f| near(f)));
     }
     mention_files.sort();
     mention_files.dedup();
@@ -188,10 +162,8 @@ pub fn plan_rename(
     } else {
         format!("{prefix}.{new_name}")
     };
-    let stable_symbol = family.iter().any(|m| {
-        let path = index.file_of(m.method).map_or("", |f| f.path.as_str());
-        conventions.class_of_symbol(&res.decls[m.method].name, path) == Some(Class::Stable)
-    });
+    let family_ids: Vec<DeclId> = family.iter().map(|m| m.method).collect();
+    let stable_symbol = workspace::stable_symbol(index, conventions, &family_ids);
     let (hunks, bases) = p.hunks(conventions, stable_symbol, selection);
     let stable_left = hunks
         .iter()
@@ -229,7 +201,7 @@ pub fn plan_rename(
             })
             .collect(),
         hunks,
-        check_by_hand: p.check.into_iter().collect(),
+        check_by_hand: p.ws.check.into_iter().collect(),
         warnings: p.warnings,
         callers: caller_counts(index, &members),
         bases,
@@ -270,50 +242,14 @@ struct Planner<'a> {
     index: &'a Index,
     old: String,
     new: String,
-    /// Files read so far; `None` for one that does not parse as its language.
-    files: HashMap<FileId, Option<Parsed>>,
+    ws: Workspace<'a>,
     edits: Vec<Edit>,
     /// Each edit's index in `edits` by file and first byte.
     placed: HashMap<(FileId, usize), usize>,
-    check: BTreeSet<CheckByHand>,
     warnings: Vec<String>,
 }
 
 impl<'a> Planner<'a> {
-    /// A file's syntax tree, read from disk and checked against the index:
-    /// the spans the index holds are only good for the content it read.
-    fn parsed(&mut self, file: FileId) -> Result<Option<&Parsed>, RefactorError> {
-        if !self.files.contains_key(&file) {
-            let parsed = self.read(file)?;
-            self.files.insert(file, parsed);
-        }
-        Ok(self.files.get(&file).and_then(Option::as_ref))
-    }
-
-    fn read(&self, file: FileId) -> Result<Option<Parsed>, RefactorError> {
-        let Some(f) = self.index.files.get(file.index()) else {
-            return Ok(None);
-        };
-        let bytes =
-            std::fs::read(self.index.root.join(&f.path)).map_err(|source| RefactorError::Read {
-                path: f.path.clone(),
-                source,
-            })?;
-        if content_hash(&bytes) != f.hash {
-            return Err(RefactorError::Stale {
-                path: f.path.clone(),
-            });
-        }
-        Ok(Parsed::new(f.lang, bytes))
-    }
-
-    fn path(&self, file: FileId) -> &'a str {
-        self.index
-            .files
-            .get(file.index())
-            .map_or("", |f| f.path.as_str())
-    }
-
     /// Add an edit; the same identifier asked for twice keeps the surer.
     fn push(&mut self, edit: Edit) {
         match self.placed.get(&(edit.file, edit.bytes.start)) {
@@ -328,22 +264,6 @@ impl<'a> Planner<'a> {
                 self.edits.push(edit);
             }
         }
-    }
-
-    fn note(&mut self, file: FileId, at: usize, reason: String) {
-        let path = self.path(file).to_owned();
-        let Ok(Some(parsed)) = self.parsed(file) else {
-            return;
-        };
-        let lines = LineIndex::new(&parsed.source);
-        let line = lines.line_of(at);
-        let text = lines.text(line).trim().to_owned();
-        self.check.insert(CheckByHand {
-            file: path,
-            line,
-            text,
-            reason,
-        });
     }
 
     /// Refuse a new name that already names something in the scope the
@@ -398,9 +318,9 @@ impl<'a> Planner<'a> {
     /// Python: a module that will bind the new name must not bind it
     /// already (an import or an assignment the index does not list).
     fn check_module_binding(&mut self, file: FileId, name: &str) -> Result<(), RefactorError> {
-        let path = self.path(file);
+        let path = self.ws.path(file);
         let new = self.new.clone();
-        let Some(parsed) = self.parsed(file)? else {
+        let Some(parsed) = self.ws.parsed(file)? else {
             return Ok(());
         };
         if let Some(line) = python::module_bindings(parsed, &new).first() {
@@ -437,7 +357,7 @@ impl<'a> Planner<'a> {
         };
         let old = self.old.clone();
         let span = decl.span;
-        let found = self.parsed(file)?.and_then(|p| p.def_name(span, &old));
+        let found = self.ws.parsed(file)?.and_then(|p| p.def_name(span, &old));
         let (kind, why) = if m.why.is_empty() {
             (EditKind::Definition, "the definition".to_owned())
         } else {
@@ -451,7 +371,7 @@ impl<'a> Planner<'a> {
                 confidence: m.confidence,
                 why,
             }),
-            None => self.note(
+            None => self.ws.note(
                 file,
                 span.start_byte as usize,
                 format!(
@@ -469,25 +389,15 @@ impl<'a> Planner<'a> {
         members: &HashSet<DeclId>,
     ) -> Result<HashSet<(FileId, u32)>, RefactorError> {
         let res = &self.index.res;
-        let mut sites: BTreeMap<(FileId, u32), (Confidence, DeclId)> = BTreeMap::new();
-        for e in &res.edges {
-            if !members.contains(&e.callee) {
-                continue;
-            }
-            let best = sites
-                .entry((e.file, e.call))
-                .or_insert((e.confidence, e.caller));
-            if e.confidence < best.0 {
-                *best = (e.confidence, e.caller);
-            }
-        }
+        let sites = self.ws.sites_reaching(members);
         let old = self.old.clone();
-        for (&(file, call), &(confidence, caller)) in &sites {
+        for (&(file, call), reaching) in &sites {
+            let (confidence, caller) = (reaching.confidence, reaching.caller);
             let Some((_, site)) = self.index.call_site(file, call) else {
                 // An implicit call the index keeps no site for (a property
                 // read, a hook a library runs): only its caller is known.
                 let at = res.decls[caller].span.start_byte as usize;
-                self.note(
+                self.ws.note(
                     file,
                     at,
                     format!(
@@ -498,11 +408,11 @@ impl<'a> Planner<'a> {
                 continue;
             };
             let span = site.span;
-            let Some(parsed) = self.parsed(file)? else {
+            let Some(parsed) = self.ws.parsed(file)? else {
                 continue;
             };
             let Some(bytes) = parsed.callee_name(span) else {
-                self.note(
+                self.ws.note(
                     file,
                     span.start_byte as usize,
                     format!(
@@ -528,50 +438,6 @@ impl<'a> Planner<'a> {
         Ok(sites.into_keys().collect())
     }
 
-    /// The indexed files of `lang` whose text holds the old name, read
-    /// and parsed on every core: parsing is most of what planning costs.
-    fn files_mentioning(&mut self, lang: Lang) -> Result<Vec<FileId>, RefactorError> {
-        use rayon::prelude::*;
-        let index = self.index;
-        let old = self.old.as_str();
-        let unread: Vec<FileId> = (0..index.files.len())
-            .map(FileId::new)
-            .filter(|f| index.files[f.index()].lang == lang && !self.files.contains_key(f))
-            .collect();
-        let read: Vec<(FileId, Result<Option<Parsed>, RefactorError>)> = unread
-            .par_iter()
-            .filter_map(|&file| {
-                let f = &index.files[file.index()];
-                // An unreadable file cannot hold a use to rename.
-                let bytes = std::fs::read(index.root.join(&f.path)).ok()?;
-                if !holds_word(&bytes, old) {
-                    return None;
-                }
-                if content_hash(&bytes) != f.hash {
-                    let stale = RefactorError::Stale {
-                        path: f.path.clone(),
-                    };
-                    return Some((file, Err(stale)));
-                }
-                Some((file, Ok(Parsed::new(f.lang, bytes))))
-            })
-            .collect();
-        for (file, parsed) in read {
-            self.files.insert(file, parsed?);
-        }
-        let mut out: Vec<FileId> = self
-            .files
-            .iter()
-            .filter(|(f, p)| {
-                index.files[f.index()].lang == lang
-                    && p.as_ref().is_some_and(|p| holds_word(&p.source, old))
-            })
-            .map(|(f, _)| *f)
-            .collect();
-        out.sort();
-        Ok(out)
-    }
-
     /// `from m import old [as g]` where `m` exports the target; returns
     /// the files of the modules that export it once renamed.
     fn imports(
@@ -587,9 +453,9 @@ impl<'a> Planner<'a> {
         // Each file's `from … import old` names, with the module each names.
         let mut found: Vec<(FileId, Range<usize>, bool, String)> = Vec::new();
         for &file in scanned {
-            let is_package = self.path(file).ends_with("__init__.py");
+            let is_package = self.ws.path(file).ends_with("__init__.py");
             let importer = res.file_module[file.index()].clone();
-            let Some(parsed) = self.parsed(file)? else {
+            let Some(parsed) = self.ws.parsed(file)? else {
                 continue;
             };
             for i in python::from_imports_of(parsed, &old) {
@@ -633,7 +499,7 @@ impl<'a> Planner<'a> {
 
     fn all_entries(&mut self, file: FileId) -> Result<(), RefactorError> {
         let old = self.old.clone();
-        let Some(parsed) = self.parsed(file)? else {
+        let Some(parsed) = self.ws.parsed(file)? else {
             return Ok(());
         };
         for bytes in python::all_entries(parsed, &old) {
@@ -655,7 +521,7 @@ impl<'a> Planner<'a> {
     ) -> Result<(), RefactorError> {
         let old = self.old.clone();
         for &file in scanned {
-            let Some(parsed) = self.parsed(file)? else {
+            let Some(parsed) = self.ws.parsed(file)? else {
                 continue;
             };
             let found: Vec<(Range<usize>, String)> = python::patch_strings(parsed, &old, dotted)
@@ -693,7 +559,7 @@ impl<'a> Planner<'a> {
         let owners: Vec<&str> = owners.iter().map(String::as_str).collect();
         let old = self.old.clone();
         for &file in scanned {
-            let Some(parsed) = self.parsed(file)? else {
+            let Some(parsed) = self.ws.parsed(file)? else {
                 continue;
             };
             for bytes in python::patch_object_strings(parsed, &owners, &old) {
@@ -705,62 +571,6 @@ impl<'a> Planner<'a> {
                     confidence: Confidence::Likely,
                     why: format!("patch.object(…, \"{old}\")"),
                 });
-            }
-        }
-        Ok(())
-    }
-
-    fn unresolved(&mut self, covered: &HashSet<(FileId, u32)>) {
-        let index = self.index;
-        let old = self.old.clone();
-        for u in index.res.unresolved_named(&old) {
-            if covered.contains(&(u.file, u.call)) {
-                continue;
-            }
-            let Some((_, site)) = index.call_site(u.file, u.call) else {
-                continue;
-            };
-            let reason = format!(
-                "unresolved call `{}` in {} ({}): rename it if it calls the target",
-                site.callee_text, index.res.decls[u.caller].name, u.reason
-            );
-            self.note(u.file, site.span.start_byte as usize, reason);
-        }
-    }
-
-    fn handed_out(&mut self, members: &HashSet<DeclId>) {
-        let index = self.index;
-        for h in &index.res.handed_out {
-            if !members.contains(&h.func) {
-                continue;
-            }
-            let Some((_, site)) = index.call_site(h.file, h.call) else {
-                continue;
-            };
-            let reason = format!(
-                "passed to `{}`, which ripple does not follow: a name it is looked up by (a string, a keyword) may need the new name too",
-                site.callee_text
-            );
-            self.note(h.file, site.span.start_byte as usize, reason);
-        }
-    }
-
-    fn interface_methods(&mut self, scanned: &[FileId], target: &str) -> Result<(), RefactorError> {
-        let old = self.old.clone();
-        for &file in scanned {
-            let Some(parsed) = self.parsed(file)? else {
-                continue;
-            };
-            let found = go::interface_methods(parsed, &old);
-            for (bytes, iface) in found {
-                let iface = iface.map_or("an interface".to_owned(), |i| format!("interface {i}"));
-                self.note(
-                    file,
-                    bytes.start,
-                    format!(
-                        "{iface} declares `{old}`: if {target} implements it, rename this method and every other implementation with it (ripple does not rename interface methods yet)"
-                    ),
-                );
             }
         }
         Ok(())
@@ -795,7 +605,7 @@ impl<'a> Planner<'a> {
             edited.entry(e.file).or_default().insert(e.bytes.start);
         }
         let mut noted: HashMap<String, HashSet<u32>> = HashMap::new();
-        for c in &self.check {
+        for c in &self.ws.check {
             noted.entry(c.file.clone()).or_default().insert(c.line);
         }
         let other_decl_starts: HashSet<(FileId, u32)> = res
@@ -810,15 +620,15 @@ impl<'a> Planner<'a> {
             for &call in elsewhere.get(&file).into_iter().flatten() {
                 if let Some((_, site)) = self.index.call_site(file, call) {
                     let span = site.span;
-                    if let Some(Some(p)) = self.files.get(&file)
+                    if let Some(Some(p)) = self.ws.files.get(&file)
                         && let Some(r) = p.callee_name(span)
                     {
                         skip.insert(r.start);
                     }
                 }
             }
-            let noted = noted.remove(self.path(file)).unwrap_or_default();
-            let Some(parsed) = self.parsed(file)? else {
+            let noted = noted.remove(self.ws.path(file)).unwrap_or_default();
+            let Some(parsed) = self.ws.parsed(file)? else {
                 continue;
             };
             let found = match parsed.lang {
@@ -841,7 +651,7 @@ impl<'a> Planner<'a> {
             }
             notes.retain(|&at| !noted.contains(&lines.line_of(at)));
             for at in notes {
-                self.note(
+                self.ws.note(
                     file,
                     at,
                     format!(
@@ -863,7 +673,7 @@ impl<'a> Planner<'a> {
             .edits
             .iter()
             .filter(|e| res.file_module[e.file.index()] != home)
-            .map(|e| self.path(e.file))
+            .map(|e| self.ws.path(e.file))
             .collect();
         if names::go_exported(&self.old) {
             self.warnings.push(format!(
@@ -893,10 +703,10 @@ impl<'a> Planner<'a> {
         let mut bases = BTreeMap::new();
         let mut line_indexes: HashMap<FileId, LineIndex> = HashMap::new();
         for e in &self.edits {
-            let Some(Some(parsed)) = self.files.get(&e.file) else {
+            let Some(Some(parsed)) = self.ws.files.get(&e.file) else {
                 continue;
             };
-            let path = self.path(e.file);
+            let path = self.ws.path(e.file);
             bases
                 .entry(path.to_owned())
                 .or_insert_with(|| content_hash(&parsed.source));
@@ -913,17 +723,11 @@ impl<'a> Planner<'a> {
                 self.new,
                 old_text.get(b..).unwrap_or("")
             );
-            let refused = if conventions.is_secret(path) {
-                Some("a secret file: never edited".to_owned())
-            } else if conventions.class_of_path(path) == Some(Class::OffLimits) {
-                Some("off-limits in ripple.toml: never edited".to_owned())
-            } else {
-                None
-            };
-            let stable = stable_symbol || conventions.class_of_path(path) == Some(Class::Stable);
-            let selected = refused.is_none()
-                && selection.includes(e.confidence)
-                && (!stable || selection.allow_stable);
+            let Verdict {
+                selected,
+                stable,
+                refused,
+            } = Verdict::of(conventions, path, e.confidence, stable_symbol, selection);
             hunks.push(RenameHunk {
                 id: HunkId::of(
                     path,
@@ -949,12 +753,6 @@ impl<'a> Planner<'a> {
     }
 }
 
-/// Whether `word` occurs in `text` as a whole identifier: the files
-/// worth parsing.
-fn holds_word(text: &[u8], word: &str) -> bool {
-    super::syntax::word_positions(text, word).next().is_some()
-}
-
 /// Whether the identifier at `at` is the name a declaration statement
 /// declares (`def NAME`, `func NAME`, `func (r T) NAME`).
 fn is_declaring(p: &Parsed, at: usize) -> bool {
@@ -970,17 +768,4 @@ fn is_declaring(p: &Parsed, at: usize) -> bool {
                 | "method_declaration"
         ) && parent.child_by_field_name("name") == Some(node)
     })
-}
-
-#[cfg(test)]
-mod tests {
-    use super::holds_word;
-
-    #[test]
-    fn files_are_scanned_for_the_whole_name_only() {
-        assert!(holds_word(b"x = warn(1)", "warn"));
-        assert!(holds_word(b"patch(\"pkg.warn\")", "warn"));
-        assert!(holds_word(b"warn", "warn"));
-        assert!(!holds_word(b"import warnings; forewarn()", "warn"));
-    }
 }

@@ -78,6 +78,9 @@ pub struct Resolution {
     pub call_lines: Vec<Box<[u32]>>,
     /// The distinct short callee names of unresolved call sites.
     pub unresolved_names: Vec<Box<str>>,
+    /// Call sites whose callees were found by the method's name alone,
+    /// their receiver's type being unknown, in (file, call) order.
+    pub receiver_unknown: Vec<(FileId, u32)>,
     /// How much work this resolution took; not part of the cached graph.
     #[serde(skip)]
     pub work: ResolveWork,
@@ -122,6 +125,12 @@ impl Resolution {
     }
 
     /// The unresolved call sites whose callee's last identifier is `short`.
+    /// Whether the callees of call site `call` in `file` were found by the
+    /// method's name alone (see [`Resolution::receiver_unknown`]).
+    pub fn is_receiver_unknown(&self, file: FileId, call: u32) -> bool {
+        self.receiver_unknown.binary_search(&(file, call)).is_ok()
+    }
+
     pub fn unresolved_named<'a>(&'a self, short: &str) -> impl Iterator<Item = &'a Unresolved> {
         let id = self
             .unresolved_names
@@ -241,6 +250,11 @@ impl Builder {
             file: FileId(file),
             call,
         });
+    }
+
+    /// Call site `call` of `file` was resolved by the method's name alone.
+    pub fn receiver_unknown(&mut self, file: u32, call: u32) {
+        self.res.receiver_unknown.push((FileId(file), call));
     }
 
     pub fn unresolved(&mut self, caller: RawDeclId, file: u32, call: u32, reason: String) {

@@ -96,7 +96,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
         .title(Span::styled(" help (esc closes) ", theme.title(true)));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let [legend, body] = Layout::vertical([Constraint::Length(3), Constraint::Min(0)]).areas(inner);
+    let [legend, body] = Layout::vertical([Constraint::Length(4), Constraint::Min(0)]).areas(inner);
     frame.render_widget(
         Paragraph::new(vec![
             Line::styled("ripple explorer: every key", theme.bold()),
@@ -106,6 +106,10 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
             ),
             Line::styled(
                 format!("row colour: hop inside the blast radius ({})", theme.hop_legend()),
+                theme.dim(),
+            ),
+            Line::styled(
+                "certain: one known target · ~likely: inferred through flow · ?possible: one of several, or by name on an unknown receiver (docs/accuracy.md)",
                 theme.dim(),
             ),
         ]),

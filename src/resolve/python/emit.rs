@@ -12,7 +12,7 @@ use crate::resolve::{Builder, FileId, RawDeclId};
 
 use super::Analysis;
 use super::calls::{Target, function_and_shift};
-use super::library::{FUNCTOOLS_REDUCE, never_calls_its_arguments};
+use super::library::{FUNCTOOLS_REDUCE, is_member_of_class, never_calls_its_arguments};
 use super::values::{GSym, MAX_CALLABLES, MAX_SET, Slot, Value, is_full};
 
 impl Analysis<'_> {
@@ -132,6 +132,16 @@ impl Analysis<'_> {
                         ),
                     );
                     continue;
+                }
+                if decls.is_empty() && kind == PyCallKind::Plain && !has_class {
+                    let by_name = self.methods_by_name(ci, call, caller);
+                    if !by_name.is_empty() {
+                        for callee in by_name {
+                            b.edge(caller, callee, Confidence::Possible, file, call as u32);
+                        }
+                        b.receiver_unknown(file, call as u32);
+                        continue;
+                    }
                 }
                 if decls.is_empty() {
                     if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator) && !has_class {
@@ -538,6 +548,15 @@ impl Analysis<'_> {
                     format!(
                         "the receiver of `.{}` may be any of more values than are kept ({MAX_SET})",
                         facts.sym(*name)
+                    )
+                } else if let Some(Value::External(path)) = bases.first().copied()
+                    && is_member_of_class(&self.strings[path as usize])
+                {
+                    format!(
+                        "the receiver of `.{}` is `{}`, an attribute of a library class whose \
+                         type ripple does not know",
+                        facts.sym(*name),
+                        self.strings[path as usize]
                     )
                 } else if let Some(hook) = hook {
                     format!(

@@ -93,10 +93,15 @@ impl Analysis<'_> {
     /// Attribute `name` of the out-of-repo value `p`, named by its path.
     /// Introspection (`x.__class__`, `f.__self__`) names no out-of-repo
     /// declaration: chains through it only made up callees like
-    /// `_weakref.ref.__self__.lower`.
+    /// `_weakref.ref.__self__.lower`. Nor does a member of a class's member
+    /// (`multiprocessing.Process.name.format`): what the attribute holds is
+    /// unknown, so the call stays unresolved with that reason.
     pub(super) fn external_member(&mut self, p: GSym, name: GSym) -> Vals {
         let attr = self.strings[name as usize].as_str();
         if INTROSPECTION_ATTRS.contains(&attr) {
+            return Vals::new();
+        }
+        if is_member_of_class(&self.strings[p as usize]) {
             return Vals::new();
         }
         let full = format!("{}.{attr}", self.strings[p as usize]);
@@ -1185,3 +1190,39 @@ pub(super) const BUILTINS: &[&str] = &[
     "Warning",
     "ZeroDivisionError",
 ];
+
+/// Whether out-of-repo path `path` names a member of a class: a lowercase
+/// segment after a capitalised one (`http.client.HTTPResponse.status`,
+/// `PIL.Image.open`), not a class in a capitalised package
+/// (`Crypto.Cipher.AES`) nor a module's attribute (`os.environ`).
+pub(super) fn is_member_of_class(path: &str) -> bool {
+    if path.starts_with('<') {
+        return false;
+    }
+    let mut after_class = false;
+    for segment in path.split('.') {
+        let first = segment.trim_start_matches('_').chars().next();
+        match first {
+            Some(c) if c.is_ascii_uppercase() => after_class = true,
+            Some(_) if after_class => return true,
+            _ => {}
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_member_of_class;
+
+    #[test]
+    fn a_member_of_a_class_member_is_told_from_a_class_in_a_capitalised_package() {
+        assert!(is_member_of_class("http.client.HTTPResponse.status"));
+        assert!(is_member_of_class("PIL.Image.open"));
+        assert!(is_member_of_class("_io.BytesIO.mode"));
+        assert!(!is_member_of_class("Crypto.Cipher.AES"));
+        assert!(!is_member_of_class("os.environ"));
+        assert!(!is_member_of_class("requests.Session"));
+        assert!(!is_member_of_class("<**PyStr**>.format"));
+    }
+}

@@ -49,6 +49,7 @@ use solver::{ConsKind, Constraint, NO_CONSTRAINT};
 use values::{ANY_KEY, GSym, MAX_ROUNDS, NO_SLOT, Slot, SlotTable, Value};
 
 mod bindings;
+mod by_name;
 mod calls;
 mod classes;
 mod emit;
@@ -72,6 +73,7 @@ pub(super) const SOURCES: &str = concat!(
     include_str!("operators.rs"),
     include_str!("library.rs"),
     include_str!("emit.rs"),
+    include_str!("by_name.rs"),
 );
 
 /// Python module names for every Python file: dotted path from the package
@@ -258,6 +260,9 @@ struct Analysis<'a> {
     descriptor_names: Option<HashSet<GSym>>,
     /// Memo of [`Analysis::prefixed_methods`].
     prefixed: HashMap<String, Vec<GSym>>,
+    /// For one file context: the names assigned what a call into code
+    /// outside the repository returned (see `by_name`).
+    library_made: Option<(usize, HashSet<(u32, Sym)>)>,
     /// `class_body_names` by class, once the emit pass asks.
     class_body_by_class: Option<HashMap<RawDeclId, Vec<GSym>>>,
     /// Sites of defaultdicts, whose `MISSING_KEY` element holds what a
@@ -376,6 +381,7 @@ pub fn resolve(b: &mut Builder, files: &[SourceFile], py_files: &[u32], order: S
         writers: std::env::var_os("RIPPLE_DEBUG_CONE").map(|_| Vec::new()),
         class_body_by_class: None,
         prefixed: HashMap::default(),
+        library_made: None,
         descriptor_names: None,
         module_refs: HashMap::default(),
         submodules: HashMap::default(),
