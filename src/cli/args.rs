@@ -584,9 +584,8 @@ ripple export scip -o index.scip && src code-intel upload -file=index.scip")]
         /// directory, not to --repo.
         #[arg(short, long, value_name = "FILE", default_value = "index.scip")]
         output: PathBuf,
-        /// Leave out references at call sites less sure than this (certain: resolved by scope,
-        /// import or declared type; likely: through a local inference; possible: dynamic dispatch
-        /// or one of several candidates).
+        /// Leave out references at call sites whose edge is less sure than this; the kept ones
+        /// are counted by level in each callee's documentation.
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
         /// Python distribution name in symbols (scip-python's --project-name).
