@@ -4,6 +4,7 @@ pub mod blast;
 pub mod context;
 pub mod conventions;
 pub mod edits;
+pub mod export;
 pub mod graph;
 pub mod index;
 pub mod inventory;

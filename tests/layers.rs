@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u32)] = &[
     ("refactor", 5),
     ("bench", 6),
     ("context", 6),
+    ("export", 6),
     ("migrate", 7),
     ("review", 7),
     ("tui", 8),

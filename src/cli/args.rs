@@ -245,6 +245,11 @@ pub(super) enum Command {
         #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
         min_confidence: MinConfidence,
     },
+    /// Write the call graph in another tool's format (SCIP for Sourcegraph).
+    Export {
+        #[command(subcommand)]
+        format: ExportFormat,
+    },
     /// Serve the graph queries to coding agents over the Model Context Protocol (stdio).
     ///
     /// Tools: find, show, callers, callees, blast, tests, unresolved, context
@@ -542,6 +547,57 @@ impl SignatureFlags {
             allow_stable: self.allow_stable,
         }
     }
+}
+
+#[derive(Subcommand)]
+pub(super) enum ExportFormat {
+    /// Write a SCIP index (scip.proto) for Sourcegraph's code navigation.
+    ///
+    /// Every declaration becomes a definition (on its name, with the whole
+    /// declaration as its enclosing range) and every call site whose edge
+    /// meets --min-confidence a reference on the callee's name: that is how
+    /// Sourcegraph draws "find references" and call hierarchies, since SCIP
+    /// has no call edge. Python overrides and Go interface implementations
+    /// are `is_implementation` relationships; occurrences in test code carry
+    /// the Test role; out-of-repository callees are external symbols.
+    ///
+    /// Symbols are named as scip-python and scip-go name them (below), so
+    /// the index merges with theirs. DIST and VERSION come from
+    /// pyproject.toml, else the directory's name and the commit; MODULE from
+    /// go.mod and VERSION from the tag at HEAD, else the commit's first 12
+    /// digits. Pass the same --project-name, --project-version or
+    /// --module-version you give those indexers.
+    ///
+    /// Each symbol's documentation counts its call edges by confidence and
+    /// lists the references that are not certain.
+    #[command(after_long_help = "Symbols:\n  \
+scip-python python DIST VERSION `pkg.mod`/Class#method().\n  \
+scip-go gomod MODULE VERSION `import/path`/Type#Method().\n\n\
+Examples:\n  \
+ripple export scip                                   # ./index.scip, every edge\n  \
+ripple export scip -o out/index.scip --min-confidence likely\n  \
+ripple --repo assets/demo export scip -o - | gzip > index.scip.gz\n\n\
+In CI, one index per commit:\n  \
+ripple export scip -o index.scip && src code-intel upload -file=index.scip")]
+    Scip {
+        /// Where to write the index (`-` for stdout); a relative path is relative to the current
+        /// directory, not to --repo.
+        #[arg(short, long, value_name = "FILE", default_value = "index.scip")]
+        output: PathBuf,
+        /// Leave out references at call sites whose edge is less sure than this; the kept ones
+        /// are counted by level in each callee's documentation.
+        #[arg(long, value_enum, default_value_t = MinConfidence::Possible)]
+        min_confidence: MinConfidence,
+        /// Python distribution name in symbols (scip-python's --project-name).
+        #[arg(long, value_name = "NAME")]
+        project_name: Option<String>,
+        /// Python distribution version in symbols (scip-python's --project-version).
+        #[arg(long, value_name = "VERSION")]
+        project_version: Option<String>,
+        /// Go module version in symbols (scip-go's --module-version).
+        #[arg(long, value_name = "VERSION")]
+        module_version: Option<String>,
+    },
 }
 
 #[derive(Clone, Copy, ValueEnum)]

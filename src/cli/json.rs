@@ -260,3 +260,13 @@ pub struct OverviewDoc<'a> {
     pub hotspots: Vec<Hotspot>,
     pub import_cycles: &'a [Vec<String>],
 }
+
+/// `export scip --json`: where the index went and what it holds.
+#[derive(Serialize)]
+pub struct ExportDoc<'a> {
+    pub output: String,
+    pub min_confidence: &'static str,
+    pub seconds: f64,
+    #[serde(flatten)]
+    pub summary: &'a ripple::export::scip::ScipSummary,
+}

@@ -17,6 +17,7 @@ macro_rules! say {
 }
 
 mod args;
+mod export;
 mod graph;
 mod hook;
 mod json;
@@ -28,6 +29,7 @@ mod review;
 mod search;
 
 use args::*;
+use export::*;
 use graph::*;
 use hook::*;
 use migrate::*;
@@ -128,6 +130,9 @@ pub fn run() -> Result<ExitCode> {
     }
     if let Command::Hook { action } = &command {
         return hook(&repo, *action);
+    }
+    if let Command::Export { format } = &command {
+        return cmd_export(&repo, format, json);
     }
     if let Command::Review { path, args } = command {
         return review(&path.unwrap_or(repo), &args, json);
@@ -389,6 +394,7 @@ pub fn run() -> Result<ExitCode> {
             cmd_similar(&index, &search, d, top, json, &mut out)
         }),
         Command::Hook { .. }
+        | Command::Export { .. }
         | Command::Bench { .. }
         | Command::BenchSearch { .. }
         | Command::Review { .. }
@@ -517,6 +523,9 @@ fn error_kind(err: &anyhow::Error) -> &'static str {
         }
         if cause.is::<ripple::refactor::RefactorError>() {
             return "refactor";
+        }
+        if cause.is::<ripple::export::scip::ScipError>() {
+            return "export";
         }
         if cause.is::<ripple::review::ReviewError>() || cause.is::<ripple::review::git::GitError>()
         {

@@ -22,11 +22,11 @@
 
 mod go;
 pub mod names;
-mod overrides;
+pub mod overrides;
 mod python;
 pub mod rename;
 pub mod signature;
-mod syntax;
+pub(crate) mod syntax;
 mod workspace;
 mod write;
 

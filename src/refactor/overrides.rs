@@ -298,3 +298,94 @@ mod tests {
         assert_eq!(absolute_module("os.path", "shop.a", false), "os.path");
     }
 }
+
+/// A Python method and the method of the same name it overrides.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Override {
+    pub method: DeclId,
+    pub overridden: DeclId,
+    /// Every base on the way was named exactly (not found by its short
+    /// name alone).
+    pub exact: bool,
+}
+
+/// The repository's Python class hierarchy, as the SCIP export relates it.
+#[derive(Debug, Default)]
+pub struct PythonHierarchy {
+    /// Every repository method that overrides one of a base class, linked
+    /// to the nearest definer along each base (a base that does not define
+    /// the name is looked through, as Python's MRO does). Dunder methods
+    /// are left out: nearly every class "overrides" `__init__`, and
+    /// scip-python leaves them out of its relationships for the same reason.
+    pub overrides: Vec<Override>,
+    /// Each repository class and its direct bases in the repository.
+    pub bases: Vec<(DeclId, DeclId)>,
+}
+
+pub fn python_hierarchy(index: &Index) -> PythonHierarchy {
+    let res = &index.res;
+    let mut methods: HashMap<(DeclId, &str), DeclId> = HashMap::new();
+    for d in res.decl_ids() {
+        let decl = &res.decls[d];
+        if decl.lang != Lang::Python || decl.kind != DeclKind::Method || decl.is_external() {
+            continue;
+        }
+        if let Some(cls) = decl
+            .parent
+            .filter(|p| res.decls[*p].kind == DeclKind::Class)
+        {
+            let short = decl.name.rsplit('.').next().unwrap_or(&decl.name);
+            methods.entry((cls, short)).or_insert(d);
+        }
+    }
+    let mut keys: Vec<(&(DeclId, &str), &DeclId)> = methods.iter().collect();
+    keys.sort();
+    let mut hierarchy = Hierarchy::new(index);
+    let mut classes: Vec<DeclId> = hierarchy.classes.values().copied().collect();
+    classes.sort();
+    // Every file declaring a class is read: parsed in parallel up front
+    // rather than one at a time as the walk reaches it.
+    let files: HashSet<FileId> = classes
+        .iter()
+        .filter_map(|cls| res.decls[*cls].file)
+        .collect();
+    let mut files: Vec<FileId> = files.into_iter().collect();
+    files.sort();
+    use rayon::prelude::*;
+    let read: Vec<(FileId, Option<FileClasses>)> = files
+        .par_iter()
+        .map(|&f| (f, read_file(index, f)))
+        .collect();
+    hierarchy.files.extend(read);
+    let mut out = PythonHierarchy::default();
+    for &cls in &classes {
+        for (base, _) in hierarchy.bases_of(cls) {
+            out.bases.push((cls, base));
+        }
+    }
+    for (&(cls, name), &method) in keys {
+        if name.starts_with("__") {
+            continue;
+        }
+        let mut seen: HashSet<DeclId> = HashSet::from([cls]);
+        let mut stack: Vec<(DeclId, bool)> = hierarchy.bases_of(cls);
+        stack.reverse();
+        while let Some((base, exact)) = stack.pop() {
+            if !seen.insert(base) {
+                continue;
+            }
+            if let Some(&overridden) = methods.get(&(base, name)) {
+                out.overrides.push(Override {
+                    method,
+                    overridden,
+                    exact,
+                });
+                continue;
+            }
+            let mut further = hierarchy.bases_of(base);
+            further.reverse();
+            stack.extend(further.into_iter().map(|(b, e)| (b, exact && e)));
+        }
+    }
+    out
+}

@@ -11,14 +11,14 @@ use tree_sitter::{Node, Tree};
 use crate::model::{Lang, Span};
 
 /// A parsed file.
-pub(super) struct Parsed {
-    pub(super) lang: Lang,
-    pub(super) source: Vec<u8>,
-    pub(super) tree: Tree,
+pub(crate) struct Parsed {
+    pub(crate) lang: Lang,
+    pub(crate) source: Vec<u8>,
+    pub(crate) tree: Tree,
 }
 
 impl Parsed {
-    pub(super) fn new(lang: Lang, source: Vec<u8>) -> Option<Parsed> {
+    pub(crate) fn new(lang: Lang, source: Vec<u8>) -> Option<Parsed> {
         let tree = crate::lang::parse(lang, &source)?;
         Some(Parsed { lang, source, tree })
     }
@@ -62,7 +62,7 @@ impl Parsed {
     /// declaration's span, which may start at its decorators) called
     /// `old`: the outermost, since a nested function of the same name is
     /// another declaration.
-    pub(super) fn def_name(&self, decl: Span, old: &str) -> Option<Range<usize>> {
+    pub(crate) fn def_name(&self, decl: Span, old: &str) -> Option<Range<usize>> {
         let defines = |kind: &str| match self.lang {
             Lang::Python => kind == "function_definition",
             Lang::Go => matches!(kind, "function_declaration" | "method_declaration"),
@@ -85,7 +85,7 @@ impl Parsed {
     /// a property read `box.size`. `None`
     /// when the call is implied by syntax that names nothing (an operator,
     /// a conversion) or its callee is not a name (`fs[0](x)`).
-    pub(super) fn callee_name(&self, span: Span) -> Option<Range<usize>> {
+    pub(crate) fn callee_name(&self, span: Span) -> Option<Range<usize>> {
         let (start, end) = (span.start_byte as usize, span.end_byte as usize);
         let site = self
             .tree
