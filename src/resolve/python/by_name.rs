@@ -44,9 +44,6 @@ impl<'a> Analysis<'a> {
         let Some(classes) = self.class_definers.get(&gname).cloned() else {
             return Vec::new();
         };
-        if self.library_made(ci, base) || !self.eval(ci, base, 0).is_empty() {
-            return Vec::new();
-        }
         let mut found = Vec::new();
         for class in classes {
             for v in self.get(super::values::Slot::Var(class, gname)) {
@@ -71,6 +68,10 @@ impl<'a> Analysis<'a> {
                 !site.splats.is_empty(),
             )
         });
+        // The receiver is evaluated last: most names fail the cheaper tests.
+        if found.is_empty() || self.library_made(ci, base) || !self.eval(ci, base, 0).is_empty() {
+            return Vec::new();
+        }
         found.sort_unstable();
         found
     }
