@@ -124,13 +124,13 @@ impl Resolution {
         facts.calls.iter().map(|c| c.span.start_line).collect()
     }
 
-    /// The unresolved call sites whose callee's last identifier is `short`.
     /// Whether the callees of call site `call` in `file` were found by the
     /// method's name alone (see [`Resolution::receiver_unknown`]).
     pub fn is_receiver_unknown(&self, file: FileId, call: u32) -> bool {
         self.receiver_unknown.binary_search(&(file, call)).is_ok()
     }
 
+    /// The unresolved call sites whose callee's last identifier is `short`.
     pub fn unresolved_named<'a>(&'a self, short: &str) -> impl Iterator<Item = &'a Unresolved> {
         let id = self
             .unresolved_names

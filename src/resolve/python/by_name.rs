@@ -140,9 +140,10 @@ impl<'a> Analysis<'a> {
     }
 
     /// Whether method `f` accepts `positional` arguments after its receiver
-    /// and the keywords `kwargs` written in file context `call_ctx`. Defaults are not in the facts, so too few
-    /// arguments never rule a method out; too many, or a keyword it lacks,
-    /// do. A call with `*args` or `**kwargs` fits any method.
+    /// and the keywords `kwargs` written in file context `call_ctx`.
+    /// Defaults are not in the facts, so too few arguments never rule a
+    /// method out; too many, or a keyword it lacks, do. A call with
+    /// `*args` or `**kwargs` fits any method.
     fn arity_fits(
         &self,
         f: RawDeclId,
