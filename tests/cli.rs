@@ -796,3 +796,58 @@ fn undo_into_a_closed_pipe_ends_quietly() {
     assert!(!err.contains("panicked"), "{err}");
     assert_eq!(out.status.code(), Some(0), "{err}");
 }
+
+#[test]
+fn several_python_targets_known_through_flow_are_likely_and_overrides_reached_through_self_possible()
+ {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("shapes.py"),
+        "class Base:\n    def run(self):\n        return self.step()\n\n    def step(self):\n        return 0\n\n\
+         class Fast(Base):\n    def step(self):\n        return 1\n\n\
+         class Circle:\n    def area(self):\n        return 3\n\n\
+         class Square:\n    def area(self):\n        return 4\n\n\
+         def on_a():\n    return 'a'\n\n\
+         def on_b():\n    return 'b'\n\n\
+         def measure(big):\n    shape = Circle() if big else Square()\n    return shape.area()\n\n\
+         def dispatch(first):\n    handler = on_a if first else on_b\n    return handler()\n",
+    )
+    .unwrap();
+    let repo = root.to_str().unwrap();
+    let callees = |name: &str| {
+        let doc = json(&["--repo", repo, "callees", name, "--json"]);
+        let mut found: Vec<(String, String)> = doc["hops"][0]["decls"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                (
+                    d["name"].as_str().unwrap().to_owned(),
+                    d["confidence"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        found.sort();
+        found
+    };
+    let pair = |n: &str, c: &str| (n.to_owned(), c.to_owned());
+    assert_eq!(
+        callees("shapes.measure"),
+        [
+            pair("shapes.Circle.area", "Likely"),
+            pair("shapes.Square.area", "Likely"),
+        ]
+    );
+    assert_eq!(
+        callees("shapes.dispatch"),
+        [pair("shapes.on_a", "Likely"), pair("shapes.on_b", "Likely")]
+    );
+    assert_eq!(
+        callees("shapes.Base.run"),
+        [
+            pair("shapes.Base.step", "Likely"),
+            pair("shapes.Fast.step", "Possible"),
+        ]
+    );
+}

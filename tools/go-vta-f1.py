@@ -10,7 +10,9 @@ and both graphs are restricted to the callers VTA reports inside the
 module, since VTA sees no test files (unless -test, which passes -test
 to callgraph: test packages and their synthetic mains) and ripple
 does. Prints precision,
-recall and F1 per module; with -v, the edges each side has alone.
+recall and F1 per module, then each confidence level's precision (its
+own edges VTA also has) over all modules; with -v, the edges each side
+has alone.
 """
 import json, os, shutil, subprocess, sys, tempfile
 
@@ -36,6 +38,8 @@ def main():
     verbose = "-v" in sys.argv
     with_tests = "-test" in sys.argv
     ripple, dirs = args[0], args[1:]
+    levels = ["certain", "likely", "possible"]
+    by_level = {l: [0, 0] for l in levels}
     for src in dirs:
         with tempfile.TemporaryDirectory() as tmp:
             d = os.path.join(tmp, "m")
@@ -43,9 +47,19 @@ def main():
             mod = module_path(d)
             vta = {e for e in vta_edges(d, with_tests) if in_module(e[0], mod)}
             callers = {c for c, _ in vta}
-            graph = json.loads(subprocess.run([ripple, "--repo", d, "edges", "--format", "json"],
-                                              check=True, capture_output=True, text=True).stdout)
-            ours = {(c, t) for c, ts in graph.items() if c in callers for t in ts}
+            at = {}
+            for level in levels:
+                graph = json.loads(subprocess.run(
+                    [ripple, "--repo", d, "edges", "--format", "json", "--min-confidence", level],
+                    check=True, capture_output=True, text=True).stdout)
+                at[level] = {(c, t) for c, ts in graph.items() if c in callers for t in ts}
+            ours = at["possible"]
+            above = set()
+            for level in levels:
+                exactly = at[level] - above
+                by_level[level][0] += len(exactly & vta)
+                by_level[level][1] += len(exactly)
+                above = at[level]
             tp = len(ours & vta)
             p = tp / len(ours) if ours else 0.0
             r = tp / len(vta) if vta else 0.0
@@ -56,5 +70,8 @@ def main():
                     print("  + " + "\t".join(e))
                 for e in sorted(vta - ours):
                     print("  - " + "\t".join(e))
+    for level in levels:
+        common, edges = by_level[level]
+        print(f"{level:<9} edges {edges:5}  in VTA {common:5}  precision {common / edges if edges else 0:.3f}")
 
 main()

@@ -27,8 +27,9 @@ macro_rules! confidence {
         " Every edge has a confidence: `certain` = one fully known target (a direct call \
 resolved by scope, import or declared type); `likely` = inferred through data flow, every \
 contributing value known (an assignment, a parameter, an instance attribute, a function handed \
-to library code that calls it); `possible` = an over-approximation (one of several candidates \
-such as interface dispatch, every implementation when the receiver cannot be traced, a value \
+to library code that calls it, each of a few targets the flow knows); `possible` = an \
+over-approximation (one of several candidates such as interface dispatch or every override \
+`self` may reach, every implementation when the receiver cannot be traced, a value \
 set at its cap, or a method found by name alone, marked `receiver_unknown`, when its receiver's \
 type is unknown). Treat certain as fact, check likely, read possible as candidates."
     };

@@ -109,7 +109,7 @@ pub fn draw(frame: &mut Frame, area: Rect, scroll: usize, theme: &Theme) {
                 theme.dim(),
             ),
             Line::styled(
-                "certain: one known target · ~likely: inferred through flow · ?possible: one of several, or by name on an unknown receiver (docs/accuracy.md)",
+                "certain: one known target · ~likely: inferred through flow · ?possible: every implementation, or by name on an unknown receiver (docs/accuracy.md)",
                 theme.dim(),
             ),
         ]),

@@ -646,8 +646,8 @@ impl<'a> Exporter<'a> {
         let left_out = certain + likely + possible - kept;
         let mut note = format!(
             "ripple call graph: {certain} certain, {likely} likely, {possible} possible call edges \
-(certain: resolved by scope, import or declared type; likely: through a local inference; \
-possible: dynamic dispatch or one of several candidates)."
+(certain: resolved by scope, import or declared type; likely: through data flow, every value \
+known; possible: dynamic dispatch over every implementation, or a guess)."
         );
         if left_out > 0 {
             note.push_str(&format!(

@@ -1132,6 +1132,7 @@ impl Analysis<'_> {
                             | Value::Class(_)
                             | Value::External(_)
                             | Value::Instance(_)
+                            | Value::Cone(_)
                             | Value::Super { .. }
                     )
                 })

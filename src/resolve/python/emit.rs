@@ -150,9 +150,33 @@ impl Analysis<'_> {
                     }
                     continue;
                 }
-                let confidence = if decls.len() > 1 {
-                    Confidence::Possible
-                } else if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
+                if decls.len() > 1 {
+                    let known = match kind {
+                        PyCallKind::Plain => self.targets_known_through_flow(ci, call),
+                        // `__enter__` and `__exit__`, or `__iter__` and
+                        // `__next__`, of the classes the value may be: each
+                        // class's own, found up its MRO.
+                        PyCallKind::With | PyCallKind::Iter
+                            if self
+                                .callee_values(ci, call)
+                                .iter()
+                                .all(|v| matches!(v, Value::Instance(_) | Value::Cone(_))) =>
+                        {
+                            KnownTargets::Every
+                        }
+                        _ => KnownTargets::Only(Vec::new()),
+                    };
+                    for callee in decls {
+                        let confidence = if known.contains(callee) {
+                            Confidence::Likely
+                        } else {
+                            Confidence::Possible
+                        };
+                        b.edge(caller, callee, confidence, file, call as u32);
+                    }
+                    continue;
+                }
+                let confidence = if matches!(kind, PyCallKind::Plain | PyCallKind::Decorator)
                     && self.is_static(ci, py.calls[call].callee, 0)
                 {
                     Confidence::Certain
@@ -166,6 +190,55 @@ impl Analysis<'_> {
             self.emit_property_reads(b, ci);
             self.emit_getattr_reads(b, ci);
         }
+    }
+
+    /// Of a call's several targets, those a value the flow knows gives:
+    /// every target when the receiver is one of a few instances, classes
+    /// or modules (`shape.area()` with `shape` a `Circle` or a `Square`) or
+    /// the callee one of a few functions or classes; for a receiver
+    /// standing for a class and its subclasses (`self`), the method the
+    /// class itself has. Those are `likely`, like a single inferred
+    /// target. The rest are `possible`: overrides in subclasses, which run
+    /// only for some instances, and every target of a call whose receiver
+    /// or callee may also be something from outside the repository.
+    fn targets_known_through_flow(&mut self, ci: usize, call: usize) -> KnownTargets {
+        let py = self.files[ci].py;
+        let callee = py.calls[call].callee;
+        let PyExpr::Attr { base, name } = py.exprs[callee as usize] else {
+            let every_value_known = self
+                .callee_values(ci, call)
+                .iter()
+                .all(|v| matches!(v, Value::Func(_) | Value::Class(_) | Value::Partial { .. }));
+            return if every_value_known {
+                KnownTargets::Every
+            } else {
+                KnownTargets::Only(Vec::new())
+            };
+        };
+        let receivers = self.eval(ci, base, 1);
+        let known_receiver =
+            |v: &Value| matches!(v, Value::Instance(_) | Value::Class(_) | Value::Module(_));
+        if receivers.iter().all(known_receiver) {
+            return KnownTargets::Every;
+        }
+        let name = self.gsym(ci, name);
+        let mut own = Vec::new();
+        for v in receivers {
+            let exact = match v {
+                Value::Cone(c) => Value::Instance(c),
+                v if known_receiver(&v) => v,
+                _ => return KnownTargets::Only(Vec::new()),
+            };
+            for member in self.attr(exact, name, 1) {
+                if let Value::Func(f)
+                | Value::Bound { func: f, .. }
+                | Value::Partial { func: f, .. } = member
+                {
+                    own.push(f);
+                }
+            }
+        }
+        KnownTargets::Only(own)
     }
 
     /// Reading a property calls its getter and assigning it its setter: an
@@ -587,6 +660,22 @@ impl Analysis<'_> {
 /// are several candidates.
 /// A file's attribute reads, assignments and deletions, each with what
 /// it stands for (`[read, assign, delete]`).
+/// The targets of a call with several that come from values the flow
+/// knows (see `targets_known_through_flow`).
+enum KnownTargets {
+    Every,
+    Only(Vec<RawDeclId>),
+}
+
+impl KnownTargets {
+    fn contains(&self, decl: RawDeclId) -> bool {
+        match self {
+            KnownTargets::Every => true,
+            KnownTargets::Only(decls) => decls.contains(&decl),
+        }
+    }
+}
+
 pub(super) fn attribute_accesses<'a, T: Copy + 'a>(
     py: &'a PyFacts,
     [read, assign, delete]: [T; 3],
