@@ -5,8 +5,9 @@
 //! one of them). The index keeps no class bases once resolved, so the
 //! bases of the classes involved are read again from their statements and
 //! named the way Python binds them: a class of the same module, a
-//! `from … import` of the file, an absolute dotted name. A base found only
-//! by its short name elsewhere makes the link `likely`.
+//! `from … import` of the file, an absolute dotted name, and any of these
+//! through a module that imports the class (`xml.sax.ContentHandler`). A
+//! base found only by its short name elsewhere makes the link `likely`.
 
 use std::collections::{HashMap, HashSet};
 
@@ -92,6 +93,8 @@ struct Hierarchy<'a> {
     index: &'a Index,
     classes: HashMap<&'a str, DeclId>,
     by_short: HashMap<&'a str, Vec<DeclId>>,
+    /// Python files by module name, to follow a name a module imports.
+    modules: HashMap<&'a str, FileId>,
     files: HashMap<FileId, Option<FileClasses>>,
     bases: HashMap<DeclId, Vec<(DeclId, bool)>>,
 }
@@ -115,10 +118,19 @@ impl<'a> Hierarchy<'a> {
                 by_short.entry(short).or_default().push(d);
             }
         }
+        let modules = index
+            .files
+            .iter()
+            .zip(&index.res.file_module)
+            .enumerate()
+            .filter(|(_, (f, _))| f.lang == Lang::Python)
+            .map(|(i, (_, module))| (module.as_str(), FileId::new(i)))
+            .collect();
         Hierarchy {
             index,
             classes,
             by_short,
+            modules,
             files: HashMap::new(),
             bases: HashMap::new(),
         }
@@ -178,22 +190,33 @@ impl<'a> Hierarchy<'a> {
             return Vec::new();
         };
         let module = res.file_module.get(file.index()).map_or("", String::as_str);
+        let named: Vec<(String, Vec<String>)> = stmt
+            .bases
+            .iter()
+            .map(|text| {
+                let (first, rest) = match text.split_once('.') {
+                    Some((f, r)) => (f, Some(r)),
+                    None => (text.as_str(), None),
+                };
+                let mut names = vec![format!("{module}.{text}")];
+                if let Some(imported) = parsed.imported.get(first) {
+                    names.push(match rest {
+                        Some(r) => format!("{imported}.{r}"),
+                        None => imported.clone(),
+                    });
+                }
+                names.push(text.clone());
+                (text.clone(), names)
+            })
+            .collect();
         let mut out = Vec::new();
-        for text in &stmt.bases {
-            let (first, rest) = match text.split_once('.') {
-                Some((f, r)) => (f, Some(r)),
-                None => (text.as_str(), None),
-            };
-            let mut names = vec![format!("{module}.{text}")];
-            if let Some(imported) = parsed.imported.get(first) {
-                names.push(match rest {
-                    Some(r) => format!("{imported}.{r}"),
-                    None => imported.clone(),
-                });
-            }
-            names.push(text.clone());
+        for (text, names) in &named {
             if let Some(d) = names.iter().find_map(|n| self.classes.get(n.as_str())) {
                 out.push((*d, true));
+                continue;
+            }
+            if let Some(d) = names.iter().find_map(|n| self.imported_class(n)) {
+                out.push((d, true));
                 continue;
             }
             let short = text.rsplit('.').next().unwrap_or(text);
@@ -202,6 +225,31 @@ impl<'a> Hierarchy<'a> {
             }
         }
         out
+    }
+
+    /// The class `name` (`M.N`) stands for when module `M` imports it
+    /// (`from .handler import ContentHandler` in `xml/sax/__init__.py`),
+    /// followed through a few such modules.
+    fn imported_class(&mut self, name: &str) -> Option<DeclId> {
+        let mut name = name.to_owned();
+        for _ in 0..4 {
+            let (module, last) = name.rsplit_once('.')?;
+            let file = *self.modules.get(module)?;
+            let index = self.index;
+            let next = self
+                .files
+                .entry(file)
+                .or_insert_with(|| read_file(index, file))
+                .as_ref()?
+                .imported
+                .get(last)?
+                .clone();
+            if let Some(&d) = self.classes.get(next.as_str()) {
+                return Some(d);
+            }
+            name = next;
+        }
+        None
     }
 }
 
@@ -282,6 +330,40 @@ mod tests {
                 ("pkg.base.Repo.save".to_owned(), Confidence::Certain),
                 ("pkg.child.Child.save".to_owned(), Confidence::Certain),
                 ("pkg.child.Loose.save".to_owned(), Confidence::Likely),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_base_named_through_a_module_that_imports_it_links_exactly() {
+        let dir = tempfile::tempdir().unwrap();
+        let sax = dir.path().join("sax");
+        std::fs::create_dir(&sax).unwrap();
+        std::fs::write(sax.join("__init__.py"), "from .handler import Handler\n").unwrap();
+        std::fs::write(
+            sax.join("handler.py"),
+            "class Handler:\n    def start(self):\n        return 1\n",
+        )
+        .unwrap();
+        std::fs::write(
+            dir.path().join("dom.py"),
+            "import sax\nfrom sax import Handler as H\n\n\n\
+             class Pull(sax.Handler):\n    def start(self):\n        return 2\n\n\n\
+             class Push(H):\n    def start(self):\n        return 3\n",
+        )
+        .unwrap();
+        let index = Index::open(dir.path(), &crate::index::NoProgress).unwrap();
+        let target = crate::lookup::resolve(&index.res, "sax.handler.Handler.start").unwrap();
+        let found: Vec<(String, Confidence)> = family(&index, target, "start")
+            .iter()
+            .map(|m| (index.res.decls[m.method].name.to_string(), m.confidence))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("sax.handler.Handler.start".to_owned(), Confidence::Certain),
+                ("dom.Pull.start".to_owned(), Confidence::Certain),
+                ("dom.Push.start".to_owned(), Confidence::Certain),
             ]
         );
     }
