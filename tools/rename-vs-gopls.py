@@ -264,7 +264,7 @@ def markdown(results):
     print()
     for r in results:
         if r["gopls_rc"]:
-            print(f"- `{short(r['target'])}`: gopls: {' '.join(r['gopls_error'].split())}")
+            print(f"- `{short(r['target'])}`: {' '.join(r['gopls_error'].split())}")
 
 
 def main():
