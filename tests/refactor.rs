@@ -36,7 +36,7 @@
 //!
 //! | case | rules it covers |
 //! |---|---|
-//! | `function` | comments above and a decorator moved with the definition, its docstring; the imports its body needs; a grouped, an aliased and a relative from-import; `import mod` and `from pkg import mod` attribute calls and a reference; the source module importing it back; `__all__` out of one and into the other; a `patch("mod.f")` string |
+//! | `function` | comments above and a decorator moved with the definition, its docstring; the imports its body needs (not one of DEST's own names); a grouped and an aliased from-import; `import mod` and `from pkg import mod` attribute calls and a reference; a `mod.f` call in DEST made bare; the source module importing it back; `__all__` out of one and into the other; a `patch("mod.f")` string |
 //! | `new_module` | DEST created; a name the source module defines imported from it; a relative import rewritten |
 //! | `into_importer` | DEST imported it from the source module: that import goes |
 //! | `class` | a class with its methods, into a new module |
@@ -1311,7 +1311,9 @@ fn python_move_points_every_import_and_module_attribute_at_the_new_module() {
         [
             certain(2, "import"),
             certain(4, "all_entry"),
-            certain(8, "moved_in")
+            // The append shares its line with a call in DEST itself, which
+            // now calls the name bare.
+            certain(14, "moved_in")
         ]
     );
     assert_eq!(
@@ -1337,9 +1339,18 @@ fn python_move_points_every_import_and_module_attribute_at_the_new_module() {
         grouped["new_text"],
         "from shop.pricing import Discount\nfrom shop.money import round_price"
     );
-    let moved = hunk(&plan, "shop/money.py", 8, "moved_in")["new_text"]
+    let moved = hunk(&plan, "shop/money.py", 14, "moved_in")["new_text"]
         .as_str()
         .unwrap();
+    assert!(
+        moved.starts_with("    return int(round_price(x) * 100)\n\n\n# Rounds"),
+        "{moved}"
+    );
+    // `to_decimal`, which the old module imported from DEST, is DEST's own.
+    assert_eq!(
+        hunk(&plan, "shop/money.py", 2, "import")["new_text"],
+        "from decimal import Decimal\nfrom decimal import Decimal as D\nimport functools\nimport math"
+    );
     assert!(
         moved.contains("# Rounds half up, as the tills do.\n# Cached: prices repeat.\n@functools.lru_cache(maxsize=None)\ndef round_price(value):\n    \"\"\"Round to whole cents.\"\"\""),
         "{moved}"
@@ -1356,7 +1367,7 @@ fn python_move_points_every_import_and_module_attribute_at_the_new_module() {
 
     let likely = [&args[..], &["--include-likely"]].concat();
     let applied = apply_verify_undo(MOVE, "function", &root, &likely, python_compiles);
-    assert_eq!(applied["callers_after"]["total"], 5, "{applied:#}");
+    assert_eq!(applied["callers_after"]["total"], 6, "{applied:#}");
 }
 
 #[test]

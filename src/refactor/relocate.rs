@@ -256,6 +256,12 @@ pub fn plan_move(
     let mut helpers: Vec<String> = Vec::new();
     for n in used.iter().filter(|n| **n != name) {
         if let Some(b) = src_imports.iter().find(|b| b.bound == *n) {
+            // What the old module imports from DEST is DEST's own.
+            if b.from.as_deref().is_some_and(|f| {
+                overrides::absolute_module(f, &src_mod, src_is_package) == dest_mod
+            }) {
+                continue;
+            }
             needed.push((n.clone(), import_line(b, &src_mod, src_is_package)));
         } else if src_defs.iter().any(|(d, r)| d == n && *r != def.statement) {
             helpers.push(n.clone());
@@ -398,9 +404,7 @@ pub fn plan_move(
             continue;
         }
         m.importer(&mut ws, file, dest_file)?;
-        if Some(file) != dest_file {
-            m.attributes(&mut ws, file, &at_site)?;
-        }
+        m.attributes(&mut ws, file, Some(file) == dest_file, &at_site)?;
         m.patches(&mut ws, file, !uses_left.is_empty())?;
     }
     let covered: HashSet<(FileId, u32)> = sites.keys().copied().collect();
@@ -782,11 +786,13 @@ impl Mover<'_> {
 
     /// `module.name` where `module` is the old module through an import
     /// of `file`: read from DEST, importing it as the file imported the
-    /// old one. A call there takes its edge's confidence.
+    /// old one; in DEST itself (`here`), the bare name. A call there takes
+    /// its edge's confidence.
     fn attributes(
         &mut self,
         ws: &mut Workspace,
         file: FileId,
+        here: bool,
         at_site: &HashMap<(FileId, usize), (Confidence, DeclId)>,
     ) -> Result<(), RefactorError> {
         let res = &self.index.res;
@@ -879,6 +885,17 @@ impl Mover<'_> {
                     format!("{text}.{} names {}", self.name, self.src_mod),
                 ),
             };
+            if here {
+                edits.push(Planned {
+                    file,
+                    edits: vec![(object.start..attr.start, String::new())],
+                    kind,
+                    confidence,
+                    why: format!("{why}: {} is defined here now", self.name),
+                    core: false,
+                });
+                continue;
+            }
             if !present {
                 let entry = additions
                     .entry(binding.statement.end)
