@@ -36,7 +36,7 @@
 //!
 //! | case | rules it covers |
 //! |---|---|
-//! | `function` | comments above and a decorator moved with the definition, its docstring; the imports its body needs (not one of DEST's own names); a grouped and an aliased from-import; `import mod` and `from pkg import mod` attribute calls and a reference; a `mod.f` call in DEST made bare; the source module importing it back; `__all__` out of one and into the other; a `patch("mod.f")` string |
+//! | `function` | a call through a variable holding the module and an unresolved call to check by hand; comments above and a decorator moved with the definition, its docstring; the imports its body needs (not one of DEST's own names); a grouped and an aliased from-import; `import mod` and `from pkg import mod` attribute calls and a reference; a `mod.f` call in DEST made bare; the source module importing it back; `__all__` out of one and into the other; a `patch("mod.f")` string |
 //! | `new_module` | DEST created; a name the source module defines imported from it; a relative import rewritten |
 //! | `into_importer` | DEST imported it from the source module: that import goes |
 //! | `class` | a class with its methods, into a new module |
@@ -1364,10 +1364,25 @@ fn python_move_points_every_import_and_module_attribute_at_the_new_module() {
         "{plan:#}"
     );
     assert_eq!(plan["warnings"].as_array().unwrap().len(), 1, "{plan:#}");
+    let check = plan["check_by_hand"].as_array().unwrap();
+    let reasons: Vec<&str> = check
+        .iter()
+        .filter(|c| c["file"] == "shop/report.py" && c["line"] == 23)
+        .map(|c| c["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(check.len(), 2, "{plan:#}");
+    assert!(
+        reasons[0].starts_with("calls round_price through `mod`"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].starts_with("unresolved call `thing.round_price`"),
+        "{reasons:?}"
+    );
 
     let likely = [&args[..], &["--include-likely"]].concat();
     let applied = apply_verify_undo(MOVE, "function", &root, &likely, python_compiles);
-    assert_eq!(applied["callers_after"]["total"], 6, "{applied:#}");
+    assert_eq!(applied["callers_after"]["total"], 7, "{applied:#}");
 }
 
 #[test]

@@ -408,7 +408,7 @@ pub fn plan_move(
         m.patches(&mut ws, file, !uses_left.is_empty())?;
     }
     let covered: HashSet<(FileId, u32)> = sites.keys().copied().collect();
-    ws.unresolved(&name, &covered, &format!("import it from {dest_mod}"));
+    ws.unresolved(&name, &covered, &format!("point it at {dest_mod}"));
 
     // Imports of the old module only the moved body read.
     let outside = {
