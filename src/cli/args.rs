@@ -540,8 +540,9 @@ ripple undo")]
     /// Refused: a method ("moving a method is not supported"), a nested
     /// definition, a DEST that is not a .py file of the repository or binds
     /// NAME already, and a body that needs a definition of the old module
-    /// when the old module imports DEST (or will, since it still uses NAME):
-    /// the modules would import each other.
+    /// when the old module imports DEST (or will, since it still uses NAME),
+    /// and a move after which the old module imports NAME back from a DEST
+    /// that imports it: the modules would import each other.
     ///
     /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 refused (the
     /// message says why), or the write was refused.

@@ -25,9 +25,11 @@
 //! Refused: methods, nested definitions, a DEST that is not a `.py` file
 //! of the repository or already binds the name, and a move whose body
 //! needs a definition of the old module when the old module imports DEST
-//! (or will, to keep using the moved name): the two modules would import
-//! each other, and one of them would find the other half-initialised.
-//! Only that direct cycle is seen, not one through a third module.
+//! (or will, to keep using the moved name), or after which the old module
+//! imports the name back while DEST imports the old module: the two
+//! modules would import each other, and one of them would find the other
+//! half-initialised. Only that direct cycle is seen, not one through a
+//! third module.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::ops::Range;
@@ -157,10 +159,10 @@ pub fn plan_move(
         ));
     }
     if !matches!(decl.kind, DeclKind::Function | DeclKind::Class) {
-        return Err(RefactorError::NotRefactorable {
-            name: decl.name.to_string(),
-            kind: decl.kind.name(),
-        });
+        return Err(refuse(format!(
+            "it is a {}: only module-level functions and classes can be moved",
+            decl.kind.name()
+        )));
     }
     if decl.lang != Lang::Python {
         return Err(refuse(
@@ -305,6 +307,7 @@ pub fn plan_move(
         Some(python::item_removal(&ranges, i))
     });
     let src_spot = python::import_spot(src, std::slice::from_ref(&removal));
+    let imports_back = uses_left.first().map(|&at| src_lines.line_of(at));
 
     // The old module: the definition out, `f` imported back if it is
     // still used, the `__all__` entry out.
@@ -363,7 +366,7 @@ pub fn plan_move(
                 &moved_text,
                 &needed,
                 in_all.is_some(),
-                &refuse,
+                imports_back,
             )?;
         }
         Dest::New(_) => {
@@ -411,12 +414,11 @@ pub fn plan_move(
     ws.unresolved(&name, &covered, &format!("point it at {dest_mod}"));
 
     // Imports of the old module only the moved body read.
-    let outside = {
-        let src = ws.parsed(src_file)?.expect("parsed above");
-        let mut names = python::names_used(src, 0..block.start);
-        names.extend(python::names_used(src, block.end..src.source.len()));
-        names
-    };
+    let mut outside = BTreeSet::new();
+    if let Some(src) = ws.parsed(src_file)? {
+        outside.extend(python::names_used(src, 0..block.start));
+        outside.extend(python::names_used(src, block.end..src.source.len()));
+    }
     let orphaned: Vec<String> = src_imports
         .iter()
         .filter(|b| used.contains(&b.bound) && !outside.contains(&b.bound))
@@ -557,6 +559,13 @@ impl Mover<'_> {
         self.planned.push(p);
     }
 
+    fn refuse(&self, reason: String) -> RefactorError {
+        RefactorError::Move {
+            name: format!("{}.{}", self.src_mod, self.name),
+            reason,
+        }
+    }
+
     /// An existing DEST: refuse if it binds the name (other than by
     /// importing it from the old module, which the move takes out), then
     /// its imports, its `__all__` and the definition at its end.
@@ -567,7 +576,7 @@ impl Mover<'_> {
         moved_text: &str,
         needed: &[(String, String)],
         in_all: bool,
-        refuse: &impl Fn(String) -> RefactorError,
+        imports_back: Option<u32>,
     ) -> Result<(), RefactorError> {
         let index = self.index;
         let res = &index.res;
@@ -592,7 +601,7 @@ impl Mover<'_> {
         let dest_is_package = dest_path.ends_with("__init__.py");
         let parsed = ws
             .parsed(dest_file)?
-            .ok_or_else(|| refuse(format!("{dest_path} does not parse")))?;
+            .ok_or_else(|| self.refuse(format!("{dest_path} does not parse")))?;
         let lines = LineIndex::new(&parsed.source);
         let bindings: Vec<ImportBinding> = python::import_bindings(parsed)
             .into_iter()
@@ -621,6 +630,22 @@ impl Mover<'_> {
                     location: format!("{dest_path}:{line}"),
                 });
             }
+        }
+        // The old module importing the name back from DEST while DEST
+        // imports the old module for something else: each would find the
+        // other half-initialised.
+        if let Some(used_at) = imports_back
+            && let Some(b) = bindings.iter().find(|b| {
+                !imports_it(b) && imports_module(b, &self.dest_mod, dest_is_package, &self.src_mod)
+            })
+        {
+            return Err(self.refuse(format!(
+                "{src} still uses {name} (line {used_at}) and would import it from {dest}, while {dest} imports {src} (line {}): the two modules would import each other. Move what {dest} takes from {src} first, or move {name} to a module {src} does not depend on",
+                lines.line_of(b.statement.start),
+                src = self.src_mod,
+                dest = self.dest_mod,
+                name = self.name,
+            )));
         }
         // The statements the move takes out of DEST (its import of the
         // name) cannot anchor new imports.
@@ -742,8 +767,7 @@ impl Mover<'_> {
                 continue;
             }
             let (line_start, _) = lines.text_range(lines.line_of(i.statement.start));
-            let indent =
-                String::from_utf8_lossy(&parsed.source[line_start..i.statement.start]).into_owned();
+            let indent = indentation(&parsed.source[line_start..]);
             let here = Some(file) == dest_file;
             let edits = if here && i.items.len() == 1 {
                 vec![(
@@ -916,10 +940,7 @@ impl Mover<'_> {
         let mut added: HashSet<String> = HashSet::new();
         for (at, (imports, confidence)) in additions {
             let (line_start, _) = lines.text_range(lines.line_of(at));
-            let indent: String = String::from_utf8_lossy(&parsed.source[line_start..])
-                .chars()
-                .take_while(|c| *c == ' ' || *c == '\t')
-                .collect();
+            let indent = indentation(&parsed.source[line_start..]);
             let text: String = imports
                 .into_iter()
                 .filter(|i| added.insert(i.clone()))
@@ -1205,6 +1226,16 @@ fn whole_lines(src: &[u8], range: Range<usize>) -> Range<usize> {
     start..end
 }
 
+/// The spaces and tabs a line starts with: a statement added below
+/// another takes its indentation.
+fn indentation(line: &[u8]) -> String {
+    let n = line
+        .iter()
+        .take_while(|b| **b == b' ' || **b == b'\t')
+        .count();
+    String::from_utf8_lossy(&line[..n]).into_owned()
+}
+
 /// The edit adding import `lines` at `spot`.
 fn spot_edit(spot: &ImportSpot, lines: &str) -> Edit {
     match *spot {
@@ -1316,6 +1347,74 @@ mod tests {
         assert_eq!(out.old_text, source.trim_end());
         let made = plan.hunks.iter().find(|h| h.new_file).unwrap();
         assert_eq!(made.new_text, source);
+    }
+
+    fn package_plan(
+        files: &[(&str, &str)],
+        name: &str,
+        dest: &str,
+    ) -> Result<MovePlan, RefactorError> {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("pkg")).unwrap();
+        for (path, text) in files {
+            std::fs::write(dir.path().join(path), text).unwrap();
+        }
+        let index = crate::index::Index::open(dir.path(), &crate::index::NoProgress).unwrap();
+        let target = crate::lookup::resolve(&index.res, name).unwrap();
+        plan_move(
+            &index,
+            &Conventions::default(),
+            target,
+            dest,
+            Selection::default(),
+        )
+    }
+
+    #[test]
+    fn an_indented_group_keeps_its_indentation_and_a_new_cycle_is_refused() {
+        let a = (
+            "pkg/a.py",
+            "def f():\n    return 1\n\n\ndef g():\n    return f()\n",
+        );
+        let init = ("pkg/__init__.py", "");
+        let c = (
+            "pkg/c.py",
+            "import os\nif os.sep:\n    from pkg.a import g, f\n",
+        );
+        let b = (
+            "pkg/b.py",
+            "from pkg.a import f\n\n\ndef h():\n    return f()\n",
+        );
+        let plan = package_plan(&[init, a, b, c], "pkg.a.f", "pkg/b.py").unwrap();
+        let text = |file: &str, kind: EditKind| {
+            plan.hunks
+                .iter()
+                .find(|h| h.file == file && h.kind == kind)
+                .map(|h| h.new_text.clone())
+                .unwrap_or_else(|| panic!("no {kind:?} hunk in {file}: {plan:#?}"))
+        };
+        assert_eq!(
+            text("pkg/c.py", EditKind::Import),
+            "    from pkg.a import g\n    from pkg.b import f"
+        );
+        assert_eq!(
+            text("pkg/a.py", EditKind::MovedOut),
+            "from pkg.b import f\n\n\ndef g():"
+        );
+        // DEST's own import of the name goes with the move.
+        assert!(text("pkg/b.py", EditKind::Import).is_empty());
+
+        let b_needs_g = (
+            "pkg/b.py",
+            "from pkg.a import f, g\n\n\ndef h():\n    return f() + g()\n",
+        );
+        let err = package_plan(&[init, a, b_needs_g, c], "pkg.a.f", "pkg/b.py").unwrap_err();
+        assert!(
+            err.to_string().contains(
+                "pkg.a still uses f (line 6) and would import it from pkg.b, while pkg.b imports pkg.a (line 1)"
+            ),
+            "{err}"
+        );
     }
 
     #[test]
