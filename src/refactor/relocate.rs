@@ -462,6 +462,7 @@ pub fn plan_move(
             edits: Vec::new(),
             core: true,
         });
+        hunks.sort_by(|x, y| (&x.file, x.line).cmp(&(&y.file, y.line)));
     }
     let core_held = hunks.iter().any(|h| h.core && !h.selected);
     if core_held {
