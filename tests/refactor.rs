@@ -30,6 +30,17 @@
 //! | go `remove` | a name taken out of a `a, b int` group; a call written one argument per line |
 //! | go `reorder` | a `a, b int` group written out; the arguments swapped |
 //!
+//! `ripple refactor move` runs on `move`; after each `--apply` every
+//! Python file must compile and `ripple undo` must restore the tree,
+//! deleting a module the move created.
+//!
+//! | case | rules it covers |
+//! |---|---|
+//! | `function` | a call through a variable holding the module and an unresolved call to check by hand; comments above and a decorator moved with the definition, its docstring; the imports its body needs (not one of DEST's own names); a grouped and an aliased from-import; `import mod` and `from pkg import mod` attribute calls and a reference; a `mod.f` call in DEST made bare; the source module importing it back; `__all__` out of one and into the other; a `patch("mod.f")` string |
+//! | `new_module` | DEST created; a name the source module defines imported from it; a relative import rewritten |
+//! | `into_importer` | DEST imported it from the source module: that import goes |
+//! | `class` | a class with its methods, into a new module |
+//!
 //! Conventions (stable, off-limits) and CODEOWNERS apply to signature plans
 //! as to renames. On the bundled demo, an add-param and two reorders keep
 //! the Go module building and vetting, and an add-param keeps the Python
@@ -79,14 +90,19 @@ fn json(root: &Path, args: &[&str]) -> (i32, Value) {
 }
 
 /// The repository after `case`: the originals, with the golden files of
-/// `expected/<case>/` in place of the files the rename changes.
-fn expected_tree(lang: &str, case: &str) -> std::collections::BTreeMap<String, Vec<u8>> {
+/// `expected/<case>/` in place of the files the rename changes, and those
+/// named in `created` added.
+fn expected_tree(
+    lang: &str,
+    case: &str,
+    created: &[&str],
+) -> std::collections::BTreeMap<String, Vec<u8>> {
     let mut want = common::tree_contents(&fixture(lang).join("repo"));
     let golden = common::tree_contents(&fixture(lang).join("expected").join(case));
     assert!(!golden.is_empty(), "no golden files for {lang}/{case}");
     for (path, bytes) in golden {
         assert!(
-            want.contains_key(&path),
+            want.contains_key(&path) || created.contains(&path.as_str()),
             "golden {path} is not a file of the repository"
         );
         want.insert(path, bytes);
@@ -152,6 +168,19 @@ fn apply_verify_undo(
     args: &[&str],
     verify: impl Fn(&Path),
 ) -> Value {
+    apply_creating_verify_undo(lang, case, root, args, &[], verify)
+}
+
+/// [`apply_verify_undo`] for a change that creates the files `created`,
+/// which the undo must delete.
+fn apply_creating_verify_undo(
+    lang: &str,
+    case: &str,
+    root: &Path,
+    args: &[&str],
+    created: &[&str],
+    verify: impl Fn(&Path),
+) -> Value {
     let original = common::tree_contents(root);
     let mut all = args.to_vec();
     all.push("--apply");
@@ -160,7 +189,7 @@ fn apply_verify_undo(
     assert!(doc["applied"]["batch"].is_string(), "{doc:#}");
     assert_same_tree(
         &common::tree_contents(root),
-        &expected_tree(lang, case),
+        &expected_tree(lang, case, created),
         "after --apply",
     );
     verify(root);
@@ -1255,4 +1284,219 @@ fn the_demo_still_builds_after_signature_changes() {
         assert_eq!(code, 0, "{undo:#}");
         assert_same_tree(&common::tree_contents(&root), &original, "after undo");
     }
+}
+
+const MOVE: &str = "move";
+
+#[test]
+fn python_move_points_every_import_and_module_attribute_at_the_new_module() {
+    let (_dir, root) = copy(MOVE);
+    let args = ["refactor", "move", "round_price", "shop/money.py"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["target"]["name"], "shop.pricing.round_price");
+    assert_eq!(plan["new_qualified_name"], "shop.money.round_price");
+    assert_eq!(plan["kind"], "function");
+    assert_eq!(plan["creates_file"], false);
+    assert_eq!(
+        hunks_of(&plan, "shop/pricing.py"),
+        [
+            certain(7, "import"),
+            certain(9, "all_entry"),
+            certain(22, "moved_out")
+        ]
+    );
+    assert_eq!(
+        hunks_of(&plan, "shop/money.py"),
+        [
+            certain(2, "import"),
+            certain(4, "all_entry"),
+            // The append shares its line with a call in DEST itself, which
+            // now calls the name bare.
+            certain(14, "moved_in")
+        ]
+    );
+    assert_eq!(
+        hunks_of(&plan, "shop/report.py"),
+        [
+            certain(1, "import"),
+            certain(2, "import"),
+            certain(3, "import"),
+            certain(11, "call"),
+            certain(15, "call"),
+            certain(18, "reference"),
+        ]
+    );
+    assert_eq!(hunks_of(&plan, "shop/checkout.py"), [certain(1, "import")]);
+    // The source module keeps a binding of the name (it imports it back),
+    // so a patch of it there may be what the test meant.
+    assert_eq!(
+        hunks_of(&plan, "tests/test_checkout.py"),
+        [(6, "patch_string".to_owned(), "Likely".to_owned(), false)]
+    );
+    let grouped = hunk(&plan, "shop/checkout.py", 1, "import");
+    assert_eq!(
+        grouped["new_text"],
+        "from shop.pricing import Discount\nfrom shop.money import round_price"
+    );
+    let moved = hunk(&plan, "shop/money.py", 14, "moved_in")["new_text"]
+        .as_str()
+        .unwrap();
+    assert!(
+        moved.starts_with("    return int(round_price(x) * 100)\n\n\n# Rounds"),
+        "{moved}"
+    );
+    // `to_decimal`, which the old module imported from DEST, is DEST's own.
+    assert_eq!(
+        hunk(&plan, "shop/money.py", 2, "import")["new_text"],
+        "from decimal import Decimal\nfrom decimal import Decimal as D\nimport functools\nimport math"
+    );
+    assert!(
+        moved.contains("# Rounds half up, as the tills do.\n# Cached: prices repeat.\n@functools.lru_cache(maxsize=None)\ndef round_price(value):\n    \"\"\"Round to whole cents.\"\"\""),
+        "{moved}"
+    );
+    let notes = plan["notes"].as_array().unwrap();
+    assert!(
+        notes[0]
+            .as_str()
+            .unwrap()
+            .contains("`functools`, `math`, `D`"),
+        "{plan:#}"
+    );
+    assert_eq!(plan["warnings"].as_array().unwrap().len(), 1, "{plan:#}");
+    let check = plan["check_by_hand"].as_array().unwrap();
+    let reasons: Vec<&str> = check
+        .iter()
+        .filter(|c| c["file"] == "shop/report.py" && c["line"] == 23)
+        .map(|c| c["reason"].as_str().unwrap())
+        .collect();
+    assert_eq!(check.len(), 2, "{plan:#}");
+    assert!(
+        reasons[0].starts_with("calls round_price through `mod`"),
+        "{reasons:?}"
+    );
+    assert!(
+        reasons[1].starts_with("unresolved call `thing.round_price`"),
+        "{reasons:?}"
+    );
+
+    let likely = [&args[..], &["--include-likely"]].concat();
+    let applied = apply_verify_undo(MOVE, "function", &root, &likely, python_compiles);
+    assert_eq!(applied["callers_after"]["total"], 7, "{applied:#}");
+}
+
+#[test]
+fn python_move_into_a_new_module_imports_what_the_body_needs_from_the_old_one() {
+    let (_dir, root) = copy(MOVE);
+    let args = ["refactor", "move", "shop.pricing.with_tax", "shop/tax.py"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["creates_file"], true);
+    assert_eq!(plan["to_module"], "shop.tax");
+    let created = hunks(&plan)
+        .iter()
+        .find(|h| h["new_file"] == true)
+        .expect("a new-file hunk");
+    assert_eq!(created["file"], "shop/tax.py");
+    assert_eq!(
+        created["new_text"],
+        "from shop.pricing import TAX_RATE\n\n\ndef with_tax(amount):\n    return amount * (1 + TAX_RATE)\n"
+    );
+    // `from .pricing import with_tax`: the relative import names the new
+    // module absolutely.
+    assert_eq!(
+        hunk(&plan, "shop/invoice.py", 1, "import")["new_text"],
+        "from shop.tax import with_tax"
+    );
+    let (_, text, _) = ripple(&root, &args);
+    assert!(text.contains("[x] new file  moved in  certain"), "{text}");
+
+    apply_creating_verify_undo(
+        MOVE,
+        "new_module",
+        &root,
+        &args,
+        &["shop/tax.py"],
+        python_compiles,
+    );
+    assert!(
+        !root.join("shop/tax.py").exists(),
+        "undo deletes the new module"
+    );
+}
+
+#[test]
+fn python_move_into_the_module_that_imported_it_takes_that_import_out() {
+    let (_dir, root) = copy(MOVE);
+    let args = ["refactor", "move", "to_decimal", "shop/pricing.py"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    let import = hunk(&plan, "shop/pricing.py", 6, "import");
+    assert_eq!(
+        import["new_text"],
+        "from shop.util import clamp\nfrom decimal import Decimal"
+    );
+    apply_verify_undo(MOVE, "into_importer", &root, &args, python_compiles);
+}
+
+#[test]
+fn python_move_of_a_class_carries_its_methods() {
+    let (_dir, root) = copy(MOVE);
+    let args = ["refactor", "move", "Discount", "shop/discounts.py"];
+    let (code, plan) = json(&root, &args);
+    assert_eq!(code, 0, "{plan:#}");
+    assert_eq!(plan["kind"], "class");
+    apply_creating_verify_undo(
+        MOVE,
+        "class",
+        &root,
+        &args,
+        &["shop/discounts.py"],
+        python_compiles,
+    );
+}
+
+#[test]
+fn moves_ripple_cannot_make_are_refused_with_why() {
+    let (_dir, root) = copy(MOVE);
+    let original = common::tree_contents(&root);
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["Discount.apply", "shop/money.py"],
+            "moving a method is not supported",
+        ),
+        (
+            &["shop.pricing.with_tax", "shop/notes.txt"],
+            "is not a Python file",
+        ),
+        (
+            &["shop.pricing.with_tax", "../elsewhere.py"],
+            "is outside the repository",
+        ),
+        (
+            &["shop.pricing.with_tax", "shop/legacy.py"],
+            "shop.legacy already binds `with_tax` (function shop/legacy.py:1)",
+        ),
+        (
+            &["shop.pricing.with_tax", "shop/money.py"],
+            "the two modules would import each other",
+        ),
+        (
+            &["round_price", "shop/pricing.py"],
+            "it is already in shop/pricing.py",
+        ),
+    ];
+    for (args, why) in cases {
+        let all = [&["refactor", "move"][..], args, &["--apply"]].concat();
+        let (code, _, stderr) = ripple(&root, &all);
+        assert_eq!(code, 1, "{args:?}: {stderr}");
+        assert!(stderr.contains(why), "{args:?}: {stderr}");
+    }
+    assert_same_tree(&common::tree_contents(&root), &original, "after refusals");
+    let (code, help, _) = ripple(&root, &["refactor", "move", "--help"]);
+    assert_eq!(code, 0);
+    assert!(
+        help.contains("ripple refactor move round_price shop/money.py --apply"),
+        "{help}"
+    );
 }

@@ -520,9 +520,53 @@ ripple undo")]
         #[command(flatten)]
         common: SignatureFlags,
     },
+    /// Move a module-level Python function or class to another module and fix every import.
+    ///
+    /// The definition — with its decorators, the comment lines directly
+    /// above it and its docstring — leaves its module and is appended to
+    /// DEST, a .py path from the repository root (created when missing, in
+    /// a directory that already holds a module). DEST gets the imports the
+    /// body needs: what the old module imported, imported the same way, and
+    /// what it defined, imported from it.
+    ///
+    /// Every `from old import NAME [as alias]` (in a group too) imports it
+    /// from DEST; `old.NAME` through `import old [as m]` or `from pkg import
+    /// old` reads it from DEST, adding the import of DEST; the old module
+    /// imports NAME from DEST when it still uses it; `__all__` and
+    /// `patch("old.NAME")` strings follow. `module.NAME(...)` calls take the
+    /// confidence of their edge in the call graph and are selected as for
+    /// `rename`; calls ripple cannot point at DEST are listed to check by hand.
+    ///
+    /// Refused: a method ("moving a method is not supported"), a nested
+    /// definition, a DEST that is not a .py file of the repository or binds
+    /// NAME already, and a body that needs a definition of the old module
+    /// when the old module imports DEST (or will, since it still uses NAME),
+    /// and a move after which the old module imports NAME back from a DEST
+    /// that imports it: the modules would import each other.
+    ///
+    /// Exit codes: 0 done; 2 NAME not found or ambiguous; 1 refused (the
+    /// message says why), or the write was refused.
+    #[command(
+        after_long_help = "Reading the plan: each hunk is `[x]` (selected) or `[ ]`, then its LINE \
+(or FIRST-LAST; `new file` for DEST when it is created), kind, confidence and why, and its lines before (-) and after (+).\n\n\
+Examples:\n  \
+ripple refactor move round_price shop/money.py           # the plan, as diffs\n  \
+ripple refactor move round_price shop/money.py --apply   # write it\n  \
+ripple refactor move with_tax shop/tax.py --apply        # into a new module\n  \
+ripple refactor move shop.pricing.Discount shop/discounts.py --json\n  \
+ripple undo                                              # put the files back"
+    )]
+    Move {
+        #[arg(help = NAME_HELP)]
+        name: String,
+        /// The module to move it to, as a path from the repository root: shop/money.py.
+        dest: String,
+        #[command(flatten)]
+        common: SignatureFlags,
+    },
 }
 
-/// What every signature refactoring takes.
+/// What the signature refactorings and `move` take.
 #[derive(clap::Args)]
 pub(super) struct SignatureFlags {
     /// Write the selected hunks (journaled: `ripple undo` reverts them).

@@ -163,6 +163,18 @@ pub struct SignatureDoc<'a> {
     pub callers_after: Option<ripple::refactor::CallerCounts>,
 }
 
+/// `ripple refactor move`: the plan's fields beside the target, the owners
+/// of the selected hunks' files and, with `--apply`, what was written.
+#[derive(Serialize)]
+pub struct MoveDoc<'a> {
+    pub target: DeclRef,
+    #[serde(flatten)]
+    pub plan: &'a ripple::refactor::relocate::MovePlan,
+    pub owners: &'a [String],
+    pub applied: Option<&'a ApplyReport>,
+    pub callers_after: Option<ripple::refactor::CallerCounts>,
+}
+
 /// `ripple undo`.
 #[derive(Serialize)]
 pub struct UndoDoc<'a> {

@@ -343,6 +343,11 @@ pub fn run() -> Result<ExitCode> {
             let change = ripple::refactor::signature::Change::Reorder { order };
             cmd_signature(&index, d, &change, &common, json, &mut out)
         }),
+        Command::Refactor {
+            action: RefactorAction::Move { name, dest, common },
+        } => with_decl(&index, &name, json, |d| {
+            cmd_move(&index, d, &dest, &common, json, &mut out)
+        }),
         Command::Tests { name } => with_decl(&index, &name, json, |d| {
             cmd_tests(&index, d, json, &mut out)
         }),

@@ -1,11 +1,12 @@
 //! `ripple refactor`: a plan as diffs grouped by file (or one JSON
 //! document), and with `--apply` the write, the refreshed index and the
-//! callers after it — for `rename` and for the signature changes, which
-//! share the hunk marks, the check-by-hand list, the summary and the
-//! outcome lines.
+//! callers after it — for `rename`, the signature changes and `move`,
+//! which share the hunk marks, the check-by-hand list, the summary and
+//! the outcome lines.
 
 use super::*;
 
+use ripple::refactor::relocate::{self, MovePlan};
 use ripple::refactor::signature::{self, Change, SignaturePlan};
 use ripple::refactor::{self, CallerCounts, CheckByHand, Selection};
 
@@ -161,6 +162,162 @@ pub(super) fn cmd_signature(
     Ok(ExitCode::SUCCESS)
 }
 
+/// `ripple refactor move`.
+pub(super) fn cmd_move(
+    index: &Index,
+    decl: DeclId,
+    dest: &str,
+    flags: &SignatureFlags,
+    json: bool,
+    out: &mut impl Write,
+) -> Result<ExitCode> {
+    let root = index.root.clone();
+    let conventions =
+        ripple::conventions::Conventions::load(&root).context("cannot read ripple.toml")?;
+    let name = &index.res.decls[decl].name;
+    let plan = relocate::plan_move(index, &conventions, decl, dest, flags.selection())
+        .with_context(|| format!("cannot move {name} to {dest}"))?;
+    let owners = owners_of(&root, plan.selected().map(|h| h.file.as_str()));
+    let mut applied = None;
+    let mut callers_after = None;
+    if flags.apply && plan.selected().next().is_some() {
+        let written = relocate::apply(&root, &plan)
+            .with_context(|| format!("cannot apply the move of {name}"))?;
+        let refreshed = open(&root)?;
+        callers_after = Some(callers_of(
+            &refreshed,
+            std::iter::once(plan.new_qualified_name.as_str()),
+        ));
+        applied = Some(written);
+    }
+    if json {
+        let doc = json::MoveDoc {
+            target: DeclRef::of(index, decl),
+            plan: &plan,
+            owners: &owners,
+            applied: applied.as_ref().map(|a| &a.report),
+            callers_after,
+        };
+        print_json(out, &doc)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    print_move_plan(index, decl, &plan, out)?;
+    print_check_by_hand(&plan.check_by_hand, out)?;
+    print_summary(
+        plan.hunks
+            .iter()
+            .map(|h| (h.selected, h.refused.is_some(), h.confidence)),
+        flags.apply,
+        out,
+    )?;
+    print_outcome(
+        &owners,
+        applied.as_ref().map(|a| (a.hunks, a.report.files.len())),
+        flags.apply,
+        callers_after.map(|c| (plan.new_qualified_name.as_str(), c)),
+        out,
+    )?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_move_plan(
+    index: &Index,
+    decl: DeclId,
+    plan: &MovePlan,
+    out: &mut impl Write,
+) -> Result<()> {
+    let target = DeclRef::of(index, decl);
+    writeln!(
+        out,
+        "move {} {} ({}) → {} ({}{})",
+        plan.kind,
+        target.name,
+        heading_location(&target),
+        plan.new_qualified_name,
+        plan.to_file,
+        if plan.creates_file {
+            ", a new file"
+        } else {
+            ""
+        }
+    )?;
+    writeln!(out, "callers: {}", describe_counts(plan.callers))?;
+    for n in &plan.notes {
+        writeln!(out, "note: {n}")?;
+    }
+    for w in &plan.warnings {
+        writeln!(out, "warning: {w}")?;
+    }
+    print_line_hunks(
+        plan.hunks.iter().map(|h| LineHunk {
+            file: &h.file,
+            lines: if h.new_file {
+                "new file".to_owned()
+            } else {
+                line_range(h.line, h.end_line)
+            },
+            selected: h.selected,
+            kind: h.kind.name(),
+            status: status(h.selected, h.stable, h.refused.as_deref(), h.confidence),
+            why: &h.why,
+            old_text: &h.old_text,
+            new_text: &h.new_text,
+        }),
+        out,
+    )
+}
+
+/// One hunk of lines as the plans print it.
+struct LineHunk<'a> {
+    file: &'a str,
+    lines: String,
+    selected: bool,
+    kind: &'static str,
+    status: String,
+    why: &'a str,
+    old_text: &'a str,
+    new_text: &'a str,
+}
+
+/// Hunks grouped under their file: mark, lines, kind, status and why,
+/// then the lines before (-) and after (+).
+fn print_line_hunks<'a>(
+    hunks: impl Iterator<Item = LineHunk<'a>>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let mut file: Option<&str> = None;
+    for h in hunks {
+        if file != Some(h.file) {
+            writeln!(out, "\n{}", h.file)?;
+            file = Some(h.file);
+        }
+        writeln!(
+            out,
+            "  {} {}  {}  {}  ({})",
+            mark(h.selected),
+            h.lines,
+            h.kind,
+            h.status,
+            h.why
+        )?;
+        for l in h.old_text.lines() {
+            writeln!(out, "      -{l}")?;
+        }
+        for l in h.new_text.lines() {
+            writeln!(out, "      +{l}")?;
+        }
+    }
+    Ok(())
+}
+
+fn line_range(line: u32, end_line: u32) -> String {
+    if end_line > line {
+        format!("{line}-{end_line}")
+    } else {
+        line.to_string()
+    }
+}
+
 fn print_signature_plan(
     index: &Index,
     decl: DeclId,
@@ -190,33 +347,19 @@ fn print_signature_plan(
     for w in &plan.warnings {
         writeln!(out, "warning: {w}")?;
     }
-    let mut file: Option<&str> = None;
-    for h in &plan.hunks {
-        if file != Some(h.file.as_str()) {
-            writeln!(out, "\n{}", h.file)?;
-            file = Some(&h.file);
-        }
-        let lines = if h.end_line > h.line {
-            format!("{}-{}", h.line, h.end_line)
-        } else {
-            h.line.to_string()
-        };
-        writeln!(
-            out,
-            "  {} {lines}  {}  {}  ({})",
-            mark(h.selected),
-            h.kind.name(),
-            status(h.selected, h.stable, h.refused.as_deref(), h.confidence),
-            h.why
-        )?;
-        for l in h.old_text.lines() {
-            writeln!(out, "      -{l}")?;
-        }
-        for l in h.new_text.lines() {
-            writeln!(out, "      +{l}")?;
-        }
-    }
-    Ok(())
+    print_line_hunks(
+        plan.hunks.iter().map(|h| LineHunk {
+            file: &h.file,
+            lines: line_range(h.line, h.end_line),
+            selected: h.selected,
+            kind: h.kind.name(),
+            status: status(h.selected, h.stable, h.refused.as_deref(), h.confidence),
+            why: &h.why,
+            old_text: &h.old_text,
+            new_text: &h.new_text,
+        }),
+        out,
+    )
 }
 
 /// The CODEOWNERS owners of `files`; none without a CODEOWNERS file.

@@ -7,6 +7,9 @@
 //!   strings (Python), overrides along the class hierarchy (Python);
 //! * [`signature`] — adding, removing and reordering parameters: the
 //!   definition, its overrides (Python) and the arguments at call sites;
+//! * [`relocate`] — moving a Python function or class to another module
+//!   (`ripple refactor move`): its text, the imports its body needs, and
+//!   every import and `module.f` use pointed at the new module;
 //! * [`overrides`] — the methods a Python method's rename carries along;
 //! * [`names`] — whether the new name is an identifier, and Go exportedness;
 //! * `syntax`, `python`, `go` — what a rename reads from a file's tree;
@@ -24,6 +27,7 @@ mod go;
 pub mod names;
 pub mod overrides;
 mod python;
+pub mod relocate;
 pub mod rename;
 pub mod signature;
 pub(crate) mod syntax;
@@ -87,6 +91,18 @@ pub enum RefactorError {
     #[error("{reason}")]
     Signature { reason: String },
     #[error(
+        "{module} already binds `{name}` ({location}): the moved {qualified} would clash with it — rename or remove that one first, or move it elsewhere"
+    )]
+    AlreadyBound {
+        qualified: String,
+        name: String,
+        module: String,
+        location: String,
+    },
+    /// `name` is the declaration that cannot be moved.
+    #[error("{reason}")]
+    Move { name: String, reason: String },
+    #[error(
         "the body of {name} still uses `{param}` ({places}): remove those uses first, or pass --force to remove the parameter anyway"
     )]
     ParamInUse {
@@ -115,6 +131,12 @@ pub enum EditKind {
     /// `mock.patch("pkg.mod.f")`: the string's last component;
     /// `patch.object(Owner, "f")`: the string.
     PatchString,
+    /// A moved definition taken out of its module.
+    MovedOut,
+    /// A moved definition written into its new module.
+    MovedIn,
+    /// `module.f` that is not a call: the module it is read from.
+    Reference,
 }
 
 impl EditKind {
@@ -126,6 +148,9 @@ impl EditKind {
             EditKind::Import => "import",
             EditKind::AllEntry => "__all__",
             EditKind::PatchString => "patch string",
+            EditKind::MovedOut => "moved out",
+            EditKind::MovedIn => "moved in",
+            EditKind::Reference => "reference",
         }
     }
 }
@@ -256,7 +281,7 @@ pub fn apply(root: &Path, plan: &RenamePlan) -> Result<AppliedRename, RefactorEr
             stable: h.stable,
         })
         .collect();
-    let (report, hunks) = write::write(root, &plan.bases, replacements)?;
+    let (report, hunks) = write::write(root, &plan.bases, replacements, &[])?;
     Ok(AppliedRename { report, hunks })
 }
 

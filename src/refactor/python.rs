@@ -1,8 +1,9 @@
-//! What a Python rename reads from a file's syntax beyond its call sites:
-//! the `def` that names the target, `from m import f [as g]` imports,
-//! `__all__` entries, `mock.patch("pkg.mod.f")` strings, class bases (for
-//! overrides), module-level bindings (for clashes) and the remaining
-//! mentions of the old name.
+//! What a Python refactoring reads from a file's syntax beyond its call
+//! sites: the `def` that names the target, `from m import f [as g]`
+//! imports, `__all__` entries, `mock.patch("pkg.mod.f")` strings, class
+//! bases (for overrides), module-level bindings (for clashes), the
+//! remaining mentions of the old name, and for a move the statements of
+//! the module's top level and the names a definition uses.
 
 use std::ops::Range;
 
@@ -18,6 +19,12 @@ pub(super) struct FromImport {
     pub(super) name: Range<usize>,
     pub(super) name_text: String,
     pub(super) alias: Option<String>,
+    /// The whole statement, the module as written, and every imported
+    /// item (`x`, `y as z`) with the index of this one among them.
+    pub(super) statement: Range<usize>,
+    pub(super) module_bytes: Range<usize>,
+    pub(super) items: Vec<Range<usize>>,
+    pub(super) item: usize,
 }
 
 /// A class statement: its name and the base expressions as written.
@@ -36,9 +43,11 @@ pub(super) fn from_imports(p: &Parsed) -> Vec<FromImport> {
         let Some(module) = n.child_by_field_name("module_name") else {
             return;
         };
+        let module_bytes = module.byte_range();
         let module = p.text(module).split_whitespace().collect::<String>();
+        let items = import_items(n);
         let mut cursor = n.walk();
-        for name in n.children_by_field_name("name", &mut cursor) {
+        for (item, name) in n.children_by_field_name("name", &mut cursor).enumerate() {
             let (dotted, alias) = match name.kind() {
                 "aliased_import" => (
                     name.child_by_field_name("name"),
@@ -55,6 +64,10 @@ pub(super) fn from_imports(p: &Parsed) -> Vec<FromImport> {
                 name: last.byte_range(),
                 name_text: p.text(last).to_owned(),
                 alias,
+                statement: n.byte_range(),
+                module_bytes: module_bytes.clone(),
+                items: items.clone(),
+                item,
             });
         }
     });
@@ -89,12 +102,12 @@ pub(super) fn from_imports_of(p: &Parsed, name: &str) -> Vec<FromImport> {
             continue;
         };
         let mut cursor = stmt.walk();
-        if !stmt
+        let Some(item) = stmt
             .children_by_field_name("name", &mut cursor)
-            .any(|c| c == n)
-        {
+            .position(|c| c == n)
+        else {
             continue;
-        }
+        };
         let Some(module) = stmt.child_by_field_name("module_name") else {
             continue;
         };
@@ -103,6 +116,10 @@ pub(super) fn from_imports_of(p: &Parsed, name: &str) -> Vec<FromImport> {
             name: occ.byte_range(),
             name_text: p.text(occ).to_owned(),
             alias,
+            statement: stmt.byte_range(),
+            module_bytes: module.byte_range(),
+            items: import_items(stmt),
+            item,
         });
     }
     out
@@ -128,6 +145,26 @@ pub(super) fn module_aliases(p: &Parsed) -> Vec<(String, String)> {
         }
     });
     out
+}
+
+/// The byte ranges of an import statement's items (`x`, `y as z`).
+fn import_items(stmt: Node) -> Vec<Range<usize>> {
+    let mut cursor = stmt.walk();
+    stmt.children_by_field_name("name", &mut cursor)
+        .map(|n| n.byte_range())
+        .collect()
+}
+
+/// What to delete to take item `i` out of a comma-separated list of
+/// `items`, with one of the commas around it; the item alone when it is
+/// the only one.
+pub(super) fn item_removal(items: &[Range<usize>], i: usize) -> Range<usize> {
+    match (items.get(i), items.get(i + 1)) {
+        (Some(item), Some(next)) => item.start..next.start,
+        (Some(item), None) if i > 0 => items[i - 1].end..item.end,
+        (Some(item), None) => item.clone(),
+        _ => 0..0,
+    }
 }
 
 fn last_identifier(dotted: Node) -> Option<Node> {
@@ -361,6 +398,280 @@ pub(super) fn mentions(p: &Parsed, old: &str) -> Vec<Range<usize>> {
         .collect()
 }
 
+/// One name an import statement binds.
+pub(super) struct ImportBinding {
+    /// The name the statement binds (`a` for `import a.b`).
+    pub(super) bound: String,
+    /// `from M import …`: M as written; `None` for `import a.b`.
+    pub(super) from: Option<String>,
+    /// The imported name as written: `a.b`, `x`.
+    pub(super) name: String,
+    pub(super) alias: Option<String>,
+    pub(super) statement: Range<usize>,
+    /// At the module's top level rather than inside a block.
+    pub(super) top_level: bool,
+}
+
+/// Every name every import statement binds (not `from m import *`).
+pub(super) fn import_bindings(p: &Parsed) -> Vec<ImportBinding> {
+    let mut out = Vec::new();
+    p.each_node(|n| {
+        let from = match n.kind() {
+            "import_statement" => None,
+            "import_from_statement" => match n.child_by_field_name("module_name") {
+                Some(m) => Some(p.text(m).split_whitespace().collect::<String>()),
+                None => return,
+            },
+            _ => return,
+        };
+        let top_level = n.parent().is_some_and(|m| m.kind() == "module");
+        let mut cursor = n.walk();
+        for item in n.children_by_field_name("name", &mut cursor) {
+            let (name, alias) = match item.kind() {
+                "aliased_import" => (
+                    item.child_by_field_name("name").map(|d| p.text(d)),
+                    item.child_by_field_name("alias")
+                        .map(|a| p.text(a).to_owned()),
+                ),
+                _ => (Some(p.text(item)), None),
+            };
+            let Some(name) = name.map(|t| t.split_whitespace().collect::<String>()) else {
+                continue;
+            };
+            let bound = match (&alias, &from) {
+                (Some(a), _) => a.clone(),
+                (None, Some(_)) => name.clone(),
+                (None, None) => name.split('.').next().unwrap_or(&name).to_owned(),
+            };
+            out.push(ImportBinding {
+                bound,
+                from: from.clone(),
+                name,
+                alias,
+                statement: n.byte_range(),
+                top_level,
+            });
+        }
+    });
+    out
+}
+
+/// The names a module's top level binds other than by an import — `def`,
+/// `class`, a plain or annotated assignment — with their statements.
+pub(super) fn top_level_definitions(p: &Parsed) -> Vec<(String, Range<usize>)> {
+    let root = p.tree.root_node();
+    let mut out = Vec::new();
+    for i in 0..root.named_child_count() {
+        let Some(stmt) = root.named_child(i) else {
+            continue;
+        };
+        let def = match stmt.kind() {
+            "decorated_definition" => stmt.child_by_field_name("definition"),
+            _ => Some(stmt),
+        };
+        let name = match def.map(|d| (d.kind(), d)) {
+            Some(("function_definition" | "class_definition", d)) => d.child_by_field_name("name"),
+            Some(("expression_statement", d)) => d
+                .named_child(0)
+                .filter(|a| a.kind() == "assignment")
+                .and_then(|a| a.child_by_field_name("left"))
+                .filter(|l| l.kind() == "identifier"),
+            _ => None,
+        };
+        if let Some(name) = name {
+            out.push((p.text(name).to_owned(), stmt.byte_range()));
+        }
+    }
+    out
+}
+
+/// A `def` or `class` of the module's top level, decorators included.
+pub(super) struct TopDefinition {
+    pub(super) name: String,
+    pub(super) is_class: bool,
+    pub(super) statement: Range<usize>,
+    /// Where the comment lines directly above it start (the statement's
+    /// start when there are none): they describe it, so they move with it.
+    pub(super) comments_start: usize,
+}
+
+/// The top-level `def` or `class` statement holding byte `at`; `None` when
+/// the statement there is anything else.
+pub(super) fn top_definition_at(p: &Parsed, at: usize) -> Option<TopDefinition> {
+    let root = p.tree.root_node();
+    let stmt = (0..root.named_child_count())
+        .filter_map(|i| root.named_child(i))
+        .find(|s| s.start_byte() <= at && at < s.end_byte())?;
+    let def = match stmt.kind() {
+        "decorated_definition" => stmt.child_by_field_name("definition")?,
+        _ => stmt,
+    };
+    let is_class = match def.kind() {
+        "function_definition" => false,
+        "class_definition" => true,
+        _ => return None,
+    };
+    let name = p.text(def.child_by_field_name("name")?).to_owned();
+    let mut first = stmt;
+    while let Some(prev) = first.prev_named_sibling() {
+        if prev.kind() != "comment" || prev.end_position().row + 1 != first.start_position().row {
+            break;
+        }
+        // A comment ending a line of code belongs to that code.
+        let line_start = p.source[..prev.start_byte()]
+            .iter()
+            .rposition(|b| *b == b'\n')
+            .map_or(0, |i| i + 1);
+        if p.source[line_start..prev.start_byte()]
+            .iter()
+            .any(|b| !b.is_ascii_whitespace())
+        {
+            break;
+        }
+        first = prev;
+    }
+    Some(TopDefinition {
+        name,
+        is_class,
+        statement: stmt.byte_range(),
+        comments_start: first.start_byte(),
+    })
+}
+
+/// The identifiers the code in `range` reads as names: not an attribute
+/// after a dot, not a keyword argument's name.
+pub(super) fn names_used(p: &Parsed, range: Range<usize>) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    p.each_node(|n| {
+        if n.start_byte() >= range.start && n.end_byte() <= range.end && is_name_read(n) {
+            out.insert(p.text(n).to_owned());
+        }
+    });
+    out
+}
+
+/// Where the code reads `name` as a name (see [`names_used`]), outside
+/// the statements that define it or import it.
+pub(super) fn name_reads(p: &Parsed, name: &str) -> Vec<Range<usize>> {
+    p.occurrences(name)
+        .into_iter()
+        .filter(|n| is_name_read(*n))
+        .map(|n| n.byte_range())
+        .collect()
+}
+
+/// Whether the identifier `n` reads a name: not an attribute after a
+/// dot, a keyword argument's name, the name a `def` or `class` declares,
+/// or a name of an import statement.
+fn is_name_read(n: Node) -> bool {
+    if n.kind() != "identifier" {
+        return false;
+    }
+    let Some(parent) = n.parent() else {
+        return true;
+    };
+    match parent.kind() {
+        "attribute" => parent.child_by_field_name("attribute") != Some(n),
+        "keyword_argument" | "function_definition" | "class_definition" => {
+            parent.child_by_field_name("name") != Some(n)
+        }
+        "dotted_name" | "aliased_import" | "import_statement" | "import_from_statement" => false,
+        _ => true,
+    }
+}
+
+/// `__all__ = [...]` (or a tuple) at the top level.
+pub(super) struct AllList {
+    /// Just after the opening bracket.
+    pub(super) open: usize,
+    /// Each item and its plain string content, if it is one.
+    pub(super) items: Vec<(Range<usize>, Option<String>)>,
+}
+
+pub(super) fn all_list(p: &Parsed) -> Option<AllList> {
+    let root = p.tree.root_node();
+    (0..root.named_child_count())
+        .filter_map(|i| root.named_child(i))
+        .filter(|s| s.kind() == "expression_statement")
+        .filter_map(|s| s.named_child(0))
+        .filter(|a| a.kind() == "assignment")
+        .filter(|a| {
+            a.child_by_field_name("left")
+                .is_some_and(|l| p.text(l) == "__all__")
+        })
+        .filter_map(|a| a.child_by_field_name("right"))
+        .find(|r| matches!(r.kind(), "list" | "tuple"))
+        .map(|list| AllList {
+            open: list.start_byte() + 1,
+            items: (0..list.named_child_count())
+                .filter_map(|i| list.named_child(i))
+                .filter(|c| c.kind() != "comment")
+                .map(|c| {
+                    let text = string_content(p, c)
+                        .map(|r| String::from_utf8_lossy(&p.source[r]).into_owned());
+                    (c.byte_range(), text)
+                })
+                .collect(),
+        })
+}
+
+/// Where a module's top-level imports can grow: after its last top-level
+/// import statement outside `skip`, else after its docstring and leading
+/// comments; `None` for the start of the file.
+pub(super) enum ImportSpot {
+    AfterImport(usize),
+    AfterHeader(usize),
+    Start,
+}
+
+pub(super) fn import_spot(p: &Parsed, skip: &[Range<usize>]) -> ImportSpot {
+    let root = p.tree.root_node();
+    let stmts: Vec<Node> = (0..root.named_child_count())
+        .filter_map(|i| root.named_child(i))
+        .collect();
+    let last_import = stmts.iter().rfind(|s| {
+        matches!(
+            s.kind(),
+            "import_statement" | "import_from_statement" | "future_import_statement"
+        ) && !skip
+            .iter()
+            .any(|r| r.start <= s.start_byte() && s.end_byte() <= r.end)
+    });
+    if let Some(s) = last_import {
+        return ImportSpot::AfterImport(s.end_byte());
+    }
+    let mut header = None;
+    for (i, s) in stmts.iter().enumerate() {
+        let docstring = i == 0
+            && s.kind() == "expression_statement"
+            && s.named_child(0).is_some_and(|c| c.kind() == "string");
+        if docstring || s.kind() == "comment" {
+            header = Some(s.end_byte());
+        } else {
+            break;
+        }
+    }
+    header.map_or(ImportSpot::Start, ImportSpot::AfterHeader)
+}
+
+/// `OBJECT.name` expressions: the object's range and text (spaces taken
+/// out) and the attribute name's range.
+pub(super) fn attribute_uses(p: &Parsed, name: &str) -> Vec<(Range<usize>, String, Range<usize>)> {
+    p.occurrences(name)
+        .into_iter()
+        .filter(|n| n.kind() == "identifier")
+        .filter_map(|n| {
+            let parent = n.parent().filter(|a| a.kind() == "attribute")?;
+            if parent.child_by_field_name("attribute") != Some(n) {
+                return None;
+            }
+            let object = parent.child_by_field_name("object")?;
+            let text = p.text(object).split_whitespace().collect();
+            Some((object.byte_range(), text, n.byte_range()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -416,6 +727,38 @@ mod tests {
         );
         assert_eq!(patched.len(), 1, "the f-string is not a plain string");
         assert_eq!(&src[patched[0].clone()], "compute_total");
+    }
+
+    #[test]
+    fn a_definition_moves_with_the_comments_above_it_and_reads_its_names() {
+        let src = "import os\nx = 1  # trailing\n# about f\n# more\n@deco(os.sep)\ndef f(a=x):\n    return g(a, key=os.path)\n\n\nclass C: pass\n";
+        let p = parsed(src);
+        let def = top_definition_at(&p, src.find("def f").unwrap()).unwrap();
+        assert_eq!(def.name, "f");
+        assert!(!def.is_class);
+        assert_eq!(
+            &src[def.comments_start..],
+            &src[src.find("# about").unwrap()..]
+        );
+        let used = names_used(&p, def.statement.clone());
+        let used: Vec<&str> = used.iter().map(String::as_str).collect();
+        assert_eq!(used, ["a", "deco", "g", "os", "x"]);
+        assert!(top_definition_at(&p, src.find("x = 1").unwrap()).is_none());
+        let defs: Vec<String> = top_level_definitions(&p)
+            .into_iter()
+            .map(|(n, _)| n)
+            .collect();
+        assert_eq!(defs, ["x", "f", "C"]);
+        let imports = import_bindings(&p);
+        assert_eq!(
+            (imports[0].bound.as_str(), imports[0].top_level),
+            ("os", true)
+        );
+        assert!(matches!(import_spot(&p, &[]), ImportSpot::AfterImport(9)));
+        assert_eq!(item_removal(&[0..1, 3..4, 6..7], 1), 3..6);
+        assert_eq!(item_removal(&[0..1, 3..4], 1), 1..4);
+        let only: Vec<Range<usize>> = std::iter::once(2..5).collect();
+        assert_eq!(item_removal(&only, 0), 2..5);
     }
 
     #[test]

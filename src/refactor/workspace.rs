@@ -227,6 +227,23 @@ pub(super) fn editable<'a>(
     conventions: &Conventions,
     target: DeclId,
 ) -> Result<&'a Decl, RefactorError> {
+    let decl = indexed(index, conventions, target)?;
+    if !matches!(decl.kind, DeclKind::Function | DeclKind::Method) {
+        return Err(RefactorError::NotRefactorable {
+            name: decl.name.to_string(),
+            kind: decl.kind.name(),
+        });
+    }
+    Ok(decl)
+}
+
+/// The declaration `target` if it is indexed (not an external callee)
+/// and not off-limits, of whatever kind.
+pub(super) fn indexed<'a>(
+    index: &'a Index,
+    conventions: &Conventions,
+    target: DeclId,
+) -> Result<&'a Decl, RefactorError> {
     let Some(decl) = index.res.decls.get(target.index()) else {
         return Err(RefactorError::External {
             name: format!("declaration {target}"),
@@ -235,12 +252,6 @@ pub(super) fn editable<'a>(
     if decl.is_external() {
         return Err(RefactorError::External {
             name: decl.name.to_string(),
-        });
-    }
-    if !matches!(decl.kind, DeclKind::Function | DeclKind::Method) {
-        return Err(RefactorError::NotRefactorable {
-            name: decl.name.to_string(),
-            kind: decl.kind.name(),
         });
     }
     let path = index.file_of(target).map_or("", |f| f.path.as_str());

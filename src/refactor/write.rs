@@ -1,6 +1,7 @@
-//! Writing a plan: its byte-range replacements grouped into line hunks,
-//! checked against the files as they were planned and for new syntax
-//! errors, then written through the journal `ripple undo` reverts.
+//! Writing a plan: its byte-range replacements grouped into line hunks
+//! and the files it creates, checked against the files as they were
+//! planned and for new syntax errors, then written through the journal
+//! `ripple undo` reverts (which deletes the files created).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -19,7 +20,15 @@ pub(super) struct Replacement<'p> {
     pub(super) stable: bool,
 }
 
-/// Write `replacements`, every file first checked to still hash to its
+/// A file a plan creates, whole.
+pub(super) struct NewFile<'p> {
+    pub(super) path: &'p str,
+    pub(super) text: &'p str,
+    pub(super) stable: bool,
+}
+
+/// Write `replacements` and create `new_files` (which must still not
+/// exist), every file first checked to still hash to its
 /// entry in `bases` and to have no more syntax errors after than before
 /// (tree-sitter, the parser the index uses); otherwise nothing is written.
 /// Replacements whose lines touch become one hunk. Returns what was
@@ -28,6 +37,7 @@ pub(super) fn write(
     root: &Path,
     bases: &BTreeMap<String, u64>,
     replacements: Vec<Replacement>,
+    new_files: &[NewFile],
 ) -> Result<(ApplyReport, usize), RefactorError> {
     let mut by_file: BTreeMap<&str, Vec<Replacement>> = BTreeMap::new();
     for r in replacements {
@@ -108,6 +118,34 @@ pub(super) fn write(
                 scope: edits::Scope::Change,
             });
         }
+    }
+    for f in new_files {
+        if root.join(f.path).exists() {
+            return Err(RefactorError::Stale {
+                path: f.path.to_owned(),
+            });
+        }
+        let text = f.text.replace("\r\n", "\n");
+        written += 1;
+        hunks.push(Hunk {
+            id: HunkId::of(f.path, "", &text),
+            block_index: hunks.len(),
+            path: f.path.to_owned(),
+            search: String::new(),
+            replace: text.clone(),
+            state: HunkState::Accepted,
+            resolution: edits::Resolution::Resolved {
+                start_line: 1,
+                end_line: 0,
+                rule: MatchRule::NewFile,
+                stable: f.stable,
+                original: String::new(),
+                replacement: text,
+                symbols: Vec::new(),
+            },
+            base: FileBase::Missing,
+            scope: edits::Scope::NewFile,
+        });
     }
     let refs: Vec<&Hunk> = hunks.iter().collect();
     let mut broken = Vec::new();

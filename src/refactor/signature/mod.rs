@@ -640,7 +640,7 @@ fn class_name(index: &Index, method: DeclId) -> Option<&str> {
 }
 
 /// `src[range]` with those of `edits` inside it applied.
-fn edited_text(src: &[u8], range: Range<usize>, edits: &[Edit]) -> String {
+pub(super) fn edited_text(src: &[u8], range: Range<usize>, edits: &[Edit]) -> String {
     let inside: Vec<Edit> = edits
         .iter()
         .filter(|(r, _)| r.start >= range.start && r.end <= range.end)
@@ -840,7 +840,7 @@ pub fn apply(root: &Path, plan: &SignaturePlan) -> Result<AppliedSignature, Refa
             })
         })
         .collect();
-    let (report, _) = write::write(root, &plan.bases, replacements)?;
+    let (report, _) = write::write(root, &plan.bases, replacements, &[])?;
     Ok(AppliedSignature {
         report,
         hunks: plan.selected().count(),
