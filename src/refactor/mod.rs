@@ -24,6 +24,7 @@
 //! are listed to check by hand. Nothing is guessed into the files.
 
 mod go;
+pub(crate) mod go_impls;
 pub mod names;
 pub mod overrides;
 mod python;
@@ -59,6 +60,17 @@ pub enum RefactorError {
     InvalidName { reason: String },
     #[error("{name} is already called `{name_new}`: nothing to rename", name_new = new_name)]
     SameName { name: String, new_name: String },
+    #[error(
+        "{name} implements {interfaces}: {change} alone would stop its type implementing {them} and break the build, and ripple does not change an interface method together with its implementations — change them together by hand (or rename with `gopls rename`)"
+    )]
+    ImplementsInterface {
+        name: String,
+        /// `pkg.Iface.Method (path:line)`, comma-separated.
+        interfaces: String,
+        /// "renaming it", "changing its parameters".
+        change: &'static str,
+        them: &'static str,
+    },
     #[error("{name} is off-limits in ripple.toml: ripple never edits it")]
     OffLimits { name: String },
     #[error(

@@ -1,7 +1,29 @@
 //! Whether a new name can stand where the old one stood: an identifier of
-//! the language, not a keyword, and (Go) what happens to its exportedness.
+//! the language, not a keyword, and (Go) what happens to its exportedness;
+//! Go's qualified names (go/ssa's) taken apart.
 
 use crate::model::Lang;
+
+/// A Go type name without its type arguments (`Set[K]` → `Set`).
+pub(crate) fn strip_type_args(name: &str) -> &str {
+    name.split('[').next().unwrap_or(name)
+}
+
+/// `import/path.Member` split at the dot after the last slash.
+pub(crate) fn split_go_qualified(name: &str) -> Option<(&str, &str)> {
+    let start = name.rfind('/').map_or(0, |i| i + 1);
+    let dot = name[start..].find('.')? + start;
+    Some((&name[..dot], &name[dot + 1..]))
+}
+
+/// `(*import/path.T).M` or `(import/path.T[K]).M` as (package, type, method).
+pub(crate) fn split_go_method(name: &str) -> Option<(&str, &str, &str)> {
+    let inner = name.strip_prefix('(')?;
+    let (receiver, method) = inner.rsplit_once(").")?;
+    let receiver = receiver.trim_start_matches('*');
+    let (package, ty) = split_go_qualified(receiver)?;
+    Some((package, strip_type_args(ty), method))
+}
 
 /// Python's hard keywords (`keyword.kwlist`). Soft keywords (`match`,
 /// `case`, `type`, `_`) are ordinary names outside their statements.

@@ -70,6 +70,7 @@ pub fn plan_rename(
             new_name: new_name.to_owned(),
         });
     }
+    workspace::refuse_interface_implementation(index, target, "renaming it")?;
     let mut p = Planner {
         index,
         old: old.clone(),

@@ -237,6 +237,49 @@ pub(super) fn editable<'a>(
     Ok(decl)
 }
 
+/// Refuse a change to a Go method that implements a repository interface:
+/// renaming it or changing its parameters alone would leave its type
+/// outside the interface, which no longer compiles wherever a value of
+/// the type is used as one. `change` names the change for the message.
+pub(super) fn refuse_interface_implementation(
+    index: &Index,
+    target: DeclId,
+    change: &'static str,
+) -> Result<(), RefactorError> {
+    let decl = &index.res.decls[target.index()];
+    if decl.lang != Lang::Go || decl.kind != DeclKind::Method {
+        return Ok(());
+    }
+    let impls = super::go_impls::find(index);
+    let Some(implemented) = impls.methods.get(&target) else {
+        return Ok(());
+    };
+    let interfaces: Vec<String> = implemented
+        .iter()
+        .map(|(iface, method)| {
+            // The interface that declares the method, which may be one
+            // the implemented interface embeds.
+            let declarer = impls
+                .declarer
+                .get(&(*iface, method.clone()))
+                .copied()
+                .unwrap_or(*iface);
+            let d = &index.res.decls[declarer.index()];
+            let place = d
+                .file
+                .map(|f| format!(" ({}:{})", index.files[f.index()].path, d.span.start_line))
+                .unwrap_or_default();
+            format!("{}.{method}{place}", d.name)
+        })
+        .collect();
+    Err(RefactorError::ImplementsInterface {
+        name: decl.name.to_string(),
+        them: if interfaces.len() == 1 { "it" } else { "them" },
+        interfaces: interfaces.join(", "),
+        change,
+    })
+}
+
 /// The declaration `target` if it is indexed (not an external callee)
 /// and not off-limits, of whatever kind.
 pub(super) fn indexed<'a>(

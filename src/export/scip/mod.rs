@@ -22,7 +22,6 @@
 //! symbols), which protobuf reads back as one message: the output is
 //! streamed and memory stays at one batch of documents.
 
-mod go_impls;
 pub mod packages;
 mod symbols;
 mod text;
@@ -262,7 +261,7 @@ struct Exporter<'a> {
     callers: HashMap<DeclId, CallerCounts>,
     /// Python: a method → the methods it overrides; a class → its bases.
     overrides: HashMap<DeclId, Vec<DeclId>>,
-    go: go_impls::GoImpls,
+    go: crate::refactor::go_impls::GoImpls,
     /// External callees referenced by a kept edge, with a calling file.
     externals: std::sync::Mutex<BTreeMap<DeclId, usize>>,
 }
@@ -295,7 +294,7 @@ impl<'a> Exporter<'a> {
                     || crate::refactor::overrides::python_hierarchy(index),
                 )
             },
-            || go_impls::find(index),
+            || crate::refactor::go_impls::find(index),
         );
         let symbols = res
             .decl_ids()

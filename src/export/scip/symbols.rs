@@ -19,6 +19,7 @@ use scip::types::{Descriptor, Package, Symbol, descriptor::Suffix};
 
 use super::packages::{PackageId, Packages};
 use crate::model::{Decl, DeclKind, Lang};
+use crate::refactor::names::{split_go_method, split_go_qualified, strip_type_args};
 use crate::resolve::{DeclId, Resolution};
 
 pub const PYTHON_SCHEME: &str = "scip-python";
@@ -192,26 +193,6 @@ fn go_member<'a>(name: &'a str, package: &str) -> Option<&'a str> {
         Some(rest) => Some(rest),
         None => split_go_qualified(name).map(|(_, rest)| rest),
     }
-}
-
-fn strip_type_args(name: &str) -> &str {
-    name.split('[').next().unwrap_or(name)
-}
-
-/// `import/path.Member` split at the dot after the last slash.
-pub(super) fn split_go_qualified(name: &str) -> Option<(&str, &str)> {
-    let start = name.rfind('/').map_or(0, |i| i + 1);
-    let dot = name[start..].find('.')? + start;
-    Some((&name[..dot], &name[dot + 1..]))
-}
-
-/// `(*import/path.T).M` or `(import/path.T[K]).M` as (package, type, method).
-pub(super) fn split_go_method(name: &str) -> Option<(&str, &str, &str)> {
-    let inner = name.strip_prefix('(')?;
-    let (receiver, method) = inner.rsplit_once(").")?;
-    let receiver = receiver.trim_start_matches('*');
-    let (package, ty) = split_go_qualified(receiver)?;
-    Some((package, strip_type_args(ty), method))
 }
 
 /// The symbol of an out-of-repository callee (`os.path.join`,

@@ -281,6 +281,7 @@ pub fn plan_signature(
 ) -> Result<SignaturePlan, RefactorError> {
     let res = &index.res;
     let decl = workspace::editable(index, conventions, target)?;
+    workspace::refuse_interface_implementation(index, target, "changing its parameters")?;
     let lang = decl.lang;
     let short = decl
         .name

@@ -1,5 +1,6 @@
-//! Which repository Go types implement which repository interfaces, for
-//! SCIP's `is_implementation` relationships (type → interface, method →
+//! Which repository Go types implement which repository interfaces: what
+//! a method's rename or signature change would break, and SCIP's
+//! `is_implementation` relationships (type → interface, method →
 //! interface method), as scip-go draws them.
 //!
 //! The resolver narrows interface calls with the types that reach them
@@ -15,32 +16,32 @@ use std::collections::{BTreeMap, HashMap};
 
 use tree_sitter::Node;
 
-use super::symbols::split_go_method;
+use super::names::{split_go_method, split_go_qualified};
 use crate::index::Index;
 use crate::model::{DeclKind, Lang};
 use crate::resolve::DeclId;
 
 /// A method an interface declares, where its name is written.
 #[derive(Debug, Clone)]
-pub(super) struct InterfaceMethod {
-    pub(super) name: String,
-    pub(super) arity: usize,
+pub(crate) struct InterfaceMethod {
+    pub(crate) name: String,
+    pub(crate) arity: usize,
     /// Byte range of the name in the interface's file.
-    pub(super) name_bytes: std::ops::Range<usize>,
+    pub(crate) name_bytes: std::ops::Range<usize>,
 }
 
 #[derive(Debug, Default)]
-pub(super) struct GoImpls {
+pub(crate) struct GoImpls {
     /// Each interface's own methods (not those it embeds), for their
     /// definitions.
-    pub(super) declared: HashMap<DeclId, Vec<InterfaceMethod>>,
+    pub(crate) declared: HashMap<DeclId, Vec<InterfaceMethod>>,
     /// Type → the interfaces it implements.
-    pub(super) types: BTreeMap<DeclId, Vec<DeclId>>,
+    pub(crate) types: BTreeMap<DeclId, Vec<DeclId>>,
     /// Method → (interface, method name) it implements.
-    pub(super) methods: BTreeMap<DeclId, Vec<(DeclId, String)>>,
+    pub(crate) methods: BTreeMap<DeclId, Vec<(DeclId, String)>>,
     /// The interface that declares each method of an interface's full
     /// method set, by (interface, name).
-    pub(super) declarer: HashMap<(DeclId, String), DeclId>,
+    pub(crate) declarer: HashMap<(DeclId, String), DeclId>,
 }
 
 struct Interface {
@@ -49,7 +50,7 @@ struct Interface {
     embeds: Vec<String>,
 }
 
-pub(super) fn find(index: &Index) -> GoImpls {
+pub(crate) fn find(index: &Index) -> GoImpls {
     let res = &index.res;
     let mut interfaces: BTreeMap<DeclId, Interface> = BTreeMap::new();
     let mut by_name: HashMap<&str, DeclId> = HashMap::new();
@@ -163,7 +164,7 @@ fn is_exported(name: &str) -> bool {
 }
 
 fn package_of(name: &str) -> &str {
-    super::symbols::split_go_qualified(name).map_or("", |(p, _)| p)
+    split_go_qualified(name).map_or("", |(p, _)| p)
 }
 
 /// The methods of interface `d` and of the interfaces it embeds, with
@@ -267,7 +268,7 @@ fn find_type_spec<'t>(node: Node<'t>, source: &[u8], name: &str) -> Option<Node<
 /// How many parameters a parenthesised Go parameter list declares:
 /// `(a, b int)` and `(int, string)` both declare two, so it is the number
 /// of top-level commas plus one.
-pub(super) fn list_arity(list: &str) -> usize {
+pub(crate) fn list_arity(list: &str) -> usize {
     let inner = list.trim();
     let inner = inner.strip_prefix('(').unwrap_or(inner);
     let inner = inner.strip_suffix(')').unwrap_or(inner);
