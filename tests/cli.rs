@@ -851,3 +851,47 @@ fn several_python_targets_known_through_flow_are_likely_and_overrides_reached_th
         ]
     );
 }
+
+#[test]
+fn a_python_call_on_self_with_one_target_is_certain_and_one_on_an_attribute_of_self_likely() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::write(
+        root.join("runner.py"),
+        concat!(
+            "class Loop:\n",
+            "    def tick(self):\n",
+            "        return 1\n\n",
+            "class Runner:\n",
+            "    def __init__(self):\n",
+            "        self.loop = Loop()\n\n",
+            "    def go(self):\n",
+            "        self.helper()\n",
+            "        return self.loop.tick()\n\n",
+            "    def helper(self):\n",
+            "        return 2\n",
+        ),
+    )
+    .unwrap();
+    let repo = root.to_str().unwrap();
+    let doc = json(&["--repo", repo, "callees", "runner.Runner.go", "--json"]);
+    let mut found: Vec<(&str, &str)> = doc["hops"][0]["decls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["name"].as_str().unwrap(),
+                d["confidence"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    assert_eq!(
+        found,
+        [
+            ("runner.Loop.tick", "Likely"),
+            ("runner.Runner.helper", "Certain")
+        ]
+    );
+}

@@ -1125,6 +1125,8 @@ impl Analysis<'_> {
                     return false;
                 }
                 // `self.m()` dispatches through the class of `self`: as certain as the class.
+                // An attribute of `self` (`self.loop.m()`) holds what flowed
+                // into it, which is not.
                 self.eval(ci, base, 0).iter().all(|v| {
                     matches!(
                         v,
@@ -1132,9 +1134,8 @@ impl Analysis<'_> {
                             | Value::Class(_)
                             | Value::External(_)
                             | Value::Instance(_)
-                            | Value::Cone(_)
                             | Value::Super { .. }
-                    )
+                    ) || (depth == 0 && matches!(v, Value::Cone(_)))
                 })
             }
             _ => false,
