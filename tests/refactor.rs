@@ -312,11 +312,12 @@ fn python_method_rename_carries_its_overrides_and_selects_by_confidence() {
     let likely = hunk(&plan, "shop/storage.py", 31, "call");
     assert_eq!(likely["confidence"], "Likely");
     assert_eq!(likely["selected"], false);
-    // `self.save()` in the base: the base's own method is likely, the
-    // overrides it may reach possible; the hunk takes the surer.
+    // `self.save()` in the base: its edges are likely (the base's own
+    // method) and possible (the overrides), but every one of them is
+    // renamed, so the call must be too.
     let through_self = hunk(&plan, "shop/storage.py", 10, "call");
-    assert_eq!(through_self["confidence"], "Likely");
-    assert_eq!(through_self["selected"], false);
+    assert_eq!(through_self["confidence"], "Certain");
+    assert_eq!(through_self["selected"], true);
     let by_name = hunk(&plan, "tests/test_storage.py", 7, "patch_string");
     assert_eq!(
         by_name["confidence"], "Likely",
@@ -333,7 +334,7 @@ fn python_method_rename_carries_its_overrides_and_selects_by_confidence() {
     let warnings = plan["warnings"].as_array().unwrap();
     assert_eq!(warnings.len(), 1, "{plan:#}");
     assert!(
-        warnings[0].as_str().unwrap().starts_with("2 call site(s)"),
+        warnings[0].as_str().unwrap().starts_with("1 call site(s)"),
         "{plan:#}"
     );
     // `Unrelated.save` is another method: neither renamed nor listed.
@@ -483,7 +484,7 @@ fn the_text_plan_shows_diffs_marks_and_confidence() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("9 hunks, 6 selected; unselected: 3 likely, 0 possible"),
+        stdout.contains("9 hunks, 7 selected; unselected: 2 likely, 0 possible"),
         "{stdout}"
     );
     assert!(stdout.contains("nothing written"), "{stdout}");
@@ -792,7 +793,7 @@ fn python_add_param_to_a_method_changes_its_overrides_and_never_passes_self() {
         hunks_of(&plan, "billing/ledger.py"),
         [
             certain(6, "definition"),
-            (11, "call".to_owned(), "Likely".to_owned(), false),
+            certain(11, "call"),
             certain(15, "override"),
             certain(16, "call"),
             certain(17, "call"),

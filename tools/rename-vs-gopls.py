@@ -239,7 +239,8 @@ def summary(results):
     same_code = sum(all(d["side"].startswith("gopls only") and d["guess"] == "comment"
                         for d in r["differences"]) for r in done)
     clean = lambda rs, s: sum(r[s + "_build"] == "ok" and r[s + "_vet"] == "ok" for r in rs)
-    print(f"{n} targets; gopls renamed {len(done)}, refused {n - len(done)}")
+    refused = sum(bool(r.get("ripple_refused")) for r in results)
+    print(f"{n} targets; gopls renamed {len(done)}, refused {n - len(done)}; ripple refused {refused}")
     print(f"sites: gopls {tot('gopls')} ({comments} in comments), ripple selected {tot('ripple_selected')}, "
           f"both {tot('both')}; ripple unselected {tot('ripple_unselected')}, check by hand {tot('ripple_check_by_hand')} "
           f"({tot('check_by_hand_not_gopls')} not renamed by gopls)")
@@ -258,13 +259,17 @@ def markdown(results):
         g_only = sum(d["side"].startswith("gopls only") for d in r["differences"])
         r_only = sum(d["side"] == "ripple selected only" for d in r["differences"])
         gopls = str(r["gopls"]) if r["gopls_rc"] == 0 else "refused"
-        print(f"| `{short(r['target'])}` | {r['what']} | {gopls} | {r['ripple_selected']} | {r['both']} "
+        refused = r.get("ripple_refused")
+        ripple = "refused" if refused else str(r["ripple_selected"])
+        print(f"| `{short(r['target'])}` | {r['what']} | {gopls} | {ripple} | {r['both']} "
               f"| {g_only} | {r_only} | {r['ripple_unselected']} | {r['ripple_check_by_hand']} "
-              f"| {bv(r, 'gopls') if r['gopls_rc'] == 0 else '-'} | {bv(r, 'ripple')} |")
+              f"| {bv(r, 'gopls') if r['gopls_rc'] == 0 else '-'} | {'-' if refused else bv(r, 'ripple')} |")
     print()
     for r in results:
         if r["gopls_rc"]:
             print(f"- `{short(r['target'])}`: {' '.join(r['gopls_error'].split())}")
+        if r.get("ripple_refused"):
+            print(f"- `{short(r['target'])}`: ripple: {' '.join(r['ripple_refused'].split())}")
 
 
 def main():
@@ -324,17 +329,27 @@ def main():
         # 2. ripple
         fresh(base, tree)
         rc, out, err, _ = run([ripple, "--repo", tree, "refactor", "rename", qname, new, "--json"], tree)
+        r["ripple_refused"] = ""
         if rc != 0:
-            raise SystemExit(f"ripple plan failed ({rc}): {err}")
-        plan = json.loads(out)
-        sel = {(h["file"], h["line"]) for h in plan["hunks"] if h["selected"]}
-        unsel = {(h["file"], h["line"]) for h in plan["hunks"] if not h["selected"]} - sel
-        byhand = {(c["file"], c["line"]) for c in plan["check_by_hand"]} - sel - unsel
-        rc, out, err, _ = run([ripple, "--repo", tree, "refactor", "rename", qname, new, "--apply", "--json"], tree)
-        r["ripple_rc"] = rc
-        written = changed_sites(base, tree)
-        r["ripple_written_matches_selected"] = written == sel
-        r["ripple_build"], r["ripple_vet"], r["ripple_errors"], _ = check(tree, dirs, vet_base)
+            # A refusal is a JSON error document; anything else is a failure.
+            try:
+                r["ripple_refused"] = json.loads(out)["error"]["message"]
+            except (ValueError, KeyError, TypeError):
+                raise SystemExit(f"ripple plan failed ({rc}): {err}{out}")
+            sel = unsel = byhand = set()
+            r["ripple_rc"] = rc
+            r["ripple_written_matches_selected"] = changed_sites(base, tree) == set()
+            r["ripple_build"], r["ripple_vet"], r["ripple_errors"] = "-", "-", []
+        else:
+            plan = json.loads(out)
+            sel = {(h["file"], h["line"]) for h in plan["hunks"] if h["selected"]}
+            unsel = {(h["file"], h["line"]) for h in plan["hunks"] if not h["selected"]} - sel
+            byhand = {(c["file"], c["line"]) for c in plan["check_by_hand"]} - sel - unsel
+            rc, out, err, _ = run([ripple, "--repo", tree, "refactor", "rename", qname, new, "--apply", "--json"], tree)
+            r["ripple_rc"] = rc
+            written = changed_sites(base, tree)
+            r["ripple_written_matches_selected"] = written == sel
+            r["ripple_build"], r["ripple_vet"], r["ripple_errors"], _ = check(tree, dirs, vet_base)
 
         # 3. compare
         r["gopls"] = len(g)

@@ -110,7 +110,44 @@ impl<'a> Workspace<'a> {
                 *best = found;
             }
         }
+        self.promote_calls_on_self(members, &mut sites);
         sites
+    }
+
+    /// A Python call `self.m(…)` whose every target is one of `members`
+    /// (a method and the overrides that change with it) runs one of them
+    /// whichever subclass `self` is: the change must reach it, as surely
+    /// as a direct call. Its edges are only likely or possible because
+    /// each says which override runs.
+    fn promote_calls_on_self(
+        &self,
+        members: &HashSet<DeclId>,
+        sites: &mut BTreeMap<(FileId, u32), Reaching>,
+    ) {
+        let index = self.index;
+        let mut elsewhere: HashSet<(FileId, u32)> = HashSet::new();
+        for e in &index.res.edges {
+            if !members.contains(&e.callee) && sites.contains_key(&(e.file, e.call)) {
+                elsewhere.insert((e.file, e.call));
+            }
+        }
+        for (&(file, call), reaching) in sites.iter_mut() {
+            if reaching.confidence == Confidence::Certain
+                || elsewhere.contains(&(file, call))
+                || index.res.is_receiver_unknown(file, call)
+                || index.files.get(file.index()).map(|f| f.lang) != Some(Lang::Python)
+            {
+                continue;
+            }
+            let on_self = index.call_site(file, call).is_some_and(|(_, site)| {
+                site.callee_text
+                    .strip_prefix("self.")
+                    .is_some_and(|method| !method.contains('.'))
+            });
+            if on_self {
+                reaching.confidence = Confidence::Certain;
+            }
+        }
     }
 
     /// Unresolved call sites named `name` outside `covered`, to check by
