@@ -246,7 +246,8 @@ def summary(results):
           f"({tot('check_by_hand_not_gopls')} not renamed by gopls)")
     print(f"where gopls renamed: same code sites (all but comments) {same_code}/{len(done)}; "
           f"build+vet clean gopls {clean(done, 'gopls')}/{len(done)}, ripple {clean(done, 'ripple')}/{len(done)}")
-    print(f"all targets: ripple build+vet clean {clean(results, 'ripple')}/{n}")
+    applied = [r for r in results if not r.get("ripple_refused")]
+    print(f"all targets ripple applied: build+vet clean {clean(applied, 'ripple')}/{len(applied)}")
 
 
 def markdown(results):
