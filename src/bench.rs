@@ -55,10 +55,28 @@ pub struct BenchReport {
     /// reuse (the declarations' order by name).
     pub blast_first_ms: f64,
     pub blast_depth3_callers: usize,
+    /// Planning a rename (`refactor rename --json`, nothing written) of the
+    /// function or method with the fewest call sites past
+    /// [`RENAME_CALL_SITES`], or the most when none has that many.
+    pub rename: Option<RenameRow>,
     /// Peak resident set size of `peak_rss_scope`: the cold index alone
     /// where the high-water mark can be reset (Linux), else the whole bench.
     pub peak_rss_mb: f64,
     pub peak_rss_scope: &'static str,
+}
+
+/// How many call sites the rename row's target should have: the figure the
+/// planning speed is promised at.
+pub const RENAME_CALL_SITES: usize = 1000;
+
+#[derive(Debug, Serialize)]
+pub struct RenameRow {
+    pub target: String,
+    /// Distinct call sites with an edge to it.
+    pub call_sites: usize,
+    pub hunks: usize,
+    /// Median time to plan it, in this process, the index loaded.
+    pub plan_ms: f64,
 }
 
 /// The kinds of edit the bench times a refresh after, on the copy.
@@ -113,6 +131,7 @@ impl BenchReport {
              one file changed (comment) {comment:>7.1} ms  ({how})\n\
              {edits}\
              blast radius (depth 3)   {blast:>9.3} ms  ({n} callers of {root}; first query {first:.1} ms)\n\
+             {rename}\
              peak memory (RSS)        {rss:>9.1} MB  ({scope})\n",
             path = self.path,
             files = self.files,
@@ -148,6 +167,14 @@ impl BenchReport {
             first = self.blast_first_ms,
             n = self.blast_depth3_callers,
             root = self.blast_root,
+            rename = self
+                .rename
+                .as_ref()
+                .map(|r| format!(
+                    "rename plan              {:>9.1} ms  ({} call sites of {}, {} hunks)\n",
+                    r.plan_ms, r.call_sites, r.target, r.hunks
+                ))
+                .unwrap_or_default(),
             rss = self.peak_rss_mb,
             scope = self.peak_rss_scope,
         )
@@ -361,6 +388,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
         }
         None => (String::new(), 0.0, 0.0, 0),
     };
+    let rename = rename_row(&index, path, runs);
     Ok(BenchReport {
         path: path.display().to_string(),
         threads: rayon::current_num_threads(),
@@ -390,6 +418,7 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
         blast_depth3_ms,
         blast_first_ms,
         blast_depth3_callers,
+        rename,
         peak_rss_mb: if peak_resettable {
             cold_peak
         } else {
@@ -401,6 +430,71 @@ fn run_with(path: &Path, db: &Path, runs: usize) -> Result<BenchReport, BenchErr
             "whole bench"
         },
     })
+}
+
+/// Time planning a rename of the function or method whose call sites come
+/// nearest [`RENAME_CALL_SITES`] from above (the most, if none reach it).
+/// `None` when nothing can be renamed.
+fn rename_row(index: &Index, root: &Path, runs: usize) -> Option<RenameRow> {
+    use crate::model::DeclKind;
+    let res = &index.res;
+    let mut sites: std::collections::HashMap<crate::model::DeclId, std::collections::HashSet<_>> =
+        std::collections::HashMap::new();
+    for e in &res.edges {
+        let callee = &res.decls[e.callee];
+        let short = callee.name.rsplit('.').next().unwrap_or(&callee.name);
+        // A dunder is called by the language (`Account(n)` runs
+        // `__init__`), not by its name: renaming it is no refactoring.
+        let dunder = short.starts_with("__") && short.ends_with("__");
+        if !callee.is_external()
+            && !dunder
+            && matches!(callee.kind, DeclKind::Function | DeclKind::Method)
+        {
+            sites.entry(e.callee).or_default().insert((e.file, e.call));
+        }
+    }
+    let mut candidates: Vec<(crate::model::DeclId, usize)> =
+        sites.into_iter().map(|(d, s)| (d, s.len())).collect();
+    // Those at or past the mark first, fewest sites first; then the rest,
+    // most sites first; ties by id, so the choice is the same every run.
+    candidates.sort_by_key(|&(d, n)| {
+        if n >= RENAME_CALL_SITES {
+            (0, n, d)
+        } else {
+            (1, usize::MAX - n, d)
+        }
+    });
+    let conventions = crate::conventions::Conventions::load(root).ok()?;
+    for (target, call_sites) in candidates.into_iter().take(5) {
+        let decl = &res.decls[target];
+        let short = decl.name.rsplit('.').next().unwrap_or(&decl.name);
+        let new_name = format!("{short}_renamed");
+        let mut times = Vec::new();
+        let mut hunks = 0;
+        for _ in 0..runs {
+            let t = Instant::now();
+            let Ok(plan) = crate::refactor::rename::plan_rename(
+                index,
+                &conventions,
+                target,
+                &new_name,
+                crate::refactor::Selection::default(),
+            ) else {
+                break;
+            };
+            times.push(ms_since(t));
+            hunks = plan.hunks.len();
+        }
+        if times.len() == runs {
+            return Some(RenameRow {
+                target: decl.name.to_string(),
+                call_sites,
+                hunks,
+                plan_ms: median(times),
+            });
+        }
+    }
+    None
 }
 
 /// The row of `kind` from its refreshes: their median time, and whether
@@ -547,6 +641,11 @@ mod tests {
         for e in &report.edits {
             assert_eq!(e.resolved, e.kind != EditKind::Comment, "{e:?}");
         }
+        // Nothing has a thousand call sites: the most called is timed
+        // (`make`: two calls and an import, besides its definition).
+        let rename = report.rename.as_ref().expect("a rename is timed");
+        assert_eq!(rename.target, "use.make", "{rename:?}");
+        assert_eq!((rename.call_sites, rename.hunks), (2, 4), "{rename:?}");
         let class_row = &report.edits[3];
         assert_eq!(class_row.file, "model.py");
         // The repository itself is never touched.
