@@ -384,7 +384,14 @@ fn go_function_rename_reaches_other_packages() {
     );
     hunk(&plan, "main.go", 13, "call");
     hunk(&plan, "internal/billing/billing.go", 31, "call");
-    assert_eq!(hunks(&plan).len(), 5, "{plan:#}");
+    // The doc comment names the function: offered, not selected.
+    let doc = hunk(&plan, "internal/pricing/pricing.go", 4, "doc_mention");
+    assert_eq!(
+        doc["new_text"],
+        "// Estimate prices a shipment of weight kg over distance km."
+    );
+    assert_eq!(doc["selected"], false);
+    assert_eq!(hunks(&plan).len(), 6, "{plan:#}");
     assert!(plan["warnings"].as_array().unwrap().is_empty());
     let applied = apply_and_undo("go", "function", &root, &args);
     assert_eq!(applied["callers_after"]["total"], 3, "{applied:#}");

@@ -149,6 +149,9 @@ pub enum EditKind {
     MovedIn,
     /// `module.f` that is not a call: the module it is read from.
     Reference,
+    /// The name in the definition's documentation (the comments above it,
+    /// a docstring).
+    DocMention,
 }
 
 impl EditKind {
@@ -163,6 +166,7 @@ impl EditKind {
             EditKind::MovedOut => "moved out",
             EditKind::MovedIn => "moved in",
             EditKind::Reference => "reference",
+            EditKind::DocMention => "doc mention",
         }
     }
 }

@@ -365,13 +365,32 @@ impl<'a> Planner<'a> {
             (EditKind::Override, format!("{} {}", decl.name, m.why))
         };
         match found {
-            Some(bytes) => self.push(Edit {
-                file,
-                bytes,
-                kind,
-                confidence: m.confidence,
-                why,
-            }),
+            Some(bytes) => {
+                self.push(Edit {
+                    file,
+                    bytes,
+                    kind,
+                    confidence: m.confidence,
+                    why,
+                });
+                // Documentation that names the function is text, not a
+                // use: offered, never selected by the definition's
+                // confidence.
+                let docs = self
+                    .ws
+                    .parsed(file)?
+                    .map(|p| p.doc_mentions(span, &old))
+                    .unwrap_or_default();
+                for bytes in docs {
+                    self.push(Edit {
+                        file,
+                        bytes,
+                        kind: EditKind::DocMention,
+                        confidence: Confidence::Possible,
+                        why: format!("{} names it in its documentation", decl.name),
+                    });
+                }
+            }
             None => self.ws.note(
                 file,
                 span.start_byte as usize,

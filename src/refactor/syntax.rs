@@ -79,6 +79,62 @@ impl Parsed {
             .map(|n| n.byte_range())
     }
 
+    /// Where the documentation of the function or method named `old` at
+    /// `decl` names it as a whole word: the comment lines directly above
+    /// the definition (its decorators) and, in Python, its docstring.
+    pub(crate) fn doc_mentions(&self, decl: Span, old: &str) -> Vec<Range<usize>> {
+        let Some(name) = self.def_name(decl, old) else {
+            return Vec::new();
+        };
+        let root = self.tree.root_node();
+        let Some(def) = root
+            .descendant_for_byte_range(name.start, name.end)
+            .and_then(|n| n.parent())
+        else {
+            return Vec::new();
+        };
+        let outer = match def.parent() {
+            Some(p) if p.kind() == "decorated_definition" => p,
+            _ => def,
+        };
+        let mut regions: Vec<Range<usize>> = Vec::new();
+        let mut below = outer;
+        while let Some(prev) = below.prev_sibling() {
+            if prev.kind() != "comment" || prev.end_position().row + 1 < below.start_position().row
+            {
+                break;
+            }
+            regions.push(prev.byte_range());
+            below = prev;
+        }
+        if self.lang == Lang::Python
+            && let Some(first) = def
+                .child_by_field_name("body")
+                .and_then(|b| b.named_child(0))
+            && first.kind() == "expression_statement"
+            && let Some(doc) = first.named_child(0)
+            && doc.kind() == "string"
+        {
+            regions.push(doc.byte_range());
+        }
+        regions.sort_by_key(|r| r.start);
+        // A mention on the definition's own line would share its hunk
+        // (`def f(): "f …"`) and drag it down to the mention's confidence.
+        let same_line = |at: usize| {
+            let (a, b) = (at.min(name.start), at.max(name.end));
+            !self.source[a..b].contains(&b'\n')
+        };
+        regions
+            .into_iter()
+            .flat_map(|r| {
+                word_positions(&self.source[r.clone()], old)
+                    .map(move |at| r.start + at..r.start + at + old.len())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|m| !same_line(m.start))
+            .collect()
+    }
+
     /// The identifier naming the callee of the call recorded at `span`:
     /// `f` in `f(x)`, `method` in `obj.method(x)`, `Quote` in
     /// `pricing.Quote(x)` or `Map[int](xs)`, `deco` in `@deco`, `size` in
@@ -189,6 +245,52 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn documentation_mentions_are_the_comments_above_and_the_docstring() {
+        use super::Parsed;
+        use crate::model::{Lang, Span};
+        let src = "# charge() bills; see charge_all\n# charge it\n@logged\ndef charge(x):\n    \"\"\"charge x, not recharge.\"\"\"\n    return charge_all(x)\n";
+        let p = Parsed::new(Lang::Python, src.as_bytes().to_vec()).unwrap();
+        let span = Span {
+            start_byte: src.find("@logged").unwrap() as u32,
+            end_byte: src.len() as u32,
+            start_line: 3,
+            end_line: 6,
+        };
+        let found: Vec<usize> = p
+            .doc_mentions(span, "charge")
+            .iter()
+            .map(|r| r.start)
+            .collect();
+        assert_eq!(
+            found,
+            [
+                2,
+                src.find("charge it").unwrap(),
+                src.find("charge x").unwrap()
+            ]
+        );
+        let go = "package b\n\n// Charge charges.\n//\n// Charge is safe.\nfunc Charge() {}\n";
+        let p = Parsed::new(Lang::Go, go.as_bytes().to_vec()).unwrap();
+        let start = go.find("func").unwrap() as u32;
+        let span = Span {
+            start_byte: start,
+            end_byte: go.len() as u32,
+            start_line: 6,
+            end_line: 6,
+        };
+        assert_eq!(p.doc_mentions(span, "Charge").len(), 2);
+        let one_line = "def f(): \"f it\"\n";
+        let p = Parsed::new(Lang::Python, one_line.as_bytes().to_vec()).unwrap();
+        let span = Span {
+            start_byte: 0,
+            end_byte: one_line.len() as u32,
+            start_line: 1,
+            end_line: 1,
+        };
+        assert!(p.doc_mentions(span, "f").is_empty());
+    }
+
     use super::*;
 
     fn span_of(source: &str, needle: &str) -> Span {
