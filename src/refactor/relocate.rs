@@ -38,7 +38,7 @@ use std::path::{Component, Path};
 use serde::Serialize;
 
 use super::python::{self, ImportBinding, ImportSpot};
-use super::signature::edited_text;
+use super::signature::{PlacedLines, place_lines};
 use super::workspace::{self, Workspace};
 use super::{
     CallerCounts, CheckByHand, EditKind, LineIndex, RefactorError, Selection, Verdict, names,
@@ -1043,20 +1043,20 @@ fn place(
         bases
             .entry(path.to_owned())
             .or_insert_with(|| content_hash(&parsed.source));
-        let lines = LineIndex::new(&parsed.source);
-        let start = p.edits.iter().map(|(r, _)| r.start).min().unwrap_or(0);
-        let end = p.edits.iter().map(|(r, _)| r.end).max().unwrap_or(0);
-        let (line, end_line) = (lines.line_of(start), lines.line_of(end));
-        let range = lines.text_range(line).0..lines.text_range(end_line).1;
-        let old_text = String::from_utf8_lossy(&parsed.source[range.clone()]).replace("\r\n", "\n");
-        let new_text = edited_text(&parsed.source, range, &p.edits).replace("\r\n", "\n");
+        let PlacedLines {
+            id,
+            line,
+            end_line,
+            old_text,
+            new_text,
+        } = place_lines(path, &parsed.source, &p.edits);
         let Verdict {
             selected,
             stable,
             refused,
         } = Verdict::of(conventions, path, p.confidence, stable_symbol, selection);
         hunks.push(MoveHunk {
-            id: HunkId::of(path, &format!("{start}:{end}\n{old_text}"), &new_text),
+            id,
             file: path.to_owned(),
             line,
             end_line,

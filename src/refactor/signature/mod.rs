@@ -640,6 +640,33 @@ fn class_name(index: &Index, method: DeclId) -> Option<&str> {
     (class.kind == DeclKind::Class).then(|| class.name.rsplit('.').next().unwrap_or(&class.name))
 }
 
+/// The whole lines a hunk of `edits` spans in a file, before and after
+/// (line endings as `\n`), and the id that names exactly that change.
+pub(super) struct PlacedLines {
+    pub(super) id: HunkId,
+    pub(super) line: u32,
+    pub(super) end_line: u32,
+    pub(super) old_text: String,
+    pub(super) new_text: String,
+}
+
+pub(super) fn place_lines(path: &str, source: &[u8], edits: &[Edit]) -> PlacedLines {
+    let lines = LineIndex::new(source);
+    let start = edits.iter().map(|(r, _)| r.start).min().unwrap_or(0);
+    let end = edits.iter().map(|(r, _)| r.end).max().unwrap_or(0);
+    let (line, end_line) = (lines.line_of(start), lines.line_of(end));
+    let range = lines.text_range(line).0..lines.text_range(end_line).1;
+    let old_text = String::from_utf8_lossy(&source[range.clone()]).replace("\r\n", "\n");
+    let new_text = edited_text(source, range, edits).replace("\r\n", "\n");
+    PlacedLines {
+        id: HunkId::of(path, &format!("{start}:{end}\n{old_text}"), &new_text),
+        line,
+        end_line,
+        old_text,
+        new_text,
+    }
+}
+
 /// `src[range]` with those of `edits` inside it applied.
 pub(super) fn edited_text(src: &[u8], range: Range<usize>, edits: &[Edit]) -> String {
     let inside: Vec<Edit> = edits
@@ -794,20 +821,20 @@ fn place(
         bases
             .entry(path.to_owned())
             .or_insert_with(|| content_hash(&parsed.source));
-        let lines = LineIndex::new(&parsed.source);
-        let start = p.edits.iter().map(|(r, _)| r.start).min().unwrap_or(0);
-        let end = p.edits.iter().map(|(r, _)| r.end).max().unwrap_or(0);
-        let (line, end_line) = (lines.line_of(start), lines.line_of(end));
-        let range = lines.text_range(line).0..lines.text_range(end_line).1;
-        let old_text = String::from_utf8_lossy(&parsed.source[range.clone()]).replace("\r\n", "\n");
-        let new_text = edited_text(&parsed.source, range, &p.edits).replace("\r\n", "\n");
+        let PlacedLines {
+            id,
+            line,
+            end_line,
+            old_text,
+            new_text,
+        } = place_lines(path, &parsed.source, &p.edits);
         let Verdict {
             selected,
             stable,
             refused,
         } = Verdict::of(conventions, path, p.confidence, stable_symbol, selection);
         hunks.push(SignatureHunk {
-            id: HunkId::of(path, &format!("{start}:{end}\n{old_text}"), &new_text),
+            id,
             file: path.to_owned(),
             line,
             end_line,
