@@ -336,11 +336,13 @@ pub(super) enum MinConfidence {
     /// callee did
     Certain,
     /// Inferred through flow, every contributing value known: an
-    /// assignment, a parameter, an instance attribute (0.90 ran)
+    /// assignment, a parameter, an instance attribute, each of a few
+    /// targets the flow knows (0.84 ran)
     Likely,
-    /// One of several candidates: interface dispatch, a value set at its
-    /// cap, a method found by name on a receiver of unknown type (0.75
-    /// ran; docs/accuracy.md)
+    /// An over-approximation: every implementation (interface dispatch,
+    /// the overrides `self` may reach), a value set at its cap, a method
+    /// found by name on a receiver of unknown type (0.65 ran;
+    /// docs/accuracy.md)
     Possible,
 }
 
