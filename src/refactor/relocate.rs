@@ -386,7 +386,7 @@ pub fn plan_move(
     // Everyone else who names it through the old module.
     let scanned = ws.files_mentioning(Lang::Python, &name)?;
     let members: HashSet<DeclId> = HashSet::from([target]);
-    let sites = ws.sites_reaching(&members);
+    let sites = ws.sites_reaching(&members)?;
     let mut at_site: HashMap<(FileId, usize), (Confidence, DeclId)> = HashMap::new();
     for (&(file, call), reaching) in &sites {
         let Some((_, site)) = index.call_site(file, call) else {

@@ -409,7 +409,7 @@ impl<'a> Planner<'a> {
         members: &HashSet<DeclId>,
     ) -> Result<HashSet<(FileId, u32)>, RefactorError> {
         let res = &self.index.res;
-        let sites = self.ws.sites_reaching(members);
+        let sites = self.ws.sites_reaching(members)?;
         let old = self.old.clone();
         for (&(file, call), reaching) in &sites {
             let (confidence, caller) = (reaching.confidence, reaching.caller);

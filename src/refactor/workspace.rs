@@ -49,20 +49,26 @@ impl<'a> Workspace<'a> {
     }
 
     fn read(&self, file: FileId) -> Result<Option<Parsed>, RefactorError> {
-        let Some(f) = self.index.files.get(file.index()) else {
-            return Ok(None);
-        };
-        let bytes =
-            std::fs::read(self.index.root.join(&f.path)).map_err(|source| RefactorError::Read {
-                path: f.path.clone(),
-                source,
-            })?;
-        if content_hash(&bytes) != f.hash {
-            return Err(RefactorError::Stale {
-                path: f.path.clone(),
-            });
+        read_parsed(self.index, file)
+    }
+
+    /// Read and parse those of `files` not read yet, on every core:
+    /// parsing is most of what planning costs.
+    fn read_all(&mut self, files: impl IntoIterator<Item = FileId>) -> Result<(), RefactorError> {
+        use rayon::prelude::*;
+        let unread: BTreeSet<FileId> = files
+            .into_iter()
+            .filter(|f| !self.files.contains_key(f))
+            .collect();
+        let index = self.index;
+        let read: Vec<(FileId, Result<Option<Parsed>, RefactorError>)> = unread
+            .into_par_iter()
+            .map(|file| (file, read_parsed(index, file)))
+            .collect();
+        for (file, parsed) in read {
+            self.files.insert(file, parsed?);
         }
-        Ok(Parsed::new(f.lang, bytes))
+        Ok(())
     }
 
     pub(super) fn path(&self, file: FileId) -> &'a str {
@@ -90,11 +96,11 @@ impl<'a> Workspace<'a> {
     }
 
     /// Call sites with an edge to one of `members`, each at its surest
-    /// edge, in file order.
+    /// edge, in file order; their files are read.
     pub(super) fn sites_reaching(
-        &self,
+        &mut self,
         members: &HashSet<DeclId>,
-    ) -> BTreeMap<(FileId, u32), Reaching> {
+    ) -> Result<BTreeMap<(FileId, u32), Reaching>, RefactorError> {
         let mut sites: BTreeMap<(FileId, u32), Reaching> = BTreeMap::new();
         for e in &self.index.res.edges {
             if !members.contains(&e.callee) {
@@ -111,7 +117,8 @@ impl<'a> Workspace<'a> {
             }
         }
         self.promote_calls_on_self(members, &mut sites);
-        sites
+        self.read_all(sites.keys().map(|&(file, _)| file))?;
+        Ok(sites)
     }
 
     /// A Python call `self.m(…)` whose every target is one of `members`
@@ -255,6 +262,24 @@ impl<'a> Workspace<'a> {
         out.sort();
         Ok(out)
     }
+}
+
+/// A file of the index, read from disk and parsed; refused when it no
+/// longer holds what the index read (its spans would point elsewhere).
+fn read_parsed(index: &Index, file: FileId) -> Result<Option<Parsed>, RefactorError> {
+    let Some(f) = index.files.get(file.index()) else {
+        return Ok(None);
+    };
+    let bytes = std::fs::read(index.root.join(&f.path)).map_err(|source| RefactorError::Read {
+        path: f.path.clone(),
+        source,
+    })?;
+    if content_hash(&bytes) != f.hash {
+        return Err(RefactorError::Stale {
+            path: f.path.clone(),
+        });
+    }
+    Ok(Parsed::new(f.lang, bytes))
 }
 
 /// The declaration `target` if a refactoring may edit it: indexed (not an

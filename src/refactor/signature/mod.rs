@@ -310,7 +310,7 @@ pub fn plan_signature(
         p.definition(m, k == 0)?;
     }
     let members: HashSet<DeclId> = family.iter().map(|m| m.method).collect();
-    let sites = p.ws.sites_reaching(&members);
+    let sites = p.ws.sites_reaching(&members)?;
     let mut notes = Vec::new();
     let calls_need_nothing = matches!(change, Change::Add(NewParam { pass: None, .. }));
     if calls_need_nothing && let Change::Add(new) = change {
