@@ -895,3 +895,31 @@ fn a_python_call_on_self_with_one_target_is_certain_and_one_on_an_attribute_of_s
         ]
     );
 }
+
+#[test]
+fn implementations_a_singledispatch_call_may_run_are_possible() {
+    // Which one runs is decided by the argument's type at run time.
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/python/decorators/singledispatch");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(fixture.join("main.py"), dir.path().join("main.py")).unwrap();
+    let repo = dir.path().to_str().unwrap();
+    let doc = json(&["--repo", repo, "callees", "main.show_list", "--json"]);
+    let levels: Vec<(&str, &str)> = doc["hops"][0]["decls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["name"].as_str().unwrap(),
+                d["confidence"].as_str().unwrap(),
+            )
+        })
+        .filter(|(name, _)| name.starts_with("main."))
+        .collect();
+    assert_eq!(
+        levels,
+        [("main.show", "Possible"), ("main._", "Possible")],
+        "{doc:#}"
+    );
+}

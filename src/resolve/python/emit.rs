@@ -86,6 +86,9 @@ impl Analysis<'_> {
                 };
                 let kind = py.calls[call].kind;
                 let mut decls: Vec<RawDeclId> = Vec::new();
+                // Registered implementations run by the argument's type,
+                // which the flow does not decide: every one is a candidate.
+                let mut dispatched = false;
                 for t in &targets {
                     let id = match t {
                         Target::Decl { decl, .. }
@@ -102,6 +105,7 @@ impl Analysis<'_> {
                     if kind == PyCallKind::Plain
                         && let Some(impls) = dispatch.get(&id)
                     {
+                        dispatched = true;
                         for &f in impls {
                             if !decls.contains(&f) {
                                 decls.push(f);
@@ -152,7 +156,9 @@ impl Analysis<'_> {
                 }
                 if decls.len() > 1 {
                     let known = match kind {
-                        PyCallKind::Plain => self.targets_known_through_flow(ci, call),
+                        PyCallKind::Plain if !dispatched => {
+                            self.targets_known_through_flow(ci, call)
+                        }
                         // `__enter__` and `__exit__`, or `__iter__` and
                         // `__next__`, of the classes the value may be: each
                         // class's own, found up its MRO.
